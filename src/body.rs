@@ -1,0 +1,292 @@
+//! Bodies, their handles (slot index + generation), and the store that keeps them in order.
+
+use crate::error::{Error, Result};
+use crate::material::Material;
+use crate::math::{rotate_tensor, DMat3, DQuat, DVec3};
+use crate::shape::Shape;
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Moved by forces, contacts and joints.
+    Dynamic,
+    /// Never moves; infinite mass.
+    Static,
+    /// Moves with the velocity it is given, unaffected by forces or contacts; infinite mass.
+    Kinematic,
+}
+
+impl BodyKind {
+    pub const NAMES: &'static str = "'dynamic', 'static', 'kinematic'";
+
+    pub fn parse(param: &str, name: &str) -> Result<BodyKind> {
+        match name {
+            "dynamic" => Ok(BodyKind::Dynamic),
+            "static" => Ok(BodyKind::Static),
+            "kinematic" => Ok(BodyKind::Kinematic),
+            _ => Err(Error::UnknownName { param: param.into(), what: "body kind".into(), value: name.into(), choices: Self::NAMES.into() }),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyKind::Dynamic => "dynamic",
+            BodyKind::Static => "static",
+            BodyKind::Kinematic => "kinematic",
+        }
+    }
+}
+
+/// A reference to a body: the slot it lives in and the slot's generation when it was made.
+/// A removed body's handle no longer matches its slot's generation and is rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyHandle {
+    pub index: u32,
+    pub generation: u32,
+}
+
+/// How much a body weighs: either a mass or a density (kg/m^3) to multiply the volume by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MassSpec {
+    Mass(f64),
+    Density(f64),
+}
+
+/// Everything needed to create a body. `Default` gives a dynamic body of density 1000 kg/m^3
+/// at the origin, at rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDesc {
+    pub shape: Shape,
+    pub kind: BodyKind,
+    pub mass: MassSpec,
+    pub position: DVec3,
+    pub orientation: DQuat,
+    pub velocity: DVec3,
+    pub angular_velocity: DVec3,
+    pub material: Material,
+    pub linear_damping: f64,
+    pub angular_damping: f64,
+    pub name: Option<String>,
+}
+
+impl BodyDesc {
+    pub fn new(shape: Shape) -> BodyDesc {
+        BodyDesc {
+            shape,
+            kind: BodyKind::Dynamic,
+            mass: MassSpec::Density(1000.0),
+            position: DVec3::ZERO,
+            orientation: DQuat::IDENTITY,
+            velocity: DVec3::ZERO,
+            angular_velocity: DVec3::ZERO,
+            material: Material::default(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            name: None,
+        }
+    }
+}
+
+/// A rigid body. Position is the centre of mass; orientation maps body to world frame.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Unique for the life of the world, never reused.
+    pub id: u64,
+    pub name: Option<String>,
+    pub kind: BodyKind,
+    pub shape: Shape,
+    pub position: DVec3,
+    pub orientation: DQuat,
+    pub velocity: DVec3,
+    pub angular_velocity: DVec3,
+    pub material: Material,
+    /// Linear damping coefficient c in the force -c v (N s/m).
+    pub linear_damping: f64,
+    /// Angular damping coefficient c_w in the torque -c_w w (N m s).
+    pub angular_damping: f64,
+    /// The mass the shape and density give, whatever the kind.
+    pub(crate) shape_mass: f64,
+    /// Body-frame inertia tensor about the centre of mass, for the shape mass.
+    pub(crate) shape_inertia: DMat3,
+}
+
+impl Body {
+    /// Mass as the dynamics sees it: infinite unless dynamic.
+    pub fn mass(&self) -> f64 {
+        if self.kind == BodyKind::Dynamic { self.shape_mass } else { f64::INFINITY }
+    }
+
+    pub fn inv_mass(&self) -> f64 {
+        if self.kind == BodyKind::Dynamic { 1.0 / self.shape_mass } else { 0.0 }
+    }
+
+    /// Body-frame inertia tensor (infinite unless dynamic).
+    pub fn inertia_body(&self) -> DMat3 {
+        if self.kind == BodyKind::Dynamic { self.shape_inertia } else { DMat3::from_diagonal(DVec3::splat(f64::INFINITY)) }
+    }
+
+    /// Body-frame inverse inertia tensor (zero unless dynamic).
+    pub fn inv_inertia_body(&self) -> DMat3 {
+        if self.kind == BodyKind::Dynamic { self.shape_inertia.inverse() } else { DMat3::ZERO }
+    }
+
+    /// World-frame inertia tensor R I R^T.
+    pub fn inertia_world(&self) -> DMat3 {
+        if self.kind == BodyKind::Dynamic { rotate_tensor(self.orientation, self.shape_inertia) } else { self.inertia_body() }
+    }
+
+    /// World-frame inverse inertia tensor R I^-1 R^T.
+    pub fn inv_inertia_world(&self) -> DMat3 {
+        rotate_tensor(self.orientation, self.inv_inertia_body())
+    }
+
+    /// A body-frame point in world coordinates.
+    pub fn world_point(&self, local: DVec3) -> DVec3 {
+        self.position + self.orientation * local
+    }
+
+    /// Velocity of the material point at world position p.
+    pub fn velocity_at(&self, p: DVec3) -> DVec3 {
+        self.velocity + self.angular_velocity.cross(p - self.position)
+    }
+
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+}
+
+/// Checks a body description and builds the body (no world is touched).
+pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
+    use crate::error::{check_finite3, check_non_negative, check_positive};
+    check_finite3("position", desc.position)?;
+    check_finite3("velocity", desc.velocity)?;
+    check_finite3("angular_velocity", desc.angular_velocity)?;
+    let q = desc.orientation;
+    if !q.is_finite() || q.length() < 1e-9 {
+        return Err(Error::invalid("orientation", format!("{:?}", q.to_array()), "must be a finite, non-zero quaternion (x, y, z, w)"));
+    }
+    check_non_negative("linear_damping", desc.linear_damping)?;
+    check_non_negative("angular_damping", desc.angular_damping)?;
+    if matches!(desc.shape, Shape::Plane) {
+        if desc.kind == BodyKind::Dynamic {
+            return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'"));
+        }
+    }
+    if desc.kind == BodyKind::Static && (desc.velocity != DVec3::ZERO || desc.angular_velocity != DVec3::ZERO) {
+        return Err(Error::invalid("velocity", format!("{:?}", desc.velocity.to_array()), "a static body cannot move; use kind='kinematic'"));
+    }
+    let volume = desc.shape.volume();
+    let shape_mass = match desc.mass {
+        MassSpec::Mass(m) => check_positive("mass", m)?,
+        MassSpec::Density(rho) => check_positive("density", rho)? * volume,
+    };
+    let shape_inertia = desc.shape.unit_inertia() * shape_mass;
+    Ok(Body {
+        id,
+        name: desc.name,
+        kind: desc.kind,
+        shape: desc.shape,
+        position: desc.position,
+        orientation: q.normalize(),
+        velocity: desc.velocity,
+        angular_velocity: desc.angular_velocity,
+        material: desc.material,
+        linear_damping: desc.linear_damping,
+        angular_damping: desc.angular_damping,
+        shape_mass,
+        shape_inertia,
+    })
+}
+
+struct Slot {
+    generation: u32,
+    /// Position of the body in `BodySet::order`, when occupied.
+    dense: Option<u32>,
+}
+
+/// The bodies of a world, in the order they were added (the row order of whole-world arrays).
+/// Handles are slot indices with generations; removing a body frees its slot for reuse with a
+/// new generation, so stale handles are caught.
+#[derive(Default)]
+pub struct BodySet {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    bodies: Vec<Body>,
+    handles: Vec<BodyHandle>,
+}
+
+impl BodySet {
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+
+    pub fn insert(&mut self, body: Body) -> BodyHandle {
+        let dense = self.bodies.len() as u32;
+        let handle = match self.free.pop() {
+            Some(index) => {
+                let slot = &mut self.slots[index as usize];
+                slot.dense = Some(dense);
+                BodyHandle { index, generation: slot.generation }
+            }
+            None => {
+                self.slots.push(Slot { generation: 0, dense: Some(dense) });
+                BodyHandle { index: self.slots.len() as u32 - 1, generation: 0 }
+            }
+        };
+        self.bodies.push(body);
+        self.handles.push(handle);
+        handle
+    }
+
+    /// Row of the body in whole-world arrays, if the handle is live.
+    pub fn dense_index(&self, h: BodyHandle) -> Option<usize> {
+        let slot = self.slots.get(h.index as usize)?;
+        if slot.generation != h.generation {
+            return None;
+        }
+        slot.dense.map(|d| d as usize)
+    }
+
+    pub fn contains(&self, h: BodyHandle) -> bool {
+        self.dense_index(h).is_some()
+    }
+
+    pub fn get(&self, h: BodyHandle) -> Option<&Body> {
+        self.dense_index(h).map(|i| &self.bodies[i])
+    }
+
+    pub fn get_mut(&mut self, h: BodyHandle) -> Option<&mut Body> {
+        self.dense_index(h).map(move |i| &mut self.bodies[i])
+    }
+
+    /// Removes a body, keeping the others in order. O(n), as removal is rare.
+    pub fn remove(&mut self, h: BodyHandle) -> Option<Body> {
+        let i = self.dense_index(h)?;
+        let body = self.bodies.remove(i);
+        self.handles.remove(i);
+        for (j, hj) in self.handles.iter().enumerate().skip(i) {
+            self.slots[hj.index as usize].dense = Some(j as u32);
+        }
+        let slot = &mut self.slots[h.index as usize];
+        slot.dense = None;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(h.index);
+        Some(body)
+    }
+
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    pub fn bodies_mut(&mut self) -> &mut [Body] {
+        &mut self.bodies
+    }
+
+    pub fn handles(&self) -> &[BodyHandle] {
+        &self.handles
+    }
+}

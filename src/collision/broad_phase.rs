@@ -1,0 +1,73 @@
+//! Broad phase: incremental sweep and prune on the x axis. The sorted order is kept from step
+//! to step, so re-sorting is an insertion sort over an almost sorted list (linear when bodies
+//! move a little per step). Infinite shapes (planes) are kept aside and tested against every
+//! finite body.
+
+use super::aabb::Aabb;
+
+#[derive(Default)]
+pub struct BroadPhase {
+    /// Rows of finite bodies sorted by the minimum x of their boxes.
+    order: Vec<u32>,
+    /// Rows of bodies with infinite boxes.
+    infinite: Vec<u32>,
+    /// Body count the order was built for; a change forces a rebuild.
+    built_for: Option<usize>,
+}
+
+impl BroadPhase {
+    /// Forgets the order (after bodies were added or removed).
+    pub fn invalidate(&mut self) {
+        self.built_for = None;
+    }
+
+    /// Candidate pairs (row a < row b) whose boxes overlap and where `may_collide(a, b)`,
+    /// sorted so that the solver sees them in a deterministic order.
+    pub fn find_pairs(&mut self, boxes: &[Aabb], may_collide: impl Fn(usize, usize) -> bool, pairs: &mut Vec<(u32, u32)>) {
+        pairs.clear();
+        if self.built_for != Some(boxes.len()) {
+            self.order.clear();
+            self.infinite.clear();
+            for (i, b) in boxes.iter().enumerate() {
+                if b.is_infinite() { self.infinite.push(i as u32) } else { self.order.push(i as u32) }
+            }
+            self.built_for = Some(boxes.len());
+        }
+        insertion_sort_by_min_x(&mut self.order, boxes);
+        for (k, &i) in self.order.iter().enumerate() {
+            let bi = &boxes[i as usize];
+            for &j in &self.order[k + 1..] {
+                let bj = &boxes[j as usize];
+                if bj.min.x > bi.max.x {
+                    break;
+                }
+                if bi.overlaps(bj) && may_collide(i as usize, j as usize) {
+                    pairs.push((i.min(j), i.max(j)));
+                }
+            }
+        }
+        for &p in &self.infinite {
+            for (j, bj) in boxes.iter().enumerate() {
+                let j = j as u32;
+                if j != p && (!bj.is_infinite() || p < j) && may_collide(p as usize, j as usize) {
+                    pairs.push((p.min(j), p.max(j)));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+    }
+}
+
+fn insertion_sort_by_min_x(order: &mut [u32], boxes: &[Aabb]) {
+    for i in 1..order.len() {
+        let item = order[i];
+        let key = boxes[item as usize].min.x;
+        let mut j = i;
+        while j > 0 && boxes[order[j - 1] as usize].min.x > key {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = item;
+    }
+}

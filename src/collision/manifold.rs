@@ -1,0 +1,140 @@
+//! Contact manifolds: up to four points per touching pair, kept from step to step so the solver
+//! can warm start from last step's impulses.
+
+use std::collections::HashMap;
+
+use crate::body::BodyHandle;
+use crate::material::PairCoefficients;
+use crate::math::DVec3;
+
+/// Most points a manifold keeps.
+pub const MAX_POINTS: usize = 4;
+
+/// One contact point as the narrow phase finds it, in world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RawPoint {
+    /// The deepest point of A towards B, on A's surface.
+    pub on_a: DVec3,
+    /// The deepest point of B towards A, on B's surface.
+    pub on_b: DVec3,
+    /// Signed gap along the normal, negative when overlapping.
+    pub separation: f64,
+    /// Identifies the feature pair (vertex, face...) so a point can be matched next step.
+    pub feature: u32,
+}
+
+/// A contact point kept in a manifold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPoint {
+    /// The point on A's surface in A's body frame.
+    pub local_a: DVec3,
+    /// The point on B's surface in B's body frame.
+    pub local_b: DVec3,
+    /// World position (midway between the two surface points) at detection.
+    pub point: DVec3,
+    pub separation: f64,
+    pub feature: u32,
+    /// Accumulated normal impulse of the last solve (N s).
+    pub normal_impulse: f64,
+    /// Accumulated friction impulse of the last solve, a world vector (N s).
+    pub tangent_impulse: DVec3,
+}
+
+/// The contact between two bodies: a shared normal (pointing from A to B) and its points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifold {
+    pub a: BodyHandle,
+    pub b: BodyHandle,
+    /// Rows of A and B in the world's body arrays for the current step.
+    pub row_a: usize,
+    pub row_b: usize,
+    pub normal: DVec3,
+    pub points: Vec<ContactPoint>,
+    pub coefficients: PairCoefficients,
+}
+
+/// Keeps from one step to the next the manifolds of all touching pairs, in a deterministic
+/// order (that of the candidate pairs).
+#[derive(Default)]
+pub struct ContactSet {
+    pub manifolds: Vec<Manifold>,
+    previous: Vec<Manifold>,
+    /// Lookup of last step's manifolds by pair; never iterated, so order cannot leak.
+    previous_index: HashMap<(BodyHandle, BodyHandle), usize>,
+}
+
+impl ContactSet {
+    /// Moves this step's manifolds aside to be matched against, and starts an empty list.
+    pub fn begin_step(&mut self) {
+        std::mem::swap(&mut self.manifolds, &mut self.previous);
+        self.manifolds.clear();
+        self.previous_index.clear();
+        for (i, m) in self.previous.iter().enumerate() {
+            self.previous_index.insert((m.a, m.b), i);
+        }
+    }
+
+    /// Adds the manifold of a touching pair, carrying over the impulses of the points that
+    /// were present last step (matched by feature id) for warm starting.
+    pub fn push(&mut self, mut m: Manifold) {
+        if let Some(&i) = self.previous_index.get(&(m.a, m.b)) {
+            let old = &self.previous[i];
+            for p in m.points.iter_mut() {
+                if let Some(o) = old.points.iter().find(|o| o.feature == p.feature) {
+                    p.normal_impulse = o.normal_impulse;
+                    p.tangent_impulse = o.tangent_impulse;
+                }
+            }
+        }
+        self.manifolds.push(m);
+    }
+
+    /// Forgets every manifold involving the body (when it is removed or changes kind).
+    pub fn forget_body(&mut self, h: BodyHandle) {
+        self.manifolds.retain(|m| m.a != h && m.b != h);
+    }
+
+    pub fn clear(&mut self) {
+        self.manifolds.clear();
+        self.previous.clear();
+        self.previous_index.clear();
+    }
+}
+
+/// Reduces a set of points to at most four that keep the deepest point and span the largest
+/// area: the deepest, the farthest from it, the one making the largest triangle with those two,
+/// and the one adding the most area on the far side of that triangle.
+pub fn reduce_to_four(points: &mut Vec<RawPoint>, normal: DVec3) {
+    if points.len() <= MAX_POINTS {
+        return;
+    }
+    let deepest = (0..points.len())
+        .min_by(|&i, &j| points[i].separation.total_cmp(&points[j].separation))
+        .unwrap_or(0);
+    let p0 = points[deepest].on_b;
+    let far = (0..points.len())
+        .max_by(|&i, &j| (points[i].on_b - p0).length_squared().total_cmp(&(points[j].on_b - p0).length_squared()))
+        .unwrap_or(0);
+    let p1 = points[far].on_b;
+    let area = |p: DVec3, a: DVec3, b: DVec3| (a - p).cross(b - p).dot(normal);
+    let third = (0..points.len())
+        .max_by(|&i, &j| area(p0, p1, points[i].on_b).abs().total_cmp(&area(p0, p1, points[j].on_b).abs()))
+        .unwrap_or(0);
+    let p2 = points[third].on_b;
+    let side = area(p0, p1, p2).signum();
+    // The fourth point: the largest area added outside the triangle, on any edge.
+    let fourth = (0..points.len())
+        .max_by(|&i, &j| {
+            let gain = |p: DVec3| {
+                let e = [area(p0, p1, p), area(p1, p2, p), area(p2, p0, p)];
+                e.iter().map(|x| -x * side).fold(0.0f64, f64::max)
+            };
+            gain(points[i].on_b).total_cmp(&gain(points[j].on_b))
+        })
+        .unwrap_or(0);
+    let mut keep = vec![deepest, far, third, fourth];
+    keep.sort_unstable();
+    keep.dedup();
+    let kept: Vec<RawPoint> = keep.iter().map(|&i| points[i]).collect();
+    *points = kept;
+}

@@ -1,0 +1,37 @@
+//! rigidlab: a rigid-body physics lab. The engine is plain Rust (f64, glam); `python` wraps it
+//! for Python and `viewer` will show it.
+//!
+//! A step of `World` (see world.rs), in order:
+//! 1. broad phase: candidate pairs from an incremental sweep and prune,
+//! 2. narrow phase: contact manifolds (<= 4 points), matched to last step's for warm starting,
+//! 3. smooth forces (gravity, damping, applied loads, gyroscopic term) integrated by the world's
+//!    integrator (explicit Euler, symplectic Euler, velocity Verlet or RK4),
+//! 4. contact impulses: warm start, iterate with Coulomb friction, restitution at the time of
+//!    impact,
+//! 5. positions moved by the constrained velocities,
+//! 6. leftover penetration removed from positions only,
+//! 7. time advanced, finished loads expired.
+//! With no contact the step is exactly the chosen integrator.
+
+pub mod body;
+pub mod collision;
+pub mod dynamics;
+pub mod error;
+pub mod material;
+pub mod math;
+pub mod measure;
+pub mod shape;
+pub mod world;
+pub mod world_edit;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use body::{Body, BodyDesc, BodyHandle, BodyKind, MassSpec};
+pub use dynamics::integrator::IntegratorKind;
+pub use error::{Error, Result};
+pub use material::{CombineRule, Material};
+pub use measure::Energy;
+pub use shape::Shape;
+pub use world::{Settings, World};
+pub use world_edit::StateUpdate;

@@ -1,0 +1,145 @@
+//! Surface materials: restitution and static/kinetic friction, and how two bodies' values combine.
+//!
+//! A body's coefficient may be left unset (`None`). A pair then takes the value of the body that
+//! has one, so `add_sphere(..., restitution=0.8)` dropped on a plain floor bounces with e = 0.8.
+//! When both bodies set a coefficient the world's combine rule mixes them (default: the
+//! average); `World::set_pair` overrides any of the three for one pair of bodies. When neither sets
+//! it, the world default applies (restitution 0, friction 0.5, static friction = friction).
+
+use crate::error::{check_non_negative, Error, Result};
+
+/// How two bodies' coefficients combine into the pair's coefficient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CombineRule {
+    #[default]
+    Average,
+    Min,
+    Max,
+    Multiply,
+}
+
+impl CombineRule {
+    pub const NAMES: &'static str = "'average', 'min', 'max', 'multiply'";
+
+    pub fn parse(param: &str, name: &str) -> Result<CombineRule> {
+        match name {
+            "average" => Ok(CombineRule::Average),
+            "min" => Ok(CombineRule::Min),
+            "max" => Ok(CombineRule::Max),
+            "multiply" => Ok(CombineRule::Multiply),
+            _ => Err(Error::UnknownName {
+                param: param.into(),
+                what: "combine rule".into(),
+                value: name.into(),
+                choices: Self::NAMES.into(),
+            }),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CombineRule::Average => "average",
+            CombineRule::Min => "min",
+            CombineRule::Max => "max",
+            CombineRule::Multiply => "multiply",
+        }
+    }
+
+    pub fn combine(self, a: f64, b: f64) -> f64 {
+        match self {
+            CombineRule::Average => 0.5 * (a + b),
+            CombineRule::Min => a.min(b),
+            CombineRule::Max => a.max(b),
+            CombineRule::Multiply => a * b,
+        }
+    }
+}
+
+/// A body's own coefficients; `None` defers to the other body (see the module notes).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Material {
+    pub restitution: Option<f64>,
+    /// Kinetic (sliding) friction coefficient.
+    pub friction: Option<f64>,
+    /// Static friction coefficient; unset means equal to `friction`.
+    pub static_friction: Option<f64>,
+}
+
+impl Material {
+    /// Checks the coefficients: restitution in [0, 1], frictions finite and >= 0.
+    pub fn new(restitution: Option<f64>, friction: Option<f64>, static_friction: Option<f64>) -> Result<Material> {
+        if let Some(e) = restitution {
+            check_non_negative("restitution", e)?;
+            if e > 1.0 {
+                return Err(Error::invalid("restitution", e, "must lie in [0, 1]"));
+            }
+        }
+        if let Some(mu) = friction {
+            check_non_negative("friction", mu)?;
+        }
+        if let Some(mu) = static_friction {
+            check_non_negative("static_friction", mu)?;
+        }
+        Ok(Material { restitution, friction, static_friction })
+    }
+
+    fn static_or_kinetic(&self) -> Option<f64> {
+        self.static_friction.or(self.friction)
+    }
+}
+
+/// The world-wide material settings: defaults and combine rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MaterialRules {
+    pub default_restitution: f64,
+    pub default_friction: f64,
+    pub restitution_rule: CombineRule,
+    pub friction_rule: CombineRule,
+}
+
+impl Default for MaterialRules {
+    fn default() -> Self {
+        MaterialRules {
+            default_restitution: 0.0,
+            default_friction: 0.5,
+            restitution_rule: CombineRule::Average,
+            friction_rule: CombineRule::Average,
+        }
+    }
+}
+
+/// The coefficients a contact between two bodies uses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairCoefficients {
+    pub restitution: f64,
+    pub friction: f64,
+    pub static_friction: f64,
+}
+
+fn mix(rule: CombineRule, a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(rule.combine(a, b)),
+        (x, None) | (None, x) => x,
+    }
+}
+
+impl MaterialRules {
+    /// The coefficients for a pair, with `pair` (from `set_pair`) taking precedence.
+    pub fn coefficients(&self, a: &Material, b: &Material, pair: Option<&Material>) -> PairCoefficients {
+        let pair = pair.copied().unwrap_or_default();
+        let restitution = pair
+            .restitution
+            .or_else(|| mix(self.restitution_rule, a.restitution, b.restitution))
+            .unwrap_or(self.default_restitution);
+        let friction = pair
+            .friction
+            .or_else(|| mix(self.friction_rule, a.friction, b.friction))
+            .unwrap_or(self.default_friction);
+        let static_friction = pair
+            .static_friction
+            .or(pair.friction)
+            .or_else(|| mix(self.friction_rule, a.static_or_kinetic(), b.static_or_kinetic()))
+            .unwrap_or(friction);
+        PairCoefficients { restitution, friction, static_friction }
+    }
+}

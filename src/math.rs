@@ -1,0 +1,47 @@
+//! Vector types (glam, f64) and the few helpers glam lacks.
+
+pub use glam::{DMat3, DQuat, DVec3};
+
+
+/// The quaternion (w, 0) with w a vector: the angular velocity in quaternion form.
+#[inline]
+pub fn pure_quat(w: DVec3) -> DQuat {
+    DQuat::from_xyzw(w.x, w.y, w.z, 0.0)
+}
+
+/// dq/dt = 1/2 (w, 0) q for a world-frame angular velocity w (not normalised).
+#[inline]
+pub fn quat_derivative(q: DQuat, w: DVec3) -> DQuat {
+    (pure_quat(w) * q) * 0.5
+}
+
+/// First-order orientation update q + dt dq/dt, renormalised (the textbook Euler update).
+#[inline]
+pub fn integrate_orientation_linear(q: DQuat, w: DVec3, dt: f64) -> DQuat {
+    (q + quat_derivative(q, w) * dt).normalize()
+}
+
+/// Orientation after turning at constant angular velocity w for dt: exp(w dt / 2) q.
+/// Exact for constant w, so torque-free spin about a principal axis keeps its rate.
+#[inline]
+pub fn integrate_orientation_exact(q: DQuat, w: DVec3, dt: f64) -> DQuat {
+    let angle = w.length() * dt;
+    if angle < 1e-12 {
+        return integrate_orientation_linear(q, w, dt);
+    }
+    (DQuat::from_axis_angle(w / w.length(), angle) * q).normalize()
+}
+
+/// World-frame inertia R I R^T from a body-frame tensor.
+#[inline]
+pub fn rotate_tensor(q: DQuat, body: DMat3) -> DMat3 {
+    let r = DMat3::from_quat(q);
+    r * body * r.transpose()
+}
+
+/// Two unit vectors that with `n` form a right-handed orthonormal basis.
+pub fn tangent_basis(n: DVec3) -> (DVec3, DVec3) {
+    let t1 = n.any_orthonormal_vector();
+    let t2 = n.cross(t1);
+    (t1, t2)
+}

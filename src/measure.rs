@@ -1,0 +1,64 @@
+//! What a lab measures: energies, linear and angular momentum. Only dynamic bodies carry
+//! energy and momentum (static and kinematic bodies have infinite mass).
+
+use crate::body::Body;
+use crate::math::DVec3;
+use crate::world::World;
+
+/// The energy of a world, split into its parts (J).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Energy {
+    pub translational: f64,
+    pub rotational: f64,
+    pub kinetic: f64,
+    /// -m g . x summed: zero at the origin (y = 0 for the default gravity).
+    pub gravitational: f64,
+    /// Stored in springs.
+    pub elastic: f64,
+    pub total: f64,
+}
+
+impl Body {
+    pub fn translational_energy(&self) -> f64 {
+        if self.is_dynamic() { 0.5 * self.mass() * self.velocity.length_squared() } else { 0.0 }
+    }
+
+    pub fn rotational_energy(&self) -> f64 {
+        if self.is_dynamic() { 0.5 * self.angular_velocity.dot(self.inertia_world() * self.angular_velocity) } else { 0.0 }
+    }
+
+    pub fn momentum(&self) -> DVec3 {
+        if self.is_dynamic() { self.velocity * self.mass() } else { DVec3::ZERO }
+    }
+
+    /// Angular momentum about a world point: (x - about) x m v + I w.
+    pub fn angular_momentum(&self, about: DVec3) -> DVec3 {
+        if !self.is_dynamic() {
+            return DVec3::ZERO;
+        }
+        (self.position - about).cross(self.momentum()) + self.inertia_world() * self.angular_velocity
+    }
+}
+
+impl World {
+    pub fn energy(&self) -> Energy {
+        let g = self.settings.gravity;
+        let mut e = Energy::default();
+        for b in self.bodies.bodies().iter().filter(|b| b.is_dynamic()) {
+            e.translational += b.translational_energy();
+            e.rotational += b.rotational_energy();
+            e.gravitational -= b.mass() * g.dot(b.position);
+        }
+        e.kinetic = e.translational + e.rotational;
+        e.total = e.kinetic + e.gravitational + e.elastic;
+        e
+    }
+
+    pub fn momentum(&self) -> DVec3 {
+        self.bodies.bodies().iter().map(Body::momentum).sum()
+    }
+
+    pub fn angular_momentum(&self, about: DVec3) -> DVec3 {
+        self.bodies.bodies().iter().map(|b| b.angular_momentum(about)).sum()
+    }
+}

@@ -1,0 +1,340 @@
+//! The world and its step. `World::step` reads top to bottom as the list of stages.
+
+use std::collections::HashMap;
+
+use crate::body::{BodyHandle, BodyKind, BodySet};
+use crate::collision::aabb::Aabb;
+use crate::collision::broad_phase::BroadPhase;
+use crate::collision::manifold::{ContactPoint, ContactSet, Manifold, RawPoint};
+use crate::collision::narrow_phase::{collide, Posed};
+use crate::dynamics::contact_solver::{BodyMass, ContactSolver, SolverSettings};
+use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
+use crate::dynamics::integrator::{Integrator, IntegratorKind};
+use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
+use crate::dynamics::state::State;
+use crate::material::{Material, MaterialRules};
+use crate::math::{integrate_orientation_exact, DVec3};
+
+/// World-wide settings. Change them through the `World` setters, which check them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Gravitational acceleration (m/s^2).
+    pub gravity: DVec3,
+    /// Time step (s).
+    pub dt: f64,
+    pub integrator: IntegratorKind,
+    /// Gauss-Seidel iterations of the velocity solver (and of its restitution stage).
+    pub solver_iterations: u32,
+    /// Iterations of the position-correction stage.
+    pub position_iterations: u32,
+    /// Impacts slower than this (m/s) do not bounce: they come to rest instead.
+    pub restitution_threshold: f64,
+    /// Penetration (m) tolerated without position correction.
+    pub linear_slop: f64,
+    pub materials: MaterialRules,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            gravity: DVec3::new(0.0, -9.81, 0.0),
+            dt: 1.0 / 240.0,
+            integrator: IntegratorKind::Verlet,
+            solver_iterations: 10,
+            position_iterations: 3,
+            restitution_threshold: 0.1,
+            linear_slop: 1e-4,
+            materials: MaterialRules::default(),
+        }
+    }
+}
+
+/// A force, torque or both acting on a body for a while.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TimedLoad {
+    pub body: BodyHandle,
+    pub force: DVec3,
+    pub local_point: Option<DVec3>,
+    pub torque: DVec3,
+    /// Seconds left; None means this step only.
+    pub remaining: Option<f64>,
+}
+
+/// Buffers the step reuses, so a warm scene does not allocate.
+#[derive(Default)]
+struct Scratch {
+    start: State,
+    end: State,
+    params: Vec<ForceParams>,
+    masses: Vec<BodyMass>,
+    loads: Vec<Load>,
+    boxes: Vec<Aabb>,
+    margins: Vec<f64>,
+    pairs: Vec<(u32, u32)>,
+    raw: Vec<RawPoint>,
+}
+
+/// A world of rigid bodies.
+pub struct World {
+    pub(crate) settings: Settings,
+    pub(crate) bodies: BodySet,
+    /// Time is base_time + steps_since_base * dt, so it does not accumulate rounding.
+    pub(crate) base_time: f64,
+    pub(crate) steps_since_base: u64,
+    pub(crate) next_id: u64,
+    pub(crate) contacts: ContactSet,
+    /// Per-pair material overrides keyed by the two body ids (smaller first).
+    pub(crate) pair_materials: HashMap<(u64, u64), Material>,
+    pub(crate) loads: Vec<TimedLoad>,
+    broad_phase: BroadPhase,
+    integrator: Integrator,
+    solver: ContactSolver,
+    scratch: Scratch,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new(Settings::default())
+    }
+}
+
+impl World {
+    /// A world with the given settings (not checked: use `World::with_settings` for input
+    /// from users).
+    pub fn new(settings: Settings) -> World {
+        World {
+            integrator: Integrator::new(settings.integrator),
+            settings,
+            bodies: BodySet::default(),
+            base_time: 0.0,
+            steps_since_base: 0,
+            next_id: 0,
+            contacts: ContactSet::default(),
+            pair_materials: HashMap::new(),
+            loads: Vec::new(),
+            broad_phase: BroadPhase::default(),
+            solver: ContactSolver::default(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Simulated time (s).
+    pub fn time(&self) -> f64 {
+        self.base_time + self.steps_since_base as f64 * self.settings.dt
+    }
+
+    pub fn bodies(&self) -> &BodySet {
+        &self.bodies
+    }
+
+    /// This step's contact manifolds.
+    pub fn manifolds(&self) -> &[Manifold] {
+        &self.contacts.manifolds
+    }
+
+    pub(crate) fn bodies_changed(&mut self) {
+        self.broad_phase.invalidate();
+    }
+
+    /// Advances the world by `n` steps.
+    pub fn step_n(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Advances the world by one step of length dt.
+    pub fn step(&mut self) {
+        self.gather_state();
+        self.find_candidate_pairs();
+        self.update_manifolds();
+        self.integrate_smooth_forces();
+        self.solve_velocity_constraints();
+        self.integrate_positions();
+        self.correct_positions();
+        self.finish_step();
+    }
+
+    /// Copies the bodies' state, masses and this step's loads into the step's arrays.
+    fn gather_state(&mut self) {
+        let sc = &mut self.scratch;
+        let bodies = self.bodies.bodies();
+        let n = bodies.len();
+        sc.start.resize(n);
+        sc.params.clear();
+        sc.masses.clear();
+        for (i, b) in bodies.iter().enumerate() {
+            sc.start.x[i] = b.position;
+            sc.start.q[i] = b.orientation;
+            sc.start.v[i] = b.velocity;
+            sc.start.w[i] = b.angular_velocity;
+            let inv_inertia_body = b.inv_inertia_body();
+            sc.params.push(ForceParams {
+                dynamic: b.is_dynamic(),
+                inv_mass: b.inv_mass(),
+                inertia_body: b.shape_inertia,
+                inv_inertia_body,
+                linear_damping: b.linear_damping,
+                angular_damping: b.angular_damping,
+                gravity_scale: 1.0,
+            });
+            sc.masses.push(BodyMass { inv_mass: b.inv_mass(), inv_inertia_body });
+        }
+        sc.loads.clear();
+        for l in &self.loads {
+            if let Some(row) = self.bodies.dense_index(l.body) {
+                sc.loads.push(Load { row, force: l.force, local_point: l.local_point, torque: l.torque });
+            }
+        }
+    }
+
+    /// Broad phase: bounding boxes grown by how far each body can move this step, and the
+    /// pairs whose boxes overlap (at least one body dynamic).
+    fn find_candidate_pairs(&mut self) {
+        let dt = self.settings.dt;
+        let g = self.settings.gravity.length();
+        let slop = self.settings.linear_slop;
+        let sc = &mut self.scratch;
+        sc.boxes.clear();
+        sc.margins.clear();
+        for b in self.bodies.bodies() {
+            let reach = match b.kind {
+                BodyKind::Static => 0.0,
+                _ => {
+                    let spin = if b.shape.bounding_radius().is_finite() { b.angular_velocity.length() * b.shape.bounding_radius() } else { 0.0 };
+                    (b.velocity.length() + spin) * dt + g * dt * dt
+                }
+            };
+            let margin = reach + slop;
+            sc.margins.push(margin);
+            sc.boxes.push(b.shape.aabb(b.position, b.orientation).fattened(margin));
+        }
+        let bodies = self.bodies.bodies();
+        self.broad_phase.find_pairs(&sc.boxes, |i, j| bodies[i].is_dynamic() || bodies[j].is_dynamic(), &mut sc.pairs);
+    }
+
+    /// Narrow phase: the manifold of each candidate pair, matched to last step's.
+    fn update_manifolds(&mut self) {
+        self.contacts.begin_step();
+        let bodies = self.bodies.bodies();
+        let handles = self.bodies.handles();
+        let sc = &mut self.scratch;
+        for &(i, j) in &sc.pairs {
+            let (mut a, mut b) = (i as usize, j as usize);
+            if bodies[a].shape.kind() > bodies[b].shape.kind() {
+                std::mem::swap(&mut a, &mut b);
+            }
+            let (ba, bb) = (&bodies[a], &bodies[b]);
+            let posed_a = Posed { shape: &ba.shape, position: ba.position, orientation: ba.orientation };
+            let posed_b = Posed { shape: &bb.shape, position: bb.position, orientation: bb.orientation };
+            let margin = sc.margins[a] + sc.margins[b];
+            let Some(normal) = collide(posed_a, posed_b, margin, &mut sc.raw) else { continue };
+            let key = (ba.id.min(bb.id), ba.id.max(bb.id));
+            let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
+            let points = sc
+                .raw
+                .iter()
+                .map(|p| ContactPoint {
+                    local_a: ba.orientation.inverse() * (p.on_a - ba.position),
+                    local_b: bb.orientation.inverse() * (p.on_b - bb.position),
+                    point: 0.5 * (p.on_a + p.on_b),
+                    separation: p.separation,
+                    feature: p.feature,
+                    normal_impulse: 0.0,
+                    tangent_impulse: DVec3::ZERO,
+                })
+                .collect();
+            self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients });
+        }
+    }
+
+    /// Integrates the smooth forces with the world's integrator: the state each body would
+    /// reach without contacts.
+    fn integrate_smooth_forces(&mut self) {
+        let t = self.time();
+        let sc = &mut self.scratch;
+        let forces = SmoothForces { gravity: self.settings.gravity, params: &sc.params, loads: &sc.loads };
+        self.integrator.kind = self.settings.integrator;
+        self.integrator.step(&forces, t, self.settings.dt, &sc.start, &mut sc.end);
+    }
+
+    /// Contact impulses: warm start, iterate, restitution, store.
+    fn solve_velocity_constraints(&mut self) {
+        if self.contacts.manifolds.is_empty() {
+            return;
+        }
+        let set = SolverSettings {
+            dt: self.settings.dt,
+            iterations: self.settings.solver_iterations,
+            restitution_threshold: self.settings.restitution_threshold,
+            position_weight: self.settings.integrator.position_weight(),
+        };
+        let sc = &self.scratch;
+        self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &set);
+        self.solver.warm_start();
+        self.solver.solve(set.iterations);
+        self.solver.restitution(set.iterations);
+        self.solver.store_impulses(&mut self.contacts.manifolds);
+    }
+
+    /// Bodies in contact take the constrained velocities and move by the displacement the
+    /// impulses add; all others keep the integrator's result untouched.
+    fn integrate_positions(&mut self) {
+        if self.contacts.manifolds.is_empty() {
+            return;
+        }
+        let end = &mut self.scratch.end;
+        for (i, sb) in self.solver.bodies.iter().enumerate() {
+            if !sb.touched || sb.inv_mass == 0.0 {
+                continue;
+            }
+            end.v[i] = sb.v;
+            end.w[i] = sb.w;
+            end.x[i] += sb.dx;
+            if sb.dtheta != DVec3::ZERO {
+                end.q[i] = integrate_orientation_exact(end.q[i], sb.dtheta, 1.0);
+            }
+        }
+    }
+
+    /// Moves penetrating bodies apart without changing velocities.
+    fn correct_positions(&mut self) {
+        if self.contacts.manifolds.is_empty() {
+            return;
+        }
+        let set = CorrectionSettings {
+            iterations: self.settings.position_iterations,
+            slop: self.settings.linear_slop,
+            factor: 0.2,
+            max_correction: 0.2,
+        };
+        correct_positions(&self.contacts.manifolds, &self.scratch.masses, &mut self.scratch.end, &set);
+    }
+
+    /// Writes the new state into the bodies, advances time and expires finished loads.
+    fn finish_step(&mut self) {
+        let end = &self.scratch.end;
+        for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
+            if b.kind == BodyKind::Static {
+                continue;
+            }
+            b.position = end.x[i];
+            b.orientation = end.q[i];
+            b.velocity = end.v[i];
+            b.angular_velocity = end.w[i];
+        }
+        self.steps_since_base += 1;
+        let dt = self.settings.dt;
+        self.loads.retain_mut(|l| match &mut l.remaining {
+            None => false,
+            Some(t) => {
+                *t -= dt;
+                *t > 1e-9 * dt
+            }
+        });
+    }
+}

@@ -1,0 +1,279 @@
+//! Building and editing a world: adding and removing bodies, setting their state, applying
+//! loads, material overrides and settings. Every call checks its input first and leaves the
+//! world unchanged when it fails.
+
+use crate::body::{build_body, Body, BodyDesc, BodyHandle, BodyKind};
+use crate::dynamics::integrator::IntegratorKind;
+use crate::error::{check_finite3, check_non_negative, check_positive, Error, Result};
+use crate::material::{CombineRule, Material};
+use crate::math::{DQuat, DVec3};
+use crate::shape::Shape;
+use crate::world::{TimedLoad, World};
+
+/// New values for some or all of the bodies' state, one entry per body row.
+#[derive(Clone, Debug, Default)]
+pub struct StateUpdate {
+    pub positions: Option<Vec<DVec3>>,
+    pub orientations: Option<Vec<DQuat>>,
+    pub velocities: Option<Vec<DVec3>>,
+    pub angular_velocities: Option<Vec<DVec3>>,
+}
+
+fn check_orientation(param: &str, q: DQuat) -> Result<DQuat> {
+    if !q.is_finite() || q.length() < 1e-9 {
+        return Err(Error::invalid(param, format!("{:?}", q.to_array()), "must be a finite, non-zero quaternion (x, y, z, w)"));
+    }
+    Ok(q.normalize())
+}
+
+fn check_can_move(param: &str, body: &Body, v: DVec3) -> Result<()> {
+    if body.kind == BodyKind::Static && v != DVec3::ZERO {
+        return Err(Error::invalid(param, format!("{:?}", v.to_array()), "a static body cannot move; make it 'kinematic' to give it a velocity"));
+    }
+    Ok(())
+}
+
+impl World {
+    /// Adds a body; fails (naming the parameter) on invalid input.
+    pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle> {
+        let body = build_body(desc, self.next_id)?;
+        self.next_id += 1;
+        let h = self.bodies.insert(body);
+        self.bodies_changed();
+        Ok(h)
+    }
+
+    /// The row of a live body, or an error for a removed one.
+    pub fn row(&self, h: BodyHandle) -> Result<usize> {
+        self.bodies.dense_index(h).ok_or(Error::RemovedBody)
+    }
+
+    pub fn body(&self, h: BodyHandle) -> Result<&Body> {
+        self.bodies.get(h).ok_or(Error::RemovedBody)
+    }
+
+    fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body> {
+        self.bodies.get_mut(h).ok_or(Error::RemovedBody)
+    }
+
+    /// Removes a body with its contacts, loads and pair overrides.
+    pub fn remove(&mut self, h: BodyHandle) -> Result<Body> {
+        let body = self.bodies.remove(h).ok_or(Error::RemovedBody)?;
+        self.contacts.clear();
+        self.loads.retain(|l| l.body != h);
+        self.pair_materials.retain(|k, _| k.0 != body.id && k.1 != body.id);
+        self.bodies_changed();
+        Ok(body)
+    }
+
+    pub fn set_position(&mut self, h: BodyHandle, p: DVec3) -> Result<()> {
+        check_finite3("position", p)?;
+        self.body_mut(h)?.position = p;
+        Ok(())
+    }
+
+    pub fn set_orientation(&mut self, h: BodyHandle, q: DQuat) -> Result<()> {
+        let q = check_orientation("orientation", q)?;
+        self.body_mut(h)?.orientation = q;
+        Ok(())
+    }
+
+    pub fn set_velocity(&mut self, h: BodyHandle, v: DVec3) -> Result<()> {
+        check_finite3("velocity", v)?;
+        check_can_move("velocity", self.body(h)?, v)?;
+        self.body_mut(h)?.velocity = v;
+        Ok(())
+    }
+
+    pub fn set_angular_velocity(&mut self, h: BodyHandle, w: DVec3) -> Result<()> {
+        check_finite3("angular_velocity", w)?;
+        check_can_move("angular_velocity", self.body(h)?, w)?;
+        self.body_mut(h)?.angular_velocity = w;
+        Ok(())
+    }
+
+    /// Changes how a body moves. Becoming static stops it.
+    pub fn set_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<()> {
+        let body = self.body(h)?;
+        if kind == BodyKind::Dynamic && matches!(body.shape, Shape::Plane) {
+            return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic"));
+        }
+        let body = self.body_mut(h)?;
+        body.kind = kind;
+        if kind == BodyKind::Static {
+            body.velocity = DVec3::ZERO;
+            body.angular_velocity = DVec3::ZERO;
+        }
+        self.contacts.clear();
+        Ok(())
+    }
+
+    pub fn set_material(&mut self, h: BodyHandle, material: Material) -> Result<()> {
+        let m = Material::new(material.restitution, material.friction, material.static_friction)?;
+        self.body_mut(h)?.material = m;
+        Ok(())
+    }
+
+    pub fn set_damping(&mut self, h: BodyHandle, linear: f64, angular: f64) -> Result<()> {
+        check_non_negative("linear_damping", linear)?;
+        check_non_negative("angular_damping", angular)?;
+        let b = self.body_mut(h)?;
+        b.linear_damping = linear;
+        b.angular_damping = angular;
+        Ok(())
+    }
+
+    pub fn set_name(&mut self, h: BodyHandle, name: Option<String>) -> Result<()> {
+        self.body_mut(h)?.name = name;
+        Ok(())
+    }
+
+    /// Sets any of the whole-world arrays (one entry per body, in row order). Everything is
+    /// checked before anything changes.
+    pub fn set_state(&mut self, update: StateUpdate) -> Result<()> {
+        let n = self.bodies.len();
+        let check_len = |param: &str, len: Option<usize>| -> Result<()> {
+            match len {
+                Some(l) if l != n => Err(Error::invalid(param, format!("{l} rows"), &format!("must have one row per body ({n})"))),
+                _ => Ok(()),
+            }
+        };
+        check_len("positions", update.positions.as_ref().map(Vec::len))?;
+        check_len("orientations", update.orientations.as_ref().map(Vec::len))?;
+        check_len("velocities", update.velocities.as_ref().map(Vec::len))?;
+        check_len("angular_velocities", update.angular_velocities.as_ref().map(Vec::len))?;
+        let bodies = self.bodies.bodies();
+        if let Some(p) = &update.positions {
+            for (i, v) in p.iter().enumerate() {
+                check_finite3(&format!("positions[{i}]"), *v)?;
+            }
+        }
+        let orientations = match &update.orientations {
+            Some(qs) => Some(qs.iter().enumerate().map(|(i, q)| check_orientation(&format!("orientations[{i}]"), *q)).collect::<Result<Vec<_>>>()?),
+            None => None,
+        };
+        for (param, arr) in [("velocities", &update.velocities), ("angular_velocities", &update.angular_velocities)] {
+            if let Some(vs) = arr {
+                for (i, v) in vs.iter().enumerate() {
+                    let name = format!("{param}[{i}]");
+                    check_finite3(&name, *v)?;
+                    check_can_move(&name, &bodies[i], *v)?;
+                }
+            }
+        }
+        for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
+            if let Some(p) = &update.positions {
+                b.position = p[i];
+            }
+            if let Some(q) = &orientations {
+                b.orientation = q[i];
+            }
+            if let Some(v) = &update.velocities {
+                b.velocity = v[i];
+            }
+            if let Some(w) = &update.angular_velocities {
+                b.angular_velocity = w[i];
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a force (world vector, N) for one step or for `duration` seconds, at the centre
+    /// of mass or at a world point (taken as fixed to the body from now on).
+    pub fn apply_force(&mut self, h: BodyHandle, force: DVec3, point: Option<DVec3>, duration: Option<f64>) -> Result<()> {
+        check_finite3("force", force)?;
+        if let Some(p) = point {
+            check_finite3("point", p)?;
+        }
+        if let Some(d) = duration {
+            check_positive("duration", d)?;
+        }
+        let b = self.body(h)?;
+        let local_point = point.map(|p| b.orientation.inverse() * (p - b.position));
+        self.loads.push(TimedLoad { body: h, force, local_point, torque: DVec3::ZERO, remaining: duration });
+        Ok(())
+    }
+
+    /// Applies a torque (world vector, N m) for one step or for `duration` seconds.
+    pub fn apply_torque(&mut self, h: BodyHandle, torque: DVec3, duration: Option<f64>) -> Result<()> {
+        check_finite3("torque", torque)?;
+        if let Some(d) = duration {
+            check_positive("duration", d)?;
+        }
+        self.body(h)?;
+        self.loads.push(TimedLoad { body: h, force: DVec3::ZERO, local_point: None, torque, remaining: duration });
+        Ok(())
+    }
+
+    /// Changes a dynamic body's momentum at once by `impulse` (N s), at the centre of mass or
+    /// at a world point. Has no effect on static and kinematic bodies.
+    pub fn apply_impulse(&mut self, h: BodyHandle, impulse: DVec3, point: Option<DVec3>) -> Result<()> {
+        check_finite3("impulse", impulse)?;
+        if let Some(p) = point {
+            check_finite3("point", p)?;
+        }
+        let b = self.body_mut(h)?;
+        if !b.is_dynamic() {
+            return Ok(());
+        }
+        b.velocity += impulse * b.inv_mass();
+        if let Some(p) = point {
+            let dw = b.inv_inertia_world() * (p - b.position).cross(impulse);
+            b.angular_velocity += dw;
+        }
+        Ok(())
+    }
+
+    /// Overrides the material coefficients used between two bodies (None keeps the rule).
+    pub fn set_pair(&mut self, a: BodyHandle, b: BodyHandle, material: Material) -> Result<()> {
+        let m = Material::new(material.restitution, material.friction, material.static_friction)?;
+        let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
+        if ia == ib {
+            return Err(Error::invalid("b", ib, "must be a different body from a"));
+        }
+        self.pair_materials.insert((ia.min(ib), ia.max(ib)), m);
+        Ok(())
+    }
+
+    pub fn set_gravity(&mut self, g: DVec3) -> Result<()> {
+        self.settings.gravity = check_finite3("gravity", g)?;
+        Ok(())
+    }
+
+    pub fn set_dt(&mut self, dt: f64) -> Result<()> {
+        check_positive("dt", dt)?;
+        self.base_time = self.time();
+        self.steps_since_base = 0;
+        self.settings.dt = dt;
+        Ok(())
+    }
+
+    pub fn set_time(&mut self, t: f64) -> Result<()> {
+        crate::error::check_finite("time", t)?;
+        self.base_time = t;
+        self.steps_since_base = 0;
+        Ok(())
+    }
+
+    pub fn set_integrator(&mut self, kind: IntegratorKind) {
+        self.settings.integrator = kind;
+    }
+
+    pub fn set_solver_iterations(&mut self, n: u32) -> Result<()> {
+        if n == 0 {
+            return Err(Error::invalid("solver_iterations", n, "must be at least 1"));
+        }
+        self.settings.solver_iterations = n;
+        Ok(())
+    }
+
+    pub fn set_restitution_threshold(&mut self, v: f64) -> Result<()> {
+        self.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;
+        Ok(())
+    }
+
+    pub fn set_combine_rules(&mut self, restitution: CombineRule, friction: CombineRule) {
+        self.settings.materials.restitution_rule = restitution;
+        self.settings.materials.friction_rule = friction;
+    }
+}
