@@ -1,0 +1,17 @@
+"""rigidlab: a rigid-body physics lab.
+
+Build a world of bodies, run it, and read every quantity back as numpy arrays::
+
+    import rigidlab as rl
+    w = rl.World()                       # gravity (0, -9.81, 0), dt = 1/240 s, velocity Verlet
+    w.add_plane()                        # the floor y = 0
+    ball = w.add_sphere(0.1, mass=1.0, position=(0, 1, 0), restitution=0.8)
+    w.run(2.0)
+    print(ball.position, w.energy()["total"])
+
+SI units throughout, y up, quaternions (x, y, z, w).
+"""
+
+from ._core import Body, RemovedBodyError, World, __version__
+
+__all__ = ["World", "Body", "RemovedBodyError", "__version__"]

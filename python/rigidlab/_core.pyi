@@ -1,0 +1,164 @@
+"""Type stubs for rigidlab._core, the compiled engine."""
+
+from typing import Literal, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+Vec3 = Union[Sequence[float], npt.NDArray[np.float64]]
+Quat = Union[Sequence[float], npt.NDArray[np.float64]]
+Array = npt.NDArray[np.float64]
+IntegratorName = Literal["euler", "symplectic_euler", "verlet", "rk4"]
+KindName = Literal["dynamic", "static", "kinematic"]
+CombineName = Literal["average", "min", "max", "multiply"]
+
+class RemovedBodyError(IndexError):
+    """Raised when a Body handle is used after its body was removed from the world."""
+
+class Body:
+    """A body in a World. Properties read and write the live world; arrays are copies."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def world(self) -> World: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def index(self) -> int: ...
+    position: Array
+    orientation: Array
+    velocity: Array
+    angular_velocity: Array
+    @property
+    def mass(self) -> float: ...
+    @property
+    def inertia(self) -> Array: ...
+    @property
+    def inertia_body(self) -> Array: ...
+    kind: KindName
+    name: Optional[str]
+    @property
+    def shape(self) -> Literal["sphere", "box", "plane"]: ...
+    @property
+    def dimensions(self) -> dict[str, Union[float, Array]]: ...
+    restitution: Optional[float]
+    friction: Optional[float]
+    static_friction: Optional[float]
+    linear_damping: float
+    angular_damping: float
+    @property
+    def kinetic_energy(self) -> float: ...
+    @property
+    def momentum(self) -> Array: ...
+    def angular_momentum(self, about: Optional[Vec3] = None) -> Array: ...
+    def apply_force(self, force: Vec3, point: Optional[Vec3] = None, duration: Optional[float] = None) -> None: ...
+    def apply_torque(self, torque: Vec3, duration: Optional[float] = None) -> None: ...
+    def apply_impulse(self, impulse: Vec3, point: Optional[Vec3] = None) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class World:
+    """A world of rigid bodies: build it, run it, read it back as numpy arrays."""
+
+    def __init__(
+        self,
+        gravity: Optional[Vec3] = None,
+        dt: float = 1.0 / 240.0,
+        integrator: IntegratorName = "verlet",
+        *,
+        solver_iterations: int = 10,
+        restitution_threshold: float = 0.1,
+        restitution_rule: CombineName = "average",
+        friction_rule: CombineName = "average",
+    ) -> None: ...
+    time: float
+    dt: float
+    gravity: Array
+    integrator: IntegratorName
+    solver_iterations: int
+    restitution_threshold: float
+    def add_sphere(
+        self,
+        radius: float,
+        *,
+        mass: Optional[float] = None,
+        density: Optional[float] = None,
+        position: Optional[Vec3] = None,
+        orientation: Optional[Quat] = None,
+        velocity: Optional[Vec3] = None,
+        angular_velocity: Optional[Vec3] = None,
+        restitution: Optional[float] = None,
+        friction: Optional[float] = None,
+        static_friction: Optional[float] = None,
+        kind: KindName = "dynamic",
+        name: Optional[str] = None,
+        linear_damping: float = 0.0,
+        angular_damping: float = 0.0,
+    ) -> Body: ...
+    def add_box(
+        self,
+        half_extents: Vec3,
+        *,
+        mass: Optional[float] = None,
+        density: Optional[float] = None,
+        position: Optional[Vec3] = None,
+        orientation: Optional[Quat] = None,
+        velocity: Optional[Vec3] = None,
+        angular_velocity: Optional[Vec3] = None,
+        restitution: Optional[float] = None,
+        friction: Optional[float] = None,
+        static_friction: Optional[float] = None,
+        kind: KindName = "dynamic",
+        name: Optional[str] = None,
+        linear_damping: float = 0.0,
+        angular_damping: float = 0.0,
+    ) -> Body: ...
+    def add_plane(
+        self,
+        normal: Optional[Vec3] = None,
+        offset: float = 0.0,
+        *,
+        restitution: Optional[float] = None,
+        friction: Optional[float] = None,
+        static_friction: Optional[float] = None,
+        kind: Literal["static", "kinematic"] = "static",
+        name: Optional[str] = None,
+        velocity: Optional[Vec3] = None,
+        angular_velocity: Optional[Vec3] = None,
+    ) -> Body: ...
+    def remove(self, body: Body) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def bodies(self) -> list[Body]: ...
+    def step(self, n: int = 1) -> None: ...
+    def run(self, seconds: float, progress: bool = False) -> int: ...
+    @property
+    def positions(self) -> Array: ...
+    @property
+    def orientations(self) -> Array: ...
+    @property
+    def velocities(self) -> Array: ...
+    @property
+    def angular_velocities(self) -> Array: ...
+    def set_state(
+        self,
+        positions: Optional[npt.ArrayLike] = None,
+        orientations: Optional[npt.ArrayLike] = None,
+        velocities: Optional[npt.ArrayLike] = None,
+        angular_velocities: Optional[npt.ArrayLike] = None,
+    ) -> None: ...
+    def energy(self) -> dict[str, float]: ...
+    def momentum(self) -> Array: ...
+    def angular_momentum(self, about: Optional[Vec3] = None) -> Array: ...
+    def contacts(self) -> dict[str, Array]: ...
+    def set_pair(
+        self,
+        a: Body,
+        b: Body,
+        restitution: Optional[float] = None,
+        friction: Optional[float] = None,
+        static_friction: Optional[float] = None,
+    ) -> None: ...

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the wheel, installs it into a fresh virtualenv and runs the README's Python example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rm -rf dist
+scripts/wheel.sh >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"${PYTHON:-python3}" -m venv "$tmp/venv"
+"$tmp/venv/bin/python" -m pip install --quiet dist/*.whl
+# Run from elsewhere so the source tree's python/ cannot shadow the installed package.
+(cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/README.md")
+echo "wheel $(basename dist/*.whl) installs and runs the README example"

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the whole test suite: Rust tests, Python tests, and the built
+# wheel installed into a clean virtualenv running the README example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+scripts/setup.sh
+echo "== cargo test"
+cargo test --quiet
+echo "== pytest"
+.venv/bin/python -m pytest -q
+echo "== wheel in a clean virtualenv"
+scripts/check_wheel.sh
+echo "all tests passed in $(( $(date +%s) - start )) s"

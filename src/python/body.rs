@@ -1,0 +1,319 @@
+//! `rigidlab.Body`: a handle to one body of a world, with its state as numpy arrays.
+
+use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::convert::{array3, array4, matrix3, quat, vec3, vec3_or};
+use super::errors::{IntoPyResult, RemovedBodyError};
+use super::world::PyWorld;
+use crate::body::{Body, BodyHandle, BodyKind};
+use crate::material::Material;
+use crate::math::DVec3;
+use crate::shape::Shape;
+
+/// A body in a World. Properties read and write the live world; numpy arrays are copies.
+/// After `World.remove(body)`, using the handle raises RemovedBodyError (an IndexError).
+#[pyclass(name = "Body", module = "rigidlab", frozen)]
+pub struct PyBody {
+    world: Py<PyWorld>,
+    pub(crate) handle: BodyHandle,
+    id: u64,
+}
+
+impl PyBody {
+    pub fn new(world: Py<PyWorld>, handle: BodyHandle, id: u64) -> PyBody {
+        PyBody { world, handle, id }
+    }
+
+    fn removed(&self) -> PyErr {
+        RemovedBodyError::new_err(format!("body {} has been removed from the world", self.id))
+    }
+
+    /// Runs `f` on the live body.
+    fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Body) -> T) -> PyResult<T> {
+        let w = self.world.borrow(py);
+        w.inner.body(self.handle).map(f).map_err(|_| self.removed())
+    }
+
+    /// Runs `f` on the world, after checking that the body is live.
+    fn edit<T>(&self, py: Python<'_>, f: impl FnOnce(&mut crate::world::World) -> crate::error::Result<T>) -> PyResult<T> {
+        let mut w = self.world.borrow_mut(py);
+        if !w.inner.bodies().contains(self.handle) {
+            return Err(self.removed());
+        }
+        f(&mut w.inner).py()
+    }
+
+    fn material(&self, py: Python<'_>) -> PyResult<Material> {
+        self.read(py, |b| b.material)
+    }
+}
+
+#[pymethods]
+impl PyBody {
+    /// Unique id of the body in its world (never reused).
+    #[getter]
+    fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The World the body belongs to.
+    #[getter]
+    fn world(&self, py: Python<'_>) -> Py<PyWorld> {
+        self.world.clone_ref(py)
+    }
+
+    /// False once the body has been removed.
+    #[getter]
+    fn alive(&self, py: Python<'_>) -> bool {
+        self.world.borrow(py).inner.bodies().contains(self.handle)
+    }
+
+    /// Row of the body in the world's whole-world arrays (changes when earlier bodies are
+    /// removed).
+    #[getter]
+    fn index(&self, py: Python<'_>) -> PyResult<usize> {
+        self.world.borrow(py).inner.row(self.handle).map_err(|_| self.removed())
+    }
+
+    /// Position of the centre of mass (m).
+    #[getter]
+    fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |b| b.position)?))
+    }
+
+    #[setter(position)]
+    fn set_position(&self, py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = vec3(v, "position")?;
+        self.edit(py, |w| w.set_position(self.handle, v))
+    }
+
+    /// Orientation as a unit quaternion (x, y, z, w); set values are normalised.
+    #[getter]
+    fn orientation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array4(py, self.read(py, |b| b.orientation)?))
+    }
+
+    #[setter(orientation)]
+    fn set_orientation(&self, py: Python<'_>, q: &Bound<'_, PyAny>) -> PyResult<()> {
+        let q = quat(q, "orientation")?;
+        self.edit(py, |w| w.set_orientation(self.handle, q))
+    }
+
+    /// Velocity of the centre of mass (m/s).
+    #[getter]
+    fn velocity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |b| b.velocity)?))
+    }
+
+    #[setter(velocity)]
+    fn set_velocity(&self, py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = vec3(v, "velocity")?;
+        self.edit(py, |w| w.set_velocity(self.handle, v))
+    }
+
+    /// Angular velocity in the world frame (rad/s).
+    #[getter]
+    fn angular_velocity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |b| b.angular_velocity)?))
+    }
+
+    #[setter(angular_velocity)]
+    fn set_angular_velocity(&self, py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = vec3(v, "angular_velocity")?;
+        self.edit(py, |w| w.set_angular_velocity(self.handle, v))
+    }
+
+    /// Mass in kg (inf for static and kinematic bodies).
+    #[getter]
+    fn mass(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, Body::mass)
+    }
+
+    /// Inertia tensor about the centre of mass in the world frame, R I R^T (kg m^2), 3x3.
+    #[getter]
+    fn inertia<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        Ok(matrix3(py, self.read(py, Body::inertia_world)?))
+    }
+
+    /// Inertia tensor about the centre of mass in the body frame (kg m^2), 3x3.
+    #[getter]
+    fn inertia_body<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        Ok(matrix3(py, self.read(py, Body::inertia_body)?))
+    }
+
+    /// "dynamic", "static" or "kinematic". Settable: making a body static stops it.
+    #[getter]
+    fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.read(py, |b| b.kind.name())
+    }
+
+    #[setter(kind)]
+    fn set_kind(&self, py: Python<'_>, name: &str) -> PyResult<()> {
+        let kind = BodyKind::parse("kind", name).py()?;
+        self.edit(py, |w| w.set_kind(self.handle, kind))
+    }
+
+    /// The body's name (None if not given).
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.read(py, |b| b.name.clone())
+    }
+
+    #[setter(name)]
+    fn set_name(&self, py: Python<'_>, name: Option<String>) -> PyResult<()> {
+        self.edit(py, |w| w.set_name(self.handle, name))
+    }
+
+    /// The shape's type: "sphere", "box" or "plane".
+    #[getter]
+    fn shape(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.read(py, |b| b.shape.type_name())
+    }
+
+    /// The shape's dimensions: {"radius": r}, {"half_extents": array} or, for a plane,
+    /// {"normal": array, "offset": d} in world coordinates.
+    #[getter]
+    fn dimensions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (shape, pos, q) = self.read(py, |b| (b.shape.clone(), b.position, b.orientation))?;
+        let d = PyDict::new(py);
+        match shape {
+            Shape::Sphere { radius } => d.set_item("radius", radius)?,
+            Shape::Box { half_extents } => d.set_item("half_extents", array3(py, half_extents))?,
+            Shape::Plane => {
+                let n = q * DVec3::Y;
+                d.set_item("normal", array3(py, n))?;
+                d.set_item("offset", n.dot(pos))?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Restitution coefficient, or None when unset (the pair then uses the other body's).
+    #[getter]
+    fn restitution(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        Ok(self.material(py)?.restitution)
+    }
+
+    #[setter(restitution)]
+    fn set_restitution(&self, py: Python<'_>, e: Option<f64>) -> PyResult<()> {
+        let m = Material { restitution: e, ..self.material(py)? };
+        self.edit(py, |w| w.set_material(self.handle, m))
+    }
+
+    /// Kinetic friction coefficient, or None when unset.
+    #[getter]
+    fn friction(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        Ok(self.material(py)?.friction)
+    }
+
+    #[setter(friction)]
+    fn set_friction(&self, py: Python<'_>, mu: Option<f64>) -> PyResult<()> {
+        let m = Material { friction: mu, ..self.material(py)? };
+        self.edit(py, |w| w.set_material(self.handle, m))
+    }
+
+    /// Static friction coefficient, or None when unset (then equal to friction).
+    #[getter]
+    fn static_friction(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        Ok(self.material(py)?.static_friction)
+    }
+
+    #[setter(static_friction)]
+    fn set_static_friction(&self, py: Python<'_>, mu: Option<f64>) -> PyResult<()> {
+        let m = Material { static_friction: mu, ..self.material(py)? };
+        self.edit(py, |w| w.set_material(self.handle, m))
+    }
+
+    /// Linear damping coefficient c of the force -c v (N s/m).
+    #[getter]
+    fn linear_damping(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |b| b.linear_damping)
+    }
+
+    #[setter(linear_damping)]
+    fn set_linear_damping(&self, py: Python<'_>, c: f64) -> PyResult<()> {
+        let angular = self.read(py, |b| b.angular_damping)?;
+        self.edit(py, |w| w.set_damping(self.handle, c, angular))
+    }
+
+    /// Angular damping coefficient c_w of the torque -c_w w (N m s).
+    #[getter]
+    fn angular_damping(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |b| b.angular_damping)
+    }
+
+    #[setter(angular_damping)]
+    fn set_angular_damping(&self, py: Python<'_>, c: f64) -> PyResult<()> {
+        let linear = self.read(py, |b| b.linear_damping)?;
+        self.edit(py, |w| w.set_damping(self.handle, linear, c))
+    }
+
+    /// Kinetic energy, translational plus rotational (J).
+    #[getter]
+    fn kinetic_energy(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |b| b.translational_energy() + b.rotational_energy())
+    }
+
+    /// Linear momentum m v (kg m/s).
+    #[getter]
+    fn momentum<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, Body::momentum)?))
+    }
+
+    /// Angular momentum about a world point (kg m^2/s).
+    #[pyo3(signature = (about=None))]
+    fn angular_momentum<'py>(&self, py: Python<'py>, about: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let p = vec3_or(about, "about", DVec3::ZERO)?;
+        if !p.is_finite() {
+            return Err(PyValueError::new_err(format!("about: must be finite (got {:?})", p.to_array())));
+        }
+        Ok(array3(py, self.read(py, |b| b.angular_momentum(p))?))
+    }
+
+    /// Applies a force (N, world vector) at the centre of mass or at a world point (which then
+    /// moves with the body), for the next step or for `duration` seconds.
+    #[pyo3(signature = (force, point=None, duration=None))]
+    fn apply_force(&self, py: Python<'_>, force: &Bound<'_, PyAny>, point: Option<&Bound<'_, PyAny>>, duration: Option<f64>) -> PyResult<()> {
+        let f = vec3(force, "force")?;
+        let p = point.filter(|p| !p.is_none()).map(|p| vec3(p, "point")).transpose()?;
+        self.edit(py, |w| w.apply_force(self.handle, f, p, duration))
+    }
+
+    /// Applies a torque (N m, world vector) for the next step or for `duration` seconds.
+    #[pyo3(signature = (torque, duration=None))]
+    fn apply_torque(&self, py: Python<'_>, torque: &Bound<'_, PyAny>, duration: Option<f64>) -> PyResult<()> {
+        let t = vec3(torque, "torque")?;
+        self.edit(py, |w| w.apply_torque(self.handle, t, duration))
+    }
+
+    /// Changes the momentum at once by an impulse (N s), at the centre of mass or at a world
+    /// point (which also changes the spin).
+    #[pyo3(signature = (impulse, point=None))]
+    fn apply_impulse(&self, py: Python<'_>, impulse: &Bound<'_, PyAny>, point: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let j = vec3(impulse, "impulse")?;
+        let p = point.filter(|p| !p.is_none()).map(|p| vec3(p, "point")).transpose()?;
+        self.edit(py, |w| w.apply_impulse(self.handle, j, p))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyBody>().map(|o| o.get().id == self.id && o.get().world.is(&self.world)).unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.id ^ (self.world.as_ptr() as u64).rotate_left(32)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        match self.read(py, |b| (b.shape.type_name(), b.kind.name(), b.name.clone(), b.position)) {
+            Ok((shape, kind, name, p)) => {
+                let name = name.map(|n| format!(" '{n}'")).unwrap_or_default();
+                format!("<Body {}{name}: {kind} {shape} at ({:.4}, {:.4}, {:.4})>", self.id, p.x, p.y, p.z)
+            }
+            Err(_) => format!("<Body {} (removed)>", self.id),
+        }
+    }
+}
+

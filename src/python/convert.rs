@@ -1,0 +1,96 @@
+//! Conversions between Python values and engine types. Every conversion names the parameter
+//! it reads in its error message.
+
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::math::{DQuat, DVec3};
+
+fn describe(obj: &Bound<'_, PyAny>) -> String {
+    let type_name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    let text = obj.repr().map(|r| r.to_string()).unwrap_or_default();
+    let text = if text.len() > 60 { format!("{}...", &text[..60]) } else { text };
+    format!("{type_name} {text}")
+}
+
+/// Reads any array-like of numbers as a float64 array (one copy at most).
+fn as_array<'py>(obj: &Bound<'py, PyAny>, param: &str, expected: &str) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
+    if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'py, f64>>() {
+        return Ok(a);
+    }
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let converted = np
+        .call_method1("asarray", (obj, "float64"))
+        .map_err(|_| PyTypeError::new_err(format!("{param}: expected {expected}, got {}", describe(obj))))?;
+    converted
+        .extract::<PyReadonlyArrayDyn<'py, f64>>()
+        .map_err(|_| PyTypeError::new_err(format!("{param}: expected {expected}, got {}", describe(obj))))
+}
+
+/// A vector of 3 numbers from a tuple, list or array of shape (3,).
+pub fn vec3(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DVec3> {
+    let a = as_array(obj, param, "3 numbers (x, y, z)")?;
+    if a.shape() != [3] {
+        return Err(PyValueError::new_err(format!("{param}: expected 3 numbers (x, y, z), got an array of shape {:?}", a.shape())));
+    }
+    let v = a.as_array();
+    Ok(DVec3::new(v[0], v[1], v[2]))
+}
+
+/// An optional vector: None gives `default`.
+pub fn vec3_or(obj: Option<&Bound<'_, PyAny>>, param: &str, default: DVec3) -> PyResult<DVec3> {
+    match obj {
+        Some(o) if !o.is_none() => vec3(o, param),
+        _ => Ok(default),
+    }
+}
+
+/// A quaternion (x, y, z, w), scalar last; not normalised here.
+pub fn quat(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DQuat> {
+    let a = as_array(obj, param, "4 numbers (x, y, z, w)")?;
+    if a.shape() != [4] {
+        return Err(PyValueError::new_err(format!("{param}: expected a quaternion of 4 numbers (x, y, z, w), got an array of shape {:?}", a.shape())));
+    }
+    let v = a.as_array();
+    Ok(DQuat::from_xyzw(v[0], v[1], v[2], v[3]))
+}
+
+/// Rows of an (n, k) array, checked against the expected row count.
+fn rows(obj: &Bound<'_, PyAny>, param: &str, n: usize, k: usize) -> PyResult<Vec<f64>> {
+    let expected = format!("an array of shape ({n}, {k})");
+    let a = as_array(obj, param, &expected)?;
+    if a.shape() != [n, k] {
+        return Err(PyValueError::new_err(format!("{param}: expected {expected}, got shape {:?}", a.shape())));
+    }
+    Ok(a.as_array().iter().copied().collect())
+}
+
+pub fn rows3(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DVec3>> {
+    Ok(rows(obj, param, n, 3)?.chunks_exact(3).map(DVec3::from_slice).collect())
+}
+
+pub fn rows4(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DQuat>> {
+    Ok(rows(obj, param, n, 4)?.chunks_exact(4).map(|c| DQuat::from_xyzw(c[0], c[1], c[2], c[3])).collect())
+}
+
+pub fn array3<'py>(py: Python<'py>, v: DVec3) -> Bound<'py, PyArray1<f64>> {
+    PyArray1::from_slice(py, &v.to_array())
+}
+
+pub fn array4<'py>(py: Python<'py>, q: DQuat) -> Bound<'py, PyArray1<f64>> {
+    PyArray1::from_slice(py, &q.to_array())
+}
+
+pub fn matrix3<'py>(py: Python<'py>, m: crate::math::DMat3) -> Bound<'py, PyArray2<f64>> {
+    let t = m.transpose().to_cols_array(); // rows of m, row-major
+    Array2::from_shape_vec((3, 3), t.to_vec()).expect("3x3").into_pyarray(py)
+}
+
+/// An (n, k) array built from a flat row-major buffer, without another copy.
+pub fn table<'py>(py: Python<'py>, data: Vec<f64>, k: usize) -> Bound<'py, PyArray2<f64>> {
+    let n = data.len() / k;
+    Array2::from_shape_vec((n, k), data).expect("row-major buffer").into_pyarray(py)
+}

@@ -1,0 +1,18 @@
+//! pyo3 bindings: argument checking and conversion only; the physics lives in the engine.
+
+mod body;
+mod convert;
+mod errors;
+mod world;
+
+use pyo3::prelude::*;
+
+/// The compiled core of rigidlab. Import `rigidlab` rather than this module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<world::PyWorld>()?;
+    m.add_class::<body::PyBody>()?;
+    m.add("RemovedBodyError", m.py().get_type::<errors::RemovedBodyError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

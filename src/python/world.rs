@@ -1,0 +1,416 @@
+//! `rigidlab.World`: the world a script builds and runs.
+
+use numpy::PyArray1;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::body::PyBody;
+use super::convert::{array3, quat, rows3, rows4, table, vec3, vec3_or};
+use super::errors::IntoPyResult;
+use crate::body::{BodyDesc, BodyKind, MassSpec};
+use crate::dynamics::integrator::IntegratorKind;
+use crate::material::{CombineRule, Material};
+use crate::math::{DQuat, DVec3};
+use crate::shape::Shape;
+use crate::world::{Settings, World};
+use crate::world_edit::StateUpdate;
+
+/// Keywords every add_* method takes, and those only bodies with volume take.
+const COMMON_KEYS: &[&str] = &["restitution", "friction", "static_friction", "kind", "name", "velocity", "angular_velocity"];
+const SOLID_KEYS: &[&str] = &["mass", "density", "position", "orientation", "linear_damping", "angular_damping"];
+
+fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    o.filter(|v| !v.is_none())
+}
+
+/// Reads the keyword arguments of an add_* method into a body description.
+fn body_desc(func: &str, shape: Shape, kwargs: Option<&Bound<'_, PyDict>>, solid: bool) -> PyResult<BodyDesc> {
+    let mut desc = BodyDesc::new(shape);
+    let Some(kw) = kwargs else { return Ok(desc) };
+    for key in kw.keys() {
+        let key: String = key.extract()?;
+        if !(COMMON_KEYS.contains(&key.as_str()) || (solid && SOLID_KEYS.contains(&key.as_str()))) {
+            return Err(PyTypeError::new_err(format!("{func}() got an unexpected keyword argument '{key}'")));
+        }
+    }
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { Ok(kw.get_item(k)?.filter(|v| !v.is_none())) };
+    let float = |k: &str| -> PyResult<Option<f64>> {
+        get(k)?
+            .map(|v| v.extract::<f64>().map_err(|_| PyTypeError::new_err(format!("{k}: expected a number, got {}", v.repr().map(|r| r.to_string()).unwrap_or_default()))))
+            .transpose()
+    };
+    desc.mass = match (float("mass")?, float("density")?) {
+        (Some(_), Some(_)) => return Err(PyValueError::new_err("mass, density: give one or the other, not both")),
+        (Some(m), None) => MassSpec::Mass(m),
+        (None, Some(rho)) => MassSpec::Density(rho),
+        (None, None) => desc.mass,
+    };
+    desc.position = vec3_or(get("position")?.as_ref(), "position", desc.position)?;
+    if let Some(q) = get("orientation")? {
+        desc.orientation = quat(&q, "orientation")?;
+    }
+    desc.velocity = vec3_or(get("velocity")?.as_ref(), "velocity", DVec3::ZERO)?;
+    desc.angular_velocity = vec3_or(get("angular_velocity")?.as_ref(), "angular_velocity", DVec3::ZERO)?;
+    desc.material = Material::new(float("restitution")?, float("friction")?, float("static_friction")?).py()?;
+    if let Some(k) = get("kind")? {
+        desc.kind = BodyKind::parse("kind", &k.extract::<String>().map_err(|_| PyTypeError::new_err("kind: expected a string"))?).py()?;
+    }
+    if let Some(n) = get("name")? {
+        desc.name = Some(n.extract::<String>().map_err(|_| PyTypeError::new_err("name: expected a string"))?);
+    }
+    desc.linear_damping = float("linear_damping")?.unwrap_or(0.0);
+    desc.angular_damping = float("angular_damping")?.unwrap_or(0.0);
+    Ok(desc)
+}
+
+/// A world of rigid bodies: build it, run it, read it back as numpy arrays.
+///
+/// Parameters
+/// ----------
+/// gravity : 3 numbers, default (0, -9.81, 0)
+///     Gravitational acceleration in m/s^2 (y is up).
+/// dt : float, default 1/240
+///     Fixed time step in seconds.
+/// integrator : {"verlet", "rk4", "symplectic_euler", "euler"}, default "verlet"
+///     How smooth forces are integrated. Velocity Verlet is symplectic, second order and exact
+///     under uniform gravity; RK4 is fourth order; symplectic Euler is first order and keeps
+///     energy bounded; explicit Euler is first order and gains energy on oscillators.
+/// solver_iterations : int, default 10
+///     Gauss-Seidel iterations of the contact solver.
+/// restitution_threshold : float, default 0.1
+///     Impacts slower than this (m/s) do not bounce.
+/// restitution_rule, friction_rule : {"average", "min", "max", "multiply"}, default "average"
+///     How two bodies' coefficients combine when both set one. When only one body sets a
+///     coefficient, the pair uses it; when neither does, restitution is 0 and friction 0.5.
+#[pyclass(name = "World", module = "rigidlab")]
+pub struct PyWorld {
+    pub(crate) inner: World,
+}
+
+impl PyWorld {
+    fn add(slf: &Bound<'_, Self>, desc: BodyDesc) -> PyResult<PyBody> {
+        let handle = slf.borrow_mut().inner.add_body(desc).py()?;
+        let id = slf.borrow().inner.body(handle).py()?.id;
+        Ok(PyBody::new(slf.clone().unbind(), handle, id))
+    }
+}
+
+#[pymethods]
+impl PyWorld {
+    #[new]
+    #[pyo3(signature = (gravity=None, dt=1.0/240.0, integrator="verlet", *, solver_iterations=10, restitution_threshold=0.1, restitution_rule="average", friction_rule="average"))]
+    fn new(
+        gravity: Option<&Bound<'_, PyAny>>,
+        dt: f64,
+        integrator: &str,
+        solver_iterations: u32,
+        restitution_threshold: f64,
+        restitution_rule: &str,
+        friction_rule: &str,
+    ) -> PyResult<Self> {
+        let mut w = World::new(Settings::default());
+        w.set_gravity(vec3_or(gravity, "gravity", Settings::default().gravity)?).py()?;
+        w.set_dt(dt).py()?;
+        w.set_integrator(IntegratorKind::parse("integrator", integrator).py()?);
+        w.set_solver_iterations(solver_iterations).py()?;
+        w.set_restitution_threshold(restitution_threshold).py()?;
+        w.set_combine_rules(CombineRule::parse("restitution_rule", restitution_rule).py()?, CombineRule::parse("friction_rule", friction_rule).py()?);
+        Ok(PyWorld { inner: w })
+    }
+
+    /// Simulated time in seconds.
+    #[getter]
+    fn time(&self) -> f64 {
+        self.inner.time()
+    }
+
+    #[setter(time)]
+    fn set_time(&mut self, t: f64) -> PyResult<()> {
+        self.inner.set_time(t).py()
+    }
+
+    /// Time step in seconds.
+    #[getter]
+    fn dt(&self) -> f64 {
+        self.inner.settings().dt
+    }
+
+    #[setter(dt)]
+    fn set_dt(&mut self, dt: f64) -> PyResult<()> {
+        self.inner.set_dt(dt).py()
+    }
+
+    /// Gravitational acceleration (m/s^2) as a numpy array.
+    #[getter]
+    fn gravity<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        array3(py, self.inner.settings().gravity)
+    }
+
+    #[setter(gravity)]
+    fn set_gravity(&mut self, g: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_gravity(vec3(g, "gravity")?).py()
+    }
+
+    /// The integrator's name: "euler", "symplectic_euler", "verlet" or "rk4".
+    #[getter]
+    fn integrator(&self) -> &'static str {
+        self.inner.settings().integrator.name()
+    }
+
+    #[setter(integrator)]
+    fn set_integrator(&mut self, name: &str) -> PyResult<()> {
+        self.inner.set_integrator(IntegratorKind::parse("integrator", name).py()?);
+        Ok(())
+    }
+
+    /// Gauss-Seidel iterations of the contact solver.
+    #[getter]
+    fn solver_iterations(&self) -> u32 {
+        self.inner.settings().solver_iterations
+    }
+
+    #[setter(solver_iterations)]
+    fn set_solver_iterations(&mut self, n: u32) -> PyResult<()> {
+        self.inner.set_solver_iterations(n).py()
+    }
+
+    /// Impacts slower than this (m/s) do not bounce.
+    #[getter]
+    fn restitution_threshold(&self) -> f64 {
+        self.inner.settings().restitution_threshold
+    }
+
+    #[setter(restitution_threshold)]
+    fn set_restitution_threshold(&mut self, v: f64) -> PyResult<()> {
+        self.inner.set_restitution_threshold(v).py()
+    }
+
+    /// Adds a sphere of the given radius (m) and returns its Body.
+    ///
+    /// Keywords: mass (kg) or density (kg/m^3, default 1000), position, orientation (x, y, z, w),
+    /// velocity, angular_velocity, restitution, friction (kinetic), static_friction (default:
+    /// friction), kind ("dynamic", "static", "kinematic"), name, linear_damping (force -c v),
+    /// angular_damping (torque -c w).
+    #[pyo3(signature = (radius, **kwargs))]
+    fn add_sphere(slf: &Bound<'_, Self>, radius: f64, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let shape = Shape::sphere(radius).py()?;
+        Self::add(slf, body_desc("add_sphere", shape, kwargs, true)?)
+    }
+
+    /// Adds a box with the given half extents (m, along the body axes) and returns its Body.
+    /// Takes the same keywords as add_sphere.
+    #[pyo3(signature = (half_extents, **kwargs))]
+    fn add_box(slf: &Bound<'_, Self>, half_extents: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let shape = Shape::cuboid(vec3(half_extents, "half_extents")?).py()?;
+        Self::add(slf, body_desc("add_box", shape, kwargs, true)?)
+    }
+
+    /// Adds an infinite plane {x : normal . x = offset}, solid on the side opposite the normal.
+    ///
+    /// Planes are static (or kinematic, with a velocity); keywords: restitution, friction,
+    /// static_friction, kind, name, velocity, angular_velocity.
+    #[pyo3(signature = (normal=None, offset=0.0, **kwargs))]
+    fn add_plane(slf: &Bound<'_, Self>, normal: Option<&Bound<'_, PyAny>>, offset: f64, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let n = vec3_or(normal, "normal", DVec3::Y)?;
+        if !n.is_finite() || n.length() < 1e-12 {
+            return Err(PyValueError::new_err(format!("normal: must be a finite, non-zero vector (got {:?})", n.to_array())));
+        }
+        if !offset.is_finite() {
+            return Err(PyValueError::new_err(format!("offset: must be a finite number (got {offset})")));
+        }
+        let given = body_desc("add_plane", Shape::Plane, kwargs, false)?;
+        let kind_given = kwargs.map(|k| k.contains("kind")).transpose()?.unwrap_or(false);
+        let n = n.normalize();
+        let desc = BodyDesc {
+            kind: if kind_given { given.kind } else { BodyKind::Static },
+            position: n * offset,
+            orientation: DQuat::from_rotation_arc(DVec3::Y, n),
+            ..given
+        };
+        Self::add(slf, desc)
+    }
+
+    /// Removes a body from the world; its handle is invalid afterwards.
+    fn remove(&mut self, body: PyRef<'_, PyBody>) -> PyResult<()> {
+        self.inner.remove(body.handle).py().map(|_| ())
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.bodies().len()
+    }
+
+    /// The bodies in row order (the order of the whole-world arrays).
+    #[getter]
+    fn bodies(slf: &Bound<'_, Self>) -> Vec<PyBody> {
+        let w = slf.borrow();
+        w.inner.bodies().handles().iter().zip(w.inner.bodies().bodies()).map(|(h, b)| PyBody::new(slf.clone().unbind(), *h, b.id)).collect()
+    }
+
+    /// Advances the world by n steps of dt (the GIL is released while stepping).
+    #[pyo3(signature = (n=1))]
+    fn step(mut slf: PyRefMut<'_, Self>, n: i64) -> PyResult<()> {
+        if n < 0 {
+            return Err(PyValueError::new_err(format!("n: must not be negative (got {n})")));
+        }
+        let py = slf.py();
+        let w = &mut slf.inner;
+        py.detach(|| w.step_n(n as u64));
+        Ok(())
+    }
+
+    /// Runs the world for `seconds` (rounded to whole steps) and returns the number of steps.
+    /// With progress=True a tqdm progress bar is shown when tqdm is installed.
+    #[pyo3(signature = (seconds, progress=false))]
+    fn run(mut slf: PyRefMut<'_, Self>, seconds: f64, progress: bool) -> PyResult<u64> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(PyValueError::new_err(format!("seconds: must be a finite number >= 0 (got {seconds})")));
+        }
+        let py = slf.py();
+        let steps = (seconds / slf.inner.settings().dt).round() as u64;
+        let bar = if progress { py.import("tqdm").and_then(|m| m.getattr("tqdm")?.call((), Some(&[("total", steps)].into_py_dict(py)?))).ok() } else { None };
+        let chunk = if bar.is_some() { (steps / 100).max(1) } else { steps.max(1) };
+        let mut done = 0;
+        while done < steps {
+            let k = chunk.min(steps - done);
+            let w = &mut slf.inner;
+            py.detach(|| w.step_n(k));
+            done += k;
+            if let Some(b) = &bar {
+                b.call_method1("update", (k,))?;
+            }
+            py.check_signals()?;
+        }
+        if let Some(b) = &bar {
+            b.call_method0("close")?;
+        }
+        Ok(steps)
+    }
+
+    /// Positions of all bodies' centres of mass, shape (n, 3).
+    #[getter]
+    fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
+        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.position.to_array()).collect(), 3)
+    }
+
+    /// Orientations of all bodies as quaternions (x, y, z, w), shape (n, 4).
+    #[getter]
+    fn orientations<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
+        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.orientation.to_array()).collect(), 4)
+    }
+
+    /// Linear velocities of all bodies, shape (n, 3).
+    #[getter]
+    fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
+        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.velocity.to_array()).collect(), 3)
+    }
+
+    /// Angular velocities of all bodies (world frame, rad/s), shape (n, 3).
+    #[getter]
+    fn angular_velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
+        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.angular_velocity.to_array()).collect(), 3)
+    }
+
+    /// Sets any of the whole-world arrays at once (one row per body, in row order).
+    /// Everything is checked first; on error nothing changes.
+    #[pyo3(signature = (positions=None, orientations=None, velocities=None, angular_velocities=None))]
+    fn set_state(
+        &mut self,
+        positions: Option<&Bound<'_, PyAny>>,
+        orientations: Option<&Bound<'_, PyAny>>,
+        velocities: Option<&Bound<'_, PyAny>>,
+        angular_velocities: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.inner.bodies().len();
+        let update = StateUpdate {
+            positions: not_none(positions).map(|a| rows3(a, "positions", n)).transpose()?,
+            orientations: not_none(orientations).map(|a| rows4(a, "orientations", n)).transpose()?,
+            velocities: not_none(velocities).map(|a| rows3(a, "velocities", n)).transpose()?,
+            angular_velocities: not_none(angular_velocities).map(|a| rows3(a, "angular_velocities", n)).transpose()?,
+        };
+        self.inner.set_state(update).py()
+    }
+
+    /// Energy in joules: dict with translational, rotational, kinetic, gravitational
+    /// (-m g . x, zero at the origin), elastic and total.
+    fn energy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let e = self.inner.energy();
+        let d = PyDict::new(py);
+        for (k, v) in [
+            ("translational", e.translational),
+            ("rotational", e.rotational),
+            ("kinetic", e.kinetic),
+            ("gravitational", e.gravitational),
+            ("elastic", e.elastic),
+            ("total", e.total),
+        ] {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// Total linear momentum (kg m/s) of the dynamic bodies.
+    fn momentum<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        array3(py, self.inner.momentum())
+    }
+
+    /// Total angular momentum (kg m^2/s) about a world point.
+    #[pyo3(signature = (about=None))]
+    fn angular_momentum<'py>(&self, py: Python<'py>, about: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let p = vec3_or(about, "about", DVec3::ZERO)?;
+        if !p.is_finite() {
+            return Err(PyValueError::new_err(format!("about: must be finite (got {:?})", p.to_array())));
+        }
+        Ok(array3(py, self.inner.angular_momentum(p)))
+    }
+
+    /// This step's contact points as a dict of arrays: body_a, body_b (body ids), point,
+    /// normal (from a to b), depth (positive when overlapping), normal_impulse,
+    /// tangent_impulse (world vector), all as of the last step.
+    fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (mut ia, mut ib, mut point, mut normal, mut depth, mut jn, mut jt) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+        let bodies = &self.inner.bodies();
+        for m in self.inner.manifolds() {
+            let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else { continue };
+            for p in &m.points {
+                ia.push(a.id as i64);
+                ib.push(b.id as i64);
+                point.extend(p.point.to_array());
+                normal.extend(m.normal.to_array());
+                depth.push(-p.separation);
+                jn.push(p.normal_impulse);
+                jt.extend(p.tangent_impulse.to_array());
+            }
+        }
+        let d = PyDict::new(py);
+        d.set_item("body_a", PyArray1::from_vec(py, ia))?;
+        d.set_item("body_b", PyArray1::from_vec(py, ib))?;
+        d.set_item("point", table(py, point, 3))?;
+        d.set_item("normal", table(py, normal, 3))?;
+        d.set_item("depth", PyArray1::from_vec(py, depth))?;
+        d.set_item("normal_impulse", PyArray1::from_vec(py, jn))?;
+        d.set_item("tangent_impulse", table(py, jt, 3))?;
+        Ok(d)
+    }
+
+    /// Overrides the coefficients used between bodies a and b (None keeps the combine rule).
+    #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None))]
+    fn set_pair(&mut self, a: PyRef<'_, PyBody>, b: PyRef<'_, PyBody>, restitution: Option<f64>, friction: Option<f64>, static_friction: Option<f64>) -> PyResult<()> {
+        let m = Material::new(restitution, friction, static_friction).py()?;
+        self.inner.set_pair(a.handle, b.handle, m).py()
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self.inner.settings();
+        format!(
+            "World({} bodies, t={:.6} s, dt={} s, integrator='{}', gravity={:?})",
+            self.inner.bodies().len(),
+            self.inner.time(),
+            s.dt,
+            s.integrator.name(),
+            s.gravity.to_array()
+        )
+    }
+}
+
+use pyo3::types::IntoPyDict;
