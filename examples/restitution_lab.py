@@ -37,10 +37,10 @@ def main() -> None:
     ax1.legend()
     e_line = np.linspace(0, 1, 101)
     ax2.plot(e_line, e_line**2, "k-", label="theory: $e^2$")
-    for k in range(max(len(x) for x in r.ratios)):
+    for k, marker in zip(range(max(len(x) for x in r.ratios)), "os^vD"):
         es = [e for e, x in zip(r.restitutions, r.ratios) if len(x) > k]
         ratios = [x[k] for x in r.ratios if len(x) > k]
-        ax2.plot(es, ratios, "o", label=f"measured, bounce {k + 1}", alpha=0.8)
+        ax2.plot(es, ratios, marker, mfc="none", ms=12 - 3 * k, label=f"measured, bounce {k + 1}")
     ax2.set(xlabel="coefficient of restitution e", ylabel="apex / previous apex", title="Bounce-height ratio")
     ax2.legend()
     fig.tight_layout()

@@ -167,10 +167,8 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     }
     check_non_negative("linear_damping", desc.linear_damping)?;
     check_non_negative("angular_damping", desc.angular_damping)?;
-    if matches!(desc.shape, Shape::Plane) {
-        if desc.kind == BodyKind::Dynamic {
-            return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'"));
-        }
+    if matches!(desc.shape, Shape::Plane) && desc.kind == BodyKind::Dynamic {
+        return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'"));
     }
     if desc.kind == BodyKind::Static && (desc.velocity != DVec3::ZERO || desc.angular_velocity != DVec3::ZERO) {
         return Err(Error::invalid("velocity", format!("{:?}", desc.velocity.to_array()), "a static body cannot move; use kind='kinematic'"));

@@ -11,6 +11,7 @@
 //! 5. positions moved by the constrained velocities,
 //! 6. leftover penetration removed from positions only,
 //! 7. time advanced, finished loads expired.
+//!
 //! With no contact the step is exactly the chosen integrator.
 
 pub mod body;

@@ -143,3 +143,47 @@ impl MaterialRules {
         PairCoefficients { restitution, friction, static_friction }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(e: Option<f64>, mu: Option<f64>, mus: Option<f64>) -> Material {
+        Material::new(e, mu, mus).unwrap()
+    }
+
+    #[test]
+    fn unset_coefficients_defer_to_the_other_body() {
+        let rules = MaterialRules::default();
+        let c = rules.coefficients(&m(Some(0.8), Some(0.3), None), &Material::default(), None);
+        assert_eq!((c.restitution, c.friction, c.static_friction), (0.8, 0.3, 0.3));
+        let c = rules.coefficients(&Material::default(), &Material::default(), None);
+        assert_eq!((c.restitution, c.friction, c.static_friction), (0.0, 0.5, 0.5));
+    }
+
+    #[test]
+    fn combine_rules_and_pair_overrides() {
+        let (a, b) = (m(Some(0.2), Some(0.4), Some(0.6)), m(Some(0.6), Some(0.2), None));
+        for (rule, e, mu, mus) in [
+            (CombineRule::Average, 0.4, 0.3, 0.4),
+            (CombineRule::Min, 0.2, 0.2, 0.2),
+            (CombineRule::Max, 0.6, 0.4, 0.6),
+            (CombineRule::Multiply, 0.12, 0.08, 0.12),
+        ] {
+            let rules = MaterialRules { restitution_rule: rule, friction_rule: rule, ..Default::default() };
+            let c = rules.coefficients(&a, &b, None);
+            assert!((c.restitution - e).abs() < 1e-12 && (c.friction - mu).abs() < 1e-12 && (c.static_friction - mus).abs() < 1e-12, "{rule:?}: {c:?}");
+        }
+        let pair = m(Some(1.0), Some(0.9), None);
+        let c = MaterialRules::default().coefficients(&a, &b, Some(&pair));
+        assert_eq!((c.restitution, c.friction, c.static_friction), (1.0, 0.9, 0.9));
+    }
+
+    #[test]
+    fn invalid_coefficients_name_the_parameter() {
+        for (e, mu, mus, param) in [(Some(1.5), None, None, "restitution"), (Some(-0.1), None, None, "restitution"), (None, Some(f64::NAN), None, "friction"), (None, None, Some(-1.0), "static_friction")] {
+            let err = Material::new(e, mu, mus).unwrap_err().to_string();
+            assert!(err.starts_with(param), "{err}");
+        }
+    }
+}

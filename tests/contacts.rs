@@ -43,8 +43,11 @@ fn head_on_elastic_conserves_momentum_and_energy() {
     assert!(rel(e1, e0) < 1e-9, "kinetic energy {e0} -> {e1}");
     // Textbook: v1' = ((m1 - m2) u1 + 2 m2 u2) / (m1 + m2), v2' = ((m2 - m1) u2 + 2 m1 u1) / (m1 + m2)
     let (v1, v2) = (w.body(a).unwrap().velocity.x, w.body(b).unwrap().velocity.x);
-    assert!((v1 - (-2.0 * 2.0 + 2.0 * 3.0 * -1.0) / 4.0).abs() < 1e-9, "v1' = {v1}");
-    assert!((v2 - (2.0 * -1.0 + 2.0 * 2.0) / 4.0).abs() < 1e-9, "v2' = {v2}");
+    let (m1, m2, u1, u2) = (1.0, 3.0, 2.0, -1.0);
+    let expected1 = ((m1 - m2) * u1 + 2.0 * m2 * u2) / (m1 + m2);
+    let expected2 = ((m2 - m1) * u2 + 2.0 * m1 * u1) / (m1 + m2);
+    assert!((v1 - expected1).abs() < 1e-9, "v1' = {v1}, expected {expected1}");
+    assert!((v2 - expected2).abs() < 1e-9, "v2' = {v2}, expected {expected2}");
 }
 
 #[test]

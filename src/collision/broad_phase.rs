@@ -71,3 +71,41 @@ fn insertion_sort_by_min_x(order: &mut [u32], boxes: &[Aabb]) {
         order[j] = item;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::DVec3;
+
+    /// A small deterministic generator, enough to scatter boxes.
+    fn lcg(seed: &mut u64) -> f64 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    #[test]
+    fn finds_exactly_the_overlapping_pairs_as_bodies_move() {
+        let mut seed = 7;
+        let mut centres: Vec<DVec3> = (0..400).map(|_| DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed)) * 4.0).collect();
+        let mut bp = BroadPhase::default();
+        let mut pairs = vec![];
+        for _ in 0..5 {
+            let mut boxes: Vec<Aabb> = centres.iter().map(|c| Aabb::around(*c, DVec3::splat(0.1))).collect();
+            boxes.push(Aabb::everything());
+            bp.find_pairs(&boxes, |_, _| true, &mut pairs);
+            let mut brute = vec![];
+            for i in 0..boxes.len() {
+                for j in i + 1..boxes.len() {
+                    if boxes[i].overlaps(&boxes[j]) {
+                        brute.push((i as u32, j as u32));
+                    }
+                }
+            }
+            assert_eq!(pairs, brute);
+            assert!(pairs.len() < 2 * 400 + 200, "{} pairs", pairs.len());
+            for c in centres.iter_mut() {
+                c.x += 0.3 * (lcg(&mut seed) - 0.5);
+            }
+        }
+    }
+}

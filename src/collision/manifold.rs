@@ -138,3 +138,37 @@ pub fn reduce_to_four(points: &mut Vec<RawPoint>, normal: DVec3) {
     let kept: Vec<RawPoint> = keep.iter().map(|&i| points[i]).collect();
     *points = kept;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduction_keeps_the_deepest_point_and_the_corners() {
+        // A 3 x 3 grid of points on a square, the centre the deepest.
+        let mut pts = vec![];
+        for i in 0..3 {
+            for j in 0..3 {
+                let p = DVec3::new(i as f64, 0.0, j as f64);
+                let depth = if (i, j) == (1, 1) { -0.02 } else { -0.01 };
+                pts.push(RawPoint { on_a: p, on_b: p, separation: depth, feature: (3 * i + j) as u32 });
+            }
+        }
+        reduce_to_four(&mut pts, DVec3::Y);
+        assert_eq!(pts.len(), 4);
+        assert!(pts.iter().any(|p| p.feature == 4), "deepest point dropped");
+        let area: f64 = {
+            let q: Vec<DVec3> = pts.iter().map(|p| p.on_b).collect();
+            let mut hull_area: f64 = 0.0;
+            for a in 0..4 {
+                for b in 0..4 {
+                    for c in 0..4 {
+                        hull_area = hull_area.max(0.5 * (q[b] - q[a]).cross(q[c] - q[a]).length());
+                    }
+                }
+            }
+            hull_area
+        };
+        assert!(area >= 1.0 - 1e-12, "kept points span too little: largest triangle {area}");
+    }
+}

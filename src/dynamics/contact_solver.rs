@@ -11,6 +11,7 @@
 //!   t_c inside the step, found from the free motion; its impulse changes the velocity for the
 //!   rest of the step, so its reach is dt - t_c, and the bounce is taken against the approach
 //!   speed at t_c. Under uniform gravity this makes a ball's bounce exact.
+//!
 //! Penetration is never removed through velocities (that would add energy); the position
 //! correction stage does it.
 
@@ -278,5 +279,28 @@ impl ContactSolver {
             cp.normal_impulse = p.normal_impulse;
             cp.tangent_impulse = p.t1 * p.tangent_impulse[0] + p.t2 * p.tangent_impulse[1];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_of_impact;
+
+    #[test]
+    fn time_of_impact_of_a_falling_gap() {
+        // s = 0.01 m closing at 2 m/s under -9.81 m/s^2: s - 2t - 4.905 t^2 = 0.
+        let (s, v, a, dt) = (0.01, -2.0, -9.81, 1.0 / 60.0);
+        let t = time_of_impact(s, v, a, dt).unwrap();
+        assert!((s + v * t + 0.5 * a * t * t).abs() < 1e-15);
+        assert!(t > 0.0 && t < dt);
+        // Touching or overlapping: at once.
+        assert_eq!(time_of_impact(0.0, -1.0, 0.0, dt), Some(0.0));
+        assert_eq!(time_of_impact(-0.001, 1.0, 0.0, dt), Some(0.0));
+        // Separating, too far, or turning back before reaching the surface: no impact.
+        assert_eq!(time_of_impact(0.01, 1.0, 0.0, dt), None);
+        assert_eq!(time_of_impact(1.0, -1.0, 0.0, dt), None);
+        assert_eq!(time_of_impact(0.01, -0.1, 20.0, dt), None);
+        // Constant speed: s / v.
+        assert!((time_of_impact(0.01, -1.0, 0.0, dt).unwrap() - 0.01).abs() < 1e-15);
     }
 }
