@@ -38,10 +38,3 @@ pub fn rotate_tensor(q: DQuat, body: DMat3) -> DMat3 {
     let r = DMat3::from_quat(q);
     r * body * r.transpose()
 }
-
-/// Two unit vectors that with `n` form a right-handed orthonormal basis.
-pub fn tangent_basis(n: DVec3) -> (DVec3, DVec3) {
-    let t1 = n.any_orthonormal_vector();
-    let t2 = n.cross(t1);
-    (t1, t2)
-}

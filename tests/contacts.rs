@@ -205,3 +205,34 @@ fn removed_handles_are_rejected() {
     assert!(w.set_position(a, DVec3::ONE).is_err());
     assert!(w.body(b).is_ok());
 }
+
+/// A cube resting on a plane tilted by `deg` degrees (mu_s = 0.5, mu_k = 0.4), released at rest:
+/// how far it moved in `seconds`, and its final velocity.
+fn cube_on_incline(deg: f64, seconds: f64) -> (f64, DVec3, DVec3) {
+    let th = deg.to_radians();
+    let n = DVec3::new(-th.sin(), th.cos(), 0.0);
+    let mut w = world(G, 1.0 / 240.0, IntegratorKind::Verlet);
+    let ramp = plane(&mut w, n, 0.0);
+    w.set_material(ramp, Material::new(None, Some(0.4), Some(0.5)).unwrap()).unwrap();
+    let h = 0.1;
+    let b = add_box(&mut w, DVec3::splat(h), n * h, DQuat::from_rotation_z(th));
+    w.step_n((seconds * 240.0) as u64);
+    let body = w.body(b).unwrap();
+    ((body.position - n * h).length(), body.velocity, body.angular_velocity)
+}
+
+#[test]
+fn block_sticks_below_the_friction_angle_and_slides_above_it() {
+    // tan 20 deg = 0.36 < mu_s: static friction holds.
+    let (moved, _, _) = cube_on_incline(20.0, 2.0);
+    assert!(moved < 1e-3, "moved {moved} m at 20 degrees");
+    // At 30 and 40 degrees it slides with a = g (sin - mu_k cos), straight down the slope.
+    for deg in [30.0f64, 40.0] {
+        let th = deg.to_radians();
+        let a = 9.81 * (th.sin() - 0.4 * th.cos());
+        let (moved, v, w) = cube_on_incline(deg, 2.0);
+        assert!(rel(moved, 0.5 * a * 4.0) < 1e-3, "{deg} deg: slid {moved} m, theory {}", 0.5 * a * 4.0);
+        assert!(rel(v.length(), a * 2.0) < 1e-3, "{deg} deg: speed {}", v.length());
+        assert!(v.z.abs() < 1e-6 && w.length() < 1e-6, "{deg} deg: sideways {} spin {}", v.z, w.length());
+    }
+}

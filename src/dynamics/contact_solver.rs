@@ -17,7 +17,7 @@
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::state::State;
-use crate::math::{rotate_tensor, tangent_basis, DMat3, DVec3};
+use crate::math::{rotate_tensor, DMat3, DVec3};
 
 /// Solver settings taken from the world.
 #[derive(Clone, Copy, Debug)]
@@ -64,10 +64,7 @@ struct SolverPoint {
     ra: DVec3,
     rb: DVec3,
     n: DVec3,
-    t1: DVec3,
-    t2: DVec3,
     normal_mass: f64,
-    tangent_mass: [f64; 2],
     mu_s: f64,
     mu_k: f64,
     /// How far the bodies move per unit velocity change by the end of the step (s).
@@ -77,7 +74,8 @@ struct SolverPoint {
     /// For impacts: the relative normal velocity at step end after the bounce.
     bounce_target: Option<f64>,
     normal_impulse: f64,
-    tangent_impulse: [f64; 2],
+    /// Accumulated friction impulse, a world vector in the tangent plane.
+    tangent_impulse: DVec3,
 }
 
 /// The contact solver with its buffers (reused from step to step).
@@ -146,7 +144,6 @@ impl ContactSolver {
         for (mi, m) in manifolds.iter().enumerate() {
             let (a, b) = (m.row_a, m.row_b);
             let n_ = m.normal;
-            let (t1, t2) = tangent_basis(n_);
             for (pi, p) in m.points.iter().enumerate() {
                 let pa = start.x[a] + start.q[a] * p.local_a;
                 let pb = start.x[b] + start.q[b] * p.local_b;
@@ -185,17 +182,14 @@ impl ContactSolver {
                     ra,
                     rb,
                     n: n_,
-                    t1,
-                    t2,
                     normal_mass: effective_mass(ba, bb, ra, rb, n_),
-                    tangent_mass: [effective_mass(ba, bb, ra, rb, t1), effective_mass(ba, bb, ra, rb, t2)],
                     mu_s: m.coefficients.static_friction,
                     mu_k: m.coefficients.friction,
                     reach,
                     target,
                     bounce_target,
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
-                    tangent_impulse: if warm { [p.tangent_impulse.dot(t1), p.tangent_impulse.dot(t2)] } else { [0.0; 2] },
+                    tangent_impulse: if warm { p.tangent_impulse - n_ * p.tangent_impulse.dot(n_) } else { DVec3::ZERO },
                 });
             }
         }
@@ -209,7 +203,7 @@ impl ContactSolver {
     /// Stage 2: applies last step's impulses of the points that persisted.
     pub fn warm_start(&mut self) {
         for p in &self.points {
-            let impulse = p.n * p.normal_impulse + p.t1 * p.tangent_impulse[0] + p.t2 * p.tangent_impulse[1];
+            let impulse = p.n * p.normal_impulse + p.tangent_impulse;
             if impulse != DVec3::ZERO {
                 Self::apply(&mut self.bodies, p, impulse);
             }
@@ -217,20 +211,26 @@ impl ContactSolver {
     }
 
     /// Coulomb friction: the contact sticks while the impulse that stops sliding is within
-    /// mu_s times the normal impulse; otherwise it slides with mu_k times it.
+    /// mu_s times the normal impulse; otherwise it slides with mu_k times it. Each correction
+    /// is taken along the current slip velocity (with the effective mass in that direction), so
+    /// a sliding contact's impulse ends up opposing its slip, not pushing it sideways.
     fn solve_friction(bodies: &mut [SolverBody], p: &mut SolverPoint) {
         let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
+        let slip = vel - p.n * vel.dot(p.n);
+        let speed = slip.length();
         let old = p.tangent_impulse;
-        let mut new = [old[0] - p.tangent_mass[0] * vel.dot(p.t1), old[1] - p.tangent_mass[1] * vel.dot(p.t2)];
-        let len = (new[0] * new[0] + new[1] * new[1]).sqrt();
+        let mut new = old;
+        if speed > 0.0 {
+            let dir = slip / speed;
+            new -= dir * (effective_mass(&bodies[p.a], &bodies[p.b], p.ra, p.rb, dir) * speed);
+        }
+        let len = new.length();
         if len > p.mu_s * p.normal_impulse {
-            let scale = if len > 0.0 { p.mu_k * p.normal_impulse / len } else { 0.0 };
-            new = [new[0] * scale, new[1] * scale];
+            new *= if len > 0.0 { p.mu_k * p.normal_impulse / len } else { 0.0 };
         }
         p.tangent_impulse = new;
-        let d = p.t1 * (new[0] - old[0]) + p.t2 * (new[1] - old[1]);
-        if d != DVec3::ZERO {
-            Self::apply(bodies, p, d);
+        if new != old {
+            Self::apply(bodies, p, new - old);
         }
     }
 
@@ -277,7 +277,7 @@ impl ContactSolver {
         for p in &self.points {
             let cp = &mut manifolds[p.manifold].points[p.index];
             cp.normal_impulse = p.normal_impulse;
-            cp.tangent_impulse = p.t1 * p.tangent_impulse[0] + p.t2 * p.tangent_impulse[1];
+            cp.tangent_impulse = p.tangent_impulse;
         }
     }
 }
