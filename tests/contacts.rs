@@ -236,3 +236,25 @@ fn block_sticks_below_the_friction_angle_and_slides_above_it() {
         assert!(v.z.abs() < 1e-6 && w.length() < 1e-6, "{deg} deg: sideways {} spin {}", v.z, w.length());
     }
 }
+
+#[test]
+fn ball_rolls_down_a_rough_ramp_at_five_sevenths_g_sin() {
+    for kind in [IntegratorKind::Verlet, IntegratorKind::Rk4, IntegratorKind::SymplecticEuler] {
+        for deg in [10.0f64, 25.0] {
+            let th = deg.to_radians();
+            let n = DVec3::new(-th.sin(), th.cos(), 0.0);
+            let mut w = world(G, 1.0 / 240.0, kind);
+            let ramp = plane(&mut w, n, 0.0);
+            w.set_material(ramp, Material::new(None, Some(0.6), None).unwrap()).unwrap();
+            let r = 0.1;
+            let b = sphere(&mut w, r, 1.0, n * r, DVec3::ZERO, None);
+            w.step_n(480);
+            let body = w.body(b).unwrap();
+            let a = 5.0 / 7.0 * 9.81 * th.sin();
+            assert!(rel(body.velocity.length(), 2.0 * a) < 1e-3, "{kind:?} {deg}: v = {}", body.velocity.length());
+            let slip = body.velocity + body.angular_velocity.cross(-n * r);
+            assert!(slip.length() < 1e-6, "{kind:?} {deg}: contact point slips at {}", slip.length());
+            assert!((body.position.dot(n) - r).abs() < 1e-6, "{kind:?} {deg}: left the ramp surface");
+        }
+    }
+}

@@ -153,9 +153,12 @@ impl ContactSolver {
                 let vel0 = (start.v[b] + start.w[b].cross(rb)) - (start.v[a] + start.w[a].cross(ra));
                 let vel_free = (free.v[b] + free.w[b].cross(rb)) - (free.v[a] + free.w[a].cross(ra));
                 let (vn0, vn_free) = (vel0.dot(n_), vel_free.dot(n_));
-                let pa_free = free.x[a] + free.q[a] * p.local_a;
-                let pb_free = free.x[b] + free.q[b] * p.local_b;
-                let d_free = ((pb_free - pb) - (pa_free - pa)).dot(n_);
+                // How much the gap closes without contact forces, from the contact point's
+                // velocities at fixed lever arms (a material point of a rolling ball would
+                // rise off the floor and fake a separation). Exact for translation under
+                // uniform gravity.
+                let w_pos = set.position_weight;
+                let d_free = ((1.0 - w_pos) * vn0 + w_pos * vn_free) * dt;
                 let an = (vn_free - vn0) / dt;
                 let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
                 let impact = time_of_impact(s, vn0, an, dt)
