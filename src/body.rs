@@ -170,8 +170,12 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     if matches!(desc.shape, Shape::Plane) && desc.kind == BodyKind::Dynamic {
         return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'"));
     }
-    if desc.kind == BodyKind::Static && (desc.velocity != DVec3::ZERO || desc.angular_velocity != DVec3::ZERO) {
-        return Err(Error::invalid("velocity", format!("{:?}", desc.velocity.to_array()), "a static body cannot move; use kind='kinematic'"));
+    if desc.kind == BodyKind::Static {
+        for (param, v) in [("velocity", desc.velocity), ("angular_velocity", desc.angular_velocity)] {
+            if v != DVec3::ZERO {
+                return Err(Error::invalid(param, format!("{:?}", v.to_array()), "a static body cannot move; use kind='kinematic'"));
+            }
+        }
     }
     let volume = desc.shape.volume();
     let shape_mass = match desc.mass {

@@ -170,10 +170,14 @@ impl ContactSolver {
                         (dt - tc, vn_free - vc, Some(vn_free - (1.0 + e) * vc))
                     }
                     None => {
-                        let reach = set.position_weight * dt;
-                        // End-of-step gap if the relative normal velocity ends at v:
-                        // max(s, 0) + d_free + reach (v - vn_free) >= 0. Never ask for separation.
-                        (reach, (vn_free - (s.max(0.0) + d_free) / reach).min(0.0), None)
+                        let reach = w_pos * dt;
+                        let gap = s.max(0.0) + d_free;
+                        // The end-of-step gap if the relative normal velocity ends at v,
+                        // gap + reach (v - vn_free), must not be negative. When impulses cannot
+                        // move bodies within the step (explicit Euler), keep next step's motion
+                        // v dt out of the surface instead. Never ask for separation.
+                        let target = if reach > 0.0 { vn_free - gap / reach } else { -gap / dt };
+                        (reach, target.min(0.0), None)
                     }
                 };
                 let warm = impact.is_none();

@@ -42,14 +42,15 @@ impl IntegratorKind {
         }
     }
 
-    /// The fraction of a step over which a velocity change made at the start of the step moves
-    /// a body, as this integrator moves positions: 1 when x uses the end velocity (Euler
-    /// variants, which the contact solver treats like symplectic Euler), 1/2 when x follows the
-    /// mean of start and end velocities (Verlet, RK4). The contact solver uses it to predict
-    /// where a supported body ends the step.
+    /// How an integrator moves positions within a step, as the weight of the end velocity
+    /// against the start velocity: 0 for explicit Euler (x += v_start dt), 1 for symplectic
+    /// Euler (x += v_end dt), 1/2 for Verlet and RK4 (the mean of the two, exact under constant
+    /// acceleration). The contact solver uses it to predict how a gap closes and how far an
+    /// impulse moves a supported body by the end of the step.
     pub fn position_weight(self) -> f64 {
         match self {
-            IntegratorKind::Euler | IntegratorKind::SymplecticEuler => 1.0,
+            IntegratorKind::Euler => 0.0,
+            IntegratorKind::SymplecticEuler => 1.0,
             IntegratorKind::Verlet | IntegratorKind::Rk4 => 0.5,
         }
     }

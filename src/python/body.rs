@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{array3, array4, matrix3, quat, vec3, vec3_or};
+use super::convert::{array3, array4, matrix3, opt_float, float, quat, string, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use super::world::PyWorld;
 use crate::body::{Body, BodyHandle, BodyKind};
@@ -44,6 +44,15 @@ impl PyBody {
             return Err(self.removed());
         }
         f(&mut w.inner).py()
+    }
+
+    /// Whether the body belongs to `world`.
+    pub fn world_is(&self, world: &Bound<'_, PyWorld>) -> bool {
+        self.world.is(world)
+    }
+
+    pub fn id_value(&self) -> u64 {
+        self.id
     }
 
     fn material(&self, py: Python<'_>) -> PyResult<Material> {
@@ -151,8 +160,8 @@ impl PyBody {
     }
 
     #[setter(kind)]
-    fn set_kind(&self, py: Python<'_>, name: &str) -> PyResult<()> {
-        let kind = BodyKind::parse("kind", name).py()?;
+    fn set_kind(&self, py: Python<'_>, kind: &Bound<'_, PyAny>) -> PyResult<()> {
+        let kind = BodyKind::parse("kind", &string(kind, "kind")?).py()?;
         self.edit(py, |w| w.set_kind(self.handle, kind))
     }
 
@@ -163,7 +172,8 @@ impl PyBody {
     }
 
     #[setter(name)]
-    fn set_name(&self, py: Python<'_>, name: Option<String>) -> PyResult<()> {
+    fn set_name(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<()> {
+        let name = if name.is_none() { None } else { Some(string(name, "name")?) };
         self.edit(py, |w| w.set_name(self.handle, name))
     }
 
@@ -198,8 +208,8 @@ impl PyBody {
     }
 
     #[setter(restitution)]
-    fn set_restitution(&self, py: Python<'_>, e: Option<f64>) -> PyResult<()> {
-        let m = Material { restitution: e, ..self.material(py)? };
+    fn set_restitution(&self, py: Python<'_>, restitution: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let m = Material { restitution: opt_float(restitution, "restitution")?, ..self.material(py)? };
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
@@ -210,8 +220,8 @@ impl PyBody {
     }
 
     #[setter(friction)]
-    fn set_friction(&self, py: Python<'_>, mu: Option<f64>) -> PyResult<()> {
-        let m = Material { friction: mu, ..self.material(py)? };
+    fn set_friction(&self, py: Python<'_>, friction: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let m = Material { friction: opt_float(friction, "friction")?, ..self.material(py)? };
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
@@ -222,8 +232,8 @@ impl PyBody {
     }
 
     #[setter(static_friction)]
-    fn set_static_friction(&self, py: Python<'_>, mu: Option<f64>) -> PyResult<()> {
-        let m = Material { static_friction: mu, ..self.material(py)? };
+    fn set_static_friction(&self, py: Python<'_>, static_friction: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let m = Material { static_friction: opt_float(static_friction, "static_friction")?, ..self.material(py)? };
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
@@ -234,7 +244,8 @@ impl PyBody {
     }
 
     #[setter(linear_damping)]
-    fn set_linear_damping(&self, py: Python<'_>, c: f64) -> PyResult<()> {
+    fn set_linear_damping(&self, py: Python<'_>, linear_damping: &Bound<'_, PyAny>) -> PyResult<()> {
+        let c = float(linear_damping, "linear_damping")?;
         let angular = self.read(py, |b| b.angular_damping)?;
         self.edit(py, |w| w.set_damping(self.handle, c, angular))
     }
@@ -246,7 +257,8 @@ impl PyBody {
     }
 
     #[setter(angular_damping)]
-    fn set_angular_damping(&self, py: Python<'_>, c: f64) -> PyResult<()> {
+    fn set_angular_damping(&self, py: Python<'_>, angular_damping: &Bound<'_, PyAny>) -> PyResult<()> {
+        let c = float(angular_damping, "angular_damping")?;
         let linear = self.read(py, |b| b.linear_damping)?;
         self.edit(py, |w| w.set_damping(self.handle, linear, c))
     }
@@ -276,16 +288,18 @@ impl PyBody {
     /// Applies a force (N, world vector) at the centre of mass or at a world point (which then
     /// moves with the body), for the next step or for `duration` seconds.
     #[pyo3(signature = (force, point=None, duration=None))]
-    fn apply_force(&self, py: Python<'_>, force: &Bound<'_, PyAny>, point: Option<&Bound<'_, PyAny>>, duration: Option<f64>) -> PyResult<()> {
+    fn apply_force(&self, py: Python<'_>, force: &Bound<'_, PyAny>, point: Option<&Bound<'_, PyAny>>, duration: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let f = vec3(force, "force")?;
+        let duration = opt_float(duration, "duration")?;
         let p = point.filter(|p| !p.is_none()).map(|p| vec3(p, "point")).transpose()?;
         self.edit(py, |w| w.apply_force(self.handle, f, p, duration))
     }
 
     /// Applies a torque (N m, world vector) for the next step or for `duration` seconds.
     #[pyo3(signature = (torque, duration=None))]
-    fn apply_torque(&self, py: Python<'_>, torque: &Bound<'_, PyAny>, duration: Option<f64>) -> PyResult<()> {
+    fn apply_torque(&self, py: Python<'_>, torque: &Bound<'_, PyAny>, duration: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let t = vec3(torque, "torque")?;
+        let duration = opt_float(duration, "duration")?;
         self.edit(py, |w| w.apply_torque(self.handle, t, duration))
     }
 

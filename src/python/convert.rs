@@ -94,3 +94,32 @@ pub fn table<'py>(py: Python<'py>, data: Vec<f64>, k: usize) -> Bound<'py, PyArr
     let n = data.len() / k;
     Array2::from_shape_vec((n, k), data).expect("row-major buffer").into_pyarray(py)
 }
+
+/// A real number (int, float or numpy scalar); the error names `param`.
+pub fn float(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<f64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!("{param}: expected a number, got {}", describe(obj))));
+    }
+    obj.extract::<f64>().map_err(|_| PyTypeError::new_err(format!("{param}: expected a number, got {}", describe(obj))))
+}
+
+/// A real number or None.
+pub fn opt_float(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<f64>> {
+    match obj {
+        Some(o) if !o.is_none() => float(o, param).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// An integer (not a float or a bool); the error names `param`.
+pub fn int(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!("{param}: expected an integer, got {}", describe(obj))));
+    }
+    obj.extract::<i64>().map_err(|_| PyTypeError::new_err(format!("{param}: expected an integer, got {}", describe(obj))))
+}
+
+/// A string; the error names `param`.
+pub fn string(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
+    obj.extract::<String>().map_err(|_| PyTypeError::new_err(format!("{param}: expected a string, got {}", describe(obj))))
+}

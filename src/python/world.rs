@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::body::PyBody;
-use super::convert::{array3, quat, rows3, rows4, table, vec3, vec3_or};
+use super::convert::{array3, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
 use super::errors::IntoPyResult;
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
@@ -19,6 +19,19 @@ use crate::world_edit::StateUpdate;
 /// Keywords every add_* method takes, and those only bodies with volume take.
 const COMMON_KEYS: &[&str] = &["restitution", "friction", "static_friction", "kind", "name", "velocity", "angular_velocity"];
 const SOLID_KEYS: &[&str] = &["mass", "density", "position", "orientation", "linear_damping", "angular_damping"];
+
+/// The handle of a Body of this world; other objects and bodies of other worlds are refused.
+fn own_body(world: &Bound<'_, PyWorld>, obj: &Bound<'_, PyAny>, param: &str) -> PyResult<crate::body::BodyHandle> {
+    let body = obj.cast::<PyBody>().map_err(|_| {
+        let t = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!("{param}: expected a rigidlab.Body, got {t}"))
+    })?;
+    let body = body.get();
+    if !body.world_is(world) {
+        return Err(PyValueError::new_err(format!("{param}: body {} belongs to another World", body.id_value())));
+    }
+    Ok(body.handle)
+}
 
 fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
     o.filter(|v| !v.is_none())
@@ -35,11 +48,7 @@ fn body_desc(func: &str, shape: Shape, kwargs: Option<&Bound<'_, PyDict>>, solid
         }
     }
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { Ok(kw.get_item(k)?.filter(|v| !v.is_none())) };
-    let float = |k: &str| -> PyResult<Option<f64>> {
-        get(k)?
-            .map(|v| v.extract::<f64>().map_err(|_| PyTypeError::new_err(format!("{k}: expected a number, got {}", v.repr().map(|r| r.to_string()).unwrap_or_default()))))
-            .transpose()
-    };
+    let float = |k: &str| -> PyResult<Option<f64>> { opt_float(get(k)?.as_ref(), k) };
     desc.mass = match (float("mass")?, float("density")?) {
         (Some(_), Some(_)) => return Err(PyValueError::new_err("mass, density: give one or the other, not both")),
         (Some(m), None) => MassSpec::Mass(m),
@@ -54,10 +63,10 @@ fn body_desc(func: &str, shape: Shape, kwargs: Option<&Bound<'_, PyDict>>, solid
     desc.angular_velocity = vec3_or(get("angular_velocity")?.as_ref(), "angular_velocity", DVec3::ZERO)?;
     desc.material = Material::new(float("restitution")?, float("friction")?, float("static_friction")?).py()?;
     if let Some(k) = get("kind")? {
-        desc.kind = BodyKind::parse("kind", &k.extract::<String>().map_err(|_| PyTypeError::new_err("kind: expected a string"))?).py()?;
+        desc.kind = BodyKind::parse("kind", &string(&k, "kind")?).py()?;
     }
     if let Some(n) = get("name")? {
-        desc.name = Some(n.extract::<String>().map_err(|_| PyTypeError::new_err("name: expected a string"))?);
+        desc.name = Some(string(&n, "name")?);
     }
     desc.linear_damping = float("linear_damping")?.unwrap_or(0.0);
     desc.angular_damping = float("angular_damping")?.unwrap_or(0.0);
@@ -99,24 +108,38 @@ impl PyWorld {
 #[pymethods]
 impl PyWorld {
     #[new]
-    #[pyo3(signature = (gravity=None, dt=1.0/240.0, integrator="verlet", *, solver_iterations=10, restitution_threshold=0.1, restitution_rule="average", friction_rule="average"))]
+    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, restitution_threshold=None, restitution_rule=None, friction_rule=None))]
+    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, restitution_threshold=0.1, restitution_rule='average', friction_rule='average')")]
     fn new(
         gravity: Option<&Bound<'_, PyAny>>,
-        dt: f64,
-        integrator: &str,
-        solver_iterations: u32,
-        restitution_threshold: f64,
-        restitution_rule: &str,
-        friction_rule: &str,
+        dt: Option<&Bound<'_, PyAny>>,
+        integrator: Option<&Bound<'_, PyAny>>,
+        solver_iterations: Option<&Bound<'_, PyAny>>,
+        restitution_threshold: Option<&Bound<'_, PyAny>>,
+        restitution_rule: Option<&Bound<'_, PyAny>>,
+        friction_rule: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut w = World::new(Settings::default());
-        w.set_gravity(vec3_or(gravity, "gravity", Settings::default().gravity)?).py()?;
-        w.set_dt(dt).py()?;
-        w.set_integrator(IntegratorKind::parse("integrator", integrator).py()?);
-        w.set_solver_iterations(solver_iterations).py()?;
-        w.set_restitution_threshold(restitution_threshold).py()?;
-        w.set_combine_rules(CombineRule::parse("restitution_rule", restitution_rule).py()?, CombineRule::parse("friction_rule", friction_rule).py()?);
-        Ok(PyWorld { inner: w })
+        let mut w = PyWorld { inner: World::new(Settings::default()) };
+        if let Some(g) = gravity {
+            w.set_gravity(g)?;
+        }
+        if let Some(v) = dt {
+            w.set_dt(v)?;
+        }
+        if let Some(v) = integrator {
+            w.set_integrator(v)?;
+        }
+        if let Some(v) = solver_iterations {
+            w.set_solver_iterations(v)?;
+        }
+        if let Some(v) = restitution_threshold {
+            w.set_restitution_threshold(v)?;
+        }
+        let rule = |o: Option<&Bound<'_, PyAny>>, param: &str| -> PyResult<CombineRule> {
+            o.map(|v| CombineRule::parse(param, &string(v, param)?).py()).unwrap_or(Ok(CombineRule::Average))
+        };
+        w.inner.set_combine_rules(rule(restitution_rule, "restitution_rule")?, rule(friction_rule, "friction_rule")?);
+        Ok(w)
     }
 
     /// Simulated time in seconds.
@@ -126,8 +149,8 @@ impl PyWorld {
     }
 
     #[setter(time)]
-    fn set_time(&mut self, t: f64) -> PyResult<()> {
-        self.inner.set_time(t).py()
+    fn set_time(&mut self, time: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_time(float(time, "time")?).py()
     }
 
     /// Time step in seconds.
@@ -137,8 +160,8 @@ impl PyWorld {
     }
 
     #[setter(dt)]
-    fn set_dt(&mut self, dt: f64) -> PyResult<()> {
-        self.inner.set_dt(dt).py()
+    fn set_dt(&mut self, dt: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_dt(float(dt, "dt")?).py()
     }
 
     /// Gravitational acceleration (m/s^2) as a numpy array.
@@ -159,8 +182,8 @@ impl PyWorld {
     }
 
     #[setter(integrator)]
-    fn set_integrator(&mut self, name: &str) -> PyResult<()> {
-        self.inner.set_integrator(IntegratorKind::parse("integrator", name).py()?);
+    fn set_integrator(&mut self, integrator: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_integrator(IntegratorKind::parse("integrator", &string(integrator, "integrator")?).py()?);
         Ok(())
     }
 
@@ -171,7 +194,9 @@ impl PyWorld {
     }
 
     #[setter(solver_iterations)]
-    fn set_solver_iterations(&mut self, n: u32) -> PyResult<()> {
+    fn set_solver_iterations(&mut self, solver_iterations: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = int(solver_iterations, "solver_iterations")?;
+        let n = u32::try_from(n).map_err(|_| PyValueError::new_err(format!("solver_iterations: must be between 1 and {} (got {n})", u32::MAX)))?;
         self.inner.set_solver_iterations(n).py()
     }
 
@@ -182,8 +207,8 @@ impl PyWorld {
     }
 
     #[setter(restitution_threshold)]
-    fn set_restitution_threshold(&mut self, v: f64) -> PyResult<()> {
-        self.inner.set_restitution_threshold(v).py()
+    fn set_restitution_threshold(&mut self, restitution_threshold: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_restitution_threshold(float(restitution_threshold, "restitution_threshold")?).py()
     }
 
     /// Adds a sphere of the given radius (m) and returns its Body.
@@ -193,8 +218,8 @@ impl PyWorld {
     /// friction), kind ("dynamic", "static", "kinematic"), name, linear_damping (force -c v),
     /// angular_damping (torque -c w).
     #[pyo3(signature = (radius, **kwargs))]
-    fn add_sphere(slf: &Bound<'_, Self>, radius: f64, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
-        let shape = Shape::sphere(radius).py()?;
+    fn add_sphere(slf: &Bound<'_, Self>, radius: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let shape = Shape::sphere(float(radius, "radius")?).py()?;
         Self::add(slf, body_desc("add_sphere", shape, kwargs, true)?)
     }
 
@@ -210,9 +235,10 @@ impl PyWorld {
     ///
     /// Planes are static (or kinematic, with a velocity); keywords: restitution, friction,
     /// static_friction, kind, name, velocity, angular_velocity.
-    #[pyo3(signature = (normal=None, offset=0.0, **kwargs))]
-    fn add_plane(slf: &Bound<'_, Self>, normal: Option<&Bound<'_, PyAny>>, offset: f64, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+    #[pyo3(signature = (normal=None, offset=None, **kwargs))]
+    fn add_plane(slf: &Bound<'_, Self>, normal: Option<&Bound<'_, PyAny>>, offset: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
         let n = vec3_or(normal, "normal", DVec3::Y)?;
+        let offset = opt_float(offset, "offset")?.unwrap_or(0.0);
         if !n.is_finite() || n.length() < 1e-12 {
             return Err(PyValueError::new_err(format!("normal: must be a finite, non-zero vector (got {:?})", n.to_array())));
         }
@@ -232,8 +258,9 @@ impl PyWorld {
     }
 
     /// Removes a body from the world; its handle is invalid afterwards.
-    fn remove(&mut self, body: PyRef<'_, PyBody>) -> PyResult<()> {
-        self.inner.remove(body.handle).py().map(|_| ())
+    fn remove(slf: &Bound<'_, Self>, body: &Bound<'_, PyAny>) -> PyResult<()> {
+        let h = own_body(slf, body, "body")?;
+        slf.borrow_mut().inner.remove(h).py().map(|_| ())
     }
 
     fn __len__(&self) -> usize {
@@ -248,8 +275,10 @@ impl PyWorld {
     }
 
     /// Advances the world by n steps of dt (the GIL is released while stepping).
-    #[pyo3(signature = (n=1))]
-    fn step(mut slf: PyRefMut<'_, Self>, n: i64) -> PyResult<()> {
+    #[pyo3(signature = (n=None))]
+    #[pyo3(text_signature = "(n=1)")]
+    fn step(mut slf: PyRefMut<'_, Self>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let n = n.map(|n| int(n, "n")).transpose()?.unwrap_or(1);
         if n < 0 {
             return Err(PyValueError::new_err(format!("n: must not be negative (got {n})")));
         }
@@ -261,8 +290,11 @@ impl PyWorld {
 
     /// Runs the world for `seconds` (rounded to whole steps) and returns the number of steps.
     /// With progress=True a tqdm progress bar is shown when tqdm is installed.
-    #[pyo3(signature = (seconds, progress=false))]
-    fn run(mut slf: PyRefMut<'_, Self>, seconds: f64, progress: bool) -> PyResult<u64> {
+    #[pyo3(signature = (seconds, progress=None))]
+    #[pyo3(text_signature = "(seconds, progress=False)")]
+    fn run(mut slf: PyRefMut<'_, Self>, seconds: &Bound<'_, PyAny>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+        let seconds = float(seconds, "seconds")?;
+        let progress = progress.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(PyValueError::new_err(format!("seconds: must be a finite number >= 0 (got {seconds})")));
         }
@@ -395,9 +427,17 @@ impl PyWorld {
 
     /// Overrides the coefficients used between bodies a and b (None keeps the combine rule).
     #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None))]
-    fn set_pair(&mut self, a: PyRef<'_, PyBody>, b: PyRef<'_, PyBody>, restitution: Option<f64>, friction: Option<f64>, static_friction: Option<f64>) -> PyResult<()> {
-        let m = Material::new(restitution, friction, static_friction).py()?;
-        self.inner.set_pair(a.handle, b.handle, m).py()
+    fn set_pair(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        restitution: Option<&Bound<'_, PyAny>>,
+        friction: Option<&Bound<'_, PyAny>>,
+        static_friction: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
+        let m = Material::new(opt_float(restitution, "restitution")?, opt_float(friction, "friction")?, opt_float(static_friction, "static_friction")?).py()?;
+        slf.borrow_mut().inner.set_pair(ha, hb, m).py()
     }
 
     fn __repr__(&self) -> String {
