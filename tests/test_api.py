@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import rigidlab as rl
+from helpers import box_inertia, rotation_matrix
 
 G = 9.81
 DT = 1.0 / 240.0
@@ -17,23 +18,6 @@ DT = 1.0 / 240.0
 
 # ---------------------------------------------------------------------------------------------
 # helpers
-
-
-def quat_to_matrix(q):
-    """Rotation matrix of a quaternion (x, y, z, w), scalar last (normalised here)."""
-    x, y, z, w = np.asarray(q, dtype=float) / np.linalg.norm(q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
-def box_inertia(m, h):
-    a, b, c = h
-    return np.diag([m / 3 * (b * b + c * c), m / 3 * (a * a + c * c), m / 3 * (a * a + b * b)])
 
 
 def zero_g_world(**kw):
@@ -282,7 +266,7 @@ def test_rotated_box_world_inertia_is_R_I_RT():
     b = w.add_box(h, mass=2.0, orientation=q)
     qn = q / np.linalg.norm(q)
     np.testing.assert_allclose(b.orientation, qn, rtol=0, atol=1e-15)
-    R = quat_to_matrix(qn)
+    R = rotation_matrix(qn)
     I_body = box_inertia(2.0, h)
     np.testing.assert_allclose(b.inertia_body, I_body, rtol=1e-14, atol=0)
     np.testing.assert_allclose(b.inertia, R @ I_body @ R.T, rtol=0, atol=1e-14)
@@ -290,7 +274,7 @@ def test_rotated_box_world_inertia_is_R_I_RT():
     # after setting a new orientation the world tensor follows
     q2 = np.array([0.0, 0.0, math.sin(0.35), math.cos(0.35)])
     b.orientation = q2
-    R2 = quat_to_matrix(q2)
+    R2 = rotation_matrix(q2)
     np.testing.assert_allclose(b.inertia, R2 @ I_body @ R2.T, rtol=0, atol=1e-14)
 
 
@@ -605,7 +589,7 @@ def test_energy_for_a_known_state():
     om = np.array([0.3, -1.2, 2.0])
     w.add_box(h, mass=m, position=(0.5, 5.0, -1.0), orientation=q, velocity=v, angular_velocity=om)
     w.add_sphere(0.1, mass=10.0, kind="kinematic", velocity=(100, 0, 0), position=(0, 50, 0))  # no energy
-    R = quat_to_matrix(q)
+    R = rotation_matrix(q)
     I = R @ box_inertia(m, h) @ R.T
     e = w.energy()
     assert set(e) == {"translational", "rotational", "kinetic", "gravitational", "elastic", "total"}
@@ -646,7 +630,7 @@ def test_angular_momentum_about_a_point():
     m, x, v, om = 3.0, np.array([1.0, 2.0, -1.0]), np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, -0.5])
     b = w.add_box(h, mass=m, position=x, orientation=q, velocity=v, angular_velocity=om)
     s = w.add_sphere(0.2, mass=1.0, position=(0, 0, 3), velocity=(0, 1, 0), angular_velocity=(0, 0, 4))
-    R = quat_to_matrix(q)
+    R = rotation_matrix(q)
     I_box = R @ box_inertia(m, h) @ R.T
     about = np.array([0.5, -0.5, 1.0])
     L_box = np.cross(x - about, m * v) + I_box @ om

@@ -95,20 +95,16 @@ def test_bad_radius(radius):
 @pytest.mark.parametrize("shape", ["sphere", "box"])
 def test_bad_mass(mass, shape):
     w, *_ = populated()
-    if shape == "sphere":
-        rejects(w, ValueError, "mass", w.add_sphere, 0.1, mass=mass)
-    else:
-        rejects(w, ValueError, "mass", w.add_box, (0.1, 0.1, 0.1), mass=mass)
+    add, size = (w.add_sphere, 0.1) if shape == "sphere" else (w.add_box, (0.1, 0.1, 0.1))
+    rejects(w, ValueError, "mass", add, size, mass=mass)
 
 
 @pytest.mark.parametrize("density", BAD_POSITIVE)
 @pytest.mark.parametrize("shape", ["sphere", "box"])
 def test_bad_density(density, shape):
     w, *_ = populated()
-    if shape == "sphere":
-        rejects(w, ValueError, "density", w.add_sphere, 0.1, density=density)
-    else:
-        rejects(w, ValueError, "density", w.add_box, (0.1, 0.1, 0.1), density=density)
+    add, size = (w.add_sphere, 0.1) if shape == "sphere" else (w.add_box, (0.1, 0.1, 0.1))
+    rejects(w, ValueError, "density", add, size, density=density)
 
 
 def test_mass_of_wrong_type():

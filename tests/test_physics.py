@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import rigidlab as rl
+from helpers import quat, rel, rotation_matrix
 
 G = 9.81
 INTEGRATORS = ["euler", "symplectic_euler", "verlet", "rk4"]
@@ -16,28 +17,6 @@ INTEGRATORS = ["euler", "symplectic_euler", "verlet", "rk4"]
 
 # ---------------------------------------------------------------------------------------------
 # helpers
-
-
-def quat(axis, angle):
-    """Unit quaternion (x, y, z, w) for a rotation by `angle` about `axis`."""
-    axis = np.asarray(axis, dtype=float)
-    axis = axis / np.linalg.norm(axis)
-    return np.r_[axis * math.sin(angle / 2), math.cos(angle / 2)]
-
-
-def rotation_matrix(q):
-    x, y, z, w = np.asarray(q, dtype=float) / np.linalg.norm(q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
-def rel(a, b):
-    return abs(a - b) / abs(b)
 
 
 def record(w, body, steps):
