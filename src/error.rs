@@ -14,9 +14,6 @@ pub enum Error {
     /// A handle whose body has been removed from the world.
     #[error("the body has been removed from the world")]
     RemovedBody,
-    /// A handle from another world, or never valid.
-    #[error("{param}: no such body in this world")]
-    NoSuchBody { param: String },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -99,8 +99,8 @@ impl Default for World {
 }
 
 impl World {
-    /// A world with the given settings (not checked: use `World::with_settings` for input
-    /// from users).
+    /// A world with the given settings, taken as they are: the `World` setters check values
+    /// that come from users.
     pub fn new(settings: Settings) -> World {
         World {
             integrator: Integrator::new(settings.integrator),

@@ -17,7 +17,7 @@ create_exception!(
 pub fn to_py(e: Error) -> PyErr {
     match e {
         Error::RemovedBody => RemovedBodyError::new_err(e.to_string()),
-        Error::InvalidValue { .. } | Error::UnknownName { .. } | Error::NoSuchBody { .. } => PyValueError::new_err(e.to_string()),
+        Error::InvalidValue { .. } | Error::UnknownName { .. } => PyValueError::new_err(e.to_string()),
     }
 }
 
