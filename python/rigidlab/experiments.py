@@ -92,7 +92,8 @@ def restitution_lab(
 
     Theory: a ball hitting the floor at speed v leaves at e v, so it rises to e^2 of the height
     it fell from. Bounces whose impact speed is below the world's restitution threshold do not
-    bounce and are not reported.
+    bounce, and bounces whose flight lasts less than two steps cannot be measured from samples
+    taken once a step; neither is reported.
     """
     w, balls = bouncing_balls(restitutions, drop_height, radius, dt=dt, integrator=integrator)
     rows = [b.index for b in balls]
@@ -109,7 +110,11 @@ def restitution_lab(
         vy[k] = w.velocities[rows, 1]
     result = RestitutionResult(np.asarray(restitutions, dtype=float), drop_height, time, y)
     for j in range(len(rows)):
-        apexes = bounce_apexes(time, y[:, j], vy[:, j], g)[:bounces]
+        apexes = bounce_apexes(time, y[:, j], vy[:, j], g)
+        # Sampling once a step resolves only flights of two steps or more: stop at the first
+        # bounce too short to measure.
+        measurable = (apexes > 0.0) & (2.0 * np.sqrt(2.0 * np.maximum(apexes, 0.0) / g) >= 2.0 * dt)
+        apexes = apexes[: int(np.argmin(measurable)) if not measurable.all() else len(apexes)][:bounces]
         previous = np.concatenate([[drop_height], apexes[:-1]])
         result.apexes.append(apexes)
         result.ratios.append(apexes / previous)

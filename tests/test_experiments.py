@@ -1,0 +1,21 @@
+"""The ready-made labs measure what theory predicts, at several time steps and integrators."""
+
+import numpy as np
+import pytest
+
+from rigidlab.experiments import restitution_lab
+
+
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 120, 1 / 240, 1 / 1000])
+def test_restitution_lab_ratios_are_e_squared(dt):
+    r = restitution_lab(restitutions=(0.2, 0.5, 0.7, 0.9, 1.0), drop_height=0.8, dt=dt)
+    for e, ratios in zip(r.restitutions, r.ratios):
+        assert len(ratios) >= 2, f"e={e}: only {len(ratios)} bounces measured"
+        np.testing.assert_allclose(ratios, e**2, rtol=0.01, err_msg=f"e={e}, dt={dt}")
+
+
+def test_restitution_lab_with_rk4_and_a_table():
+    r = restitution_lab(restitutions=(0.6,), integrator="rk4", seconds=3.0)
+    np.testing.assert_allclose(r.ratios[0], 0.36, rtol=0.01)
+    assert "0.3600" in r.table()
+    assert r.heights.shape == (len(r.time), 1)
