@@ -108,6 +108,8 @@ pub struct Body {
     pub(crate) shape_mass: f64,
     /// Body-frame inertia tensor about the centre of mass, for the shape mass.
     pub(crate) shape_inertia: DMat3,
+    /// Its inverse, kept so no step has to invert it.
+    pub(crate) shape_inv_inertia: DMat3,
 }
 
 impl Body {
@@ -127,7 +129,7 @@ impl Body {
 
     /// Body-frame inverse inertia tensor (zero unless dynamic).
     pub fn inv_inertia_body(&self) -> DMat3 {
-        if self.kind == BodyKind::Dynamic { self.shape_inertia.inverse() } else { DMat3::ZERO }
+        if self.kind == BodyKind::Dynamic { self.shape_inv_inertia } else { DMat3::ZERO }
     }
 
     /// World-frame inertia tensor R I R^T.
@@ -197,6 +199,7 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         angular_damping: desc.angular_damping,
         shape_mass,
         shape_inertia,
+        shape_inv_inertia: shape_inertia.inverse(),
     })
 }
 

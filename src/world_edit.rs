@@ -59,7 +59,7 @@ impl World {
     /// Removes a body with its contacts, loads and pair overrides.
     pub fn remove(&mut self, h: BodyHandle) -> Result<Body> {
         let body = self.bodies.remove(h).ok_or(Error::RemovedBody)?;
-        self.contacts.clear();
+        self.contacts.forget_body(h);
         self.loads.retain(|l| l.body != h);
         self.pair_materials.retain(|k, _| k.0 != body.id && k.1 != body.id);
         self.bodies_changed();
@@ -104,7 +104,7 @@ impl World {
             body.velocity = DVec3::ZERO;
             body.angular_velocity = DVec3::ZERO;
         }
-        self.contacts.clear();
+        self.contacts.forget_body(h);
         Ok(())
     }
 

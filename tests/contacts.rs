@@ -259,3 +259,20 @@ fn ball_rolls_down_a_rough_ramp_at_five_sevenths_g_sin() {
         }
     }
 }
+
+#[test]
+fn removing_a_body_leaves_the_other_contacts_alone() {
+    let mut w = world(G, 1.0 / 240.0, IntegratorKind::Verlet);
+    floor(&mut w);
+    let h = DVec3::new(0.2, 0.1, 0.15);
+    let bx = add_box(&mut w, h, DVec3::new(0.0, h.y, 0.0), DQuat::IDENTITY);
+    let ball = sphere(&mut w, 0.1, 1.0, DVec3::new(2.0, 0.1, 0.0), DVec3::ZERO, None);
+    w.step_n(240);
+    let kept = w.manifolds().iter().filter(|m| m.b == bx).count();
+    w.remove(ball).unwrap();
+    assert_eq!(w.manifolds().iter().filter(|m| m.b == bx).count(), kept, "the box's manifold was dropped");
+    assert!(w.manifolds().iter().all(|m| m.a != ball && m.b != ball));
+    let p0 = w.body(bx).unwrap().position;
+    w.step_n(240);
+    assert!((w.body(bx).unwrap().position - p0).length() < 1e-9);
+}

@@ -38,8 +38,9 @@ fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, 
 }
 
 /// Reads the keyword arguments of an add_* method into a body description.
-fn body_desc(func: &str, shape: Shape, kwargs: Option<&Bound<'_, PyDict>>, solid: bool) -> PyResult<BodyDesc> {
-    let mut desc = BodyDesc::new(shape);
+/// `base` holds the defaults the keywords override.
+fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, solid: bool) -> PyResult<BodyDesc> {
+    let mut desc = base;
     let Some(kw) = kwargs else { return Ok(desc) };
     for key in kw.keys() {
         let key: String = key.extract()?;
@@ -59,8 +60,8 @@ fn body_desc(func: &str, shape: Shape, kwargs: Option<&Bound<'_, PyDict>>, solid
     if let Some(q) = get("orientation")? {
         desc.orientation = quat(&q, "orientation")?;
     }
-    desc.velocity = vec3_or(get("velocity")?.as_ref(), "velocity", DVec3::ZERO)?;
-    desc.angular_velocity = vec3_or(get("angular_velocity")?.as_ref(), "angular_velocity", DVec3::ZERO)?;
+    desc.velocity = vec3_or(get("velocity")?.as_ref(), "velocity", desc.velocity)?;
+    desc.angular_velocity = vec3_or(get("angular_velocity")?.as_ref(), "angular_velocity", desc.angular_velocity)?;
     desc.material = Material::new(float("restitution")?, float("friction")?, float("static_friction")?).py()?;
     if let Some(k) = get("kind")? {
         desc.kind = BodyKind::parse("kind", &string(&k, "kind")?).py()?;
@@ -68,8 +69,8 @@ fn body_desc(func: &str, shape: Shape, kwargs: Option<&Bound<'_, PyDict>>, solid
     if let Some(n) = get("name")? {
         desc.name = Some(string(&n, "name")?);
     }
-    desc.linear_damping = float("linear_damping")?.unwrap_or(0.0);
-    desc.angular_damping = float("angular_damping")?.unwrap_or(0.0);
+    desc.linear_damping = float("linear_damping")?.unwrap_or(desc.linear_damping);
+    desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
     Ok(desc)
 }
 
@@ -98,6 +99,16 @@ pub struct PyWorld {
 }
 
 impl PyWorld {
+    /// An (n, K) array with one row per body, filled in one pass into a buffer of the final size.
+    fn per_body<'py, const K: usize>(&self, py: Python<'py>, row: impl Fn(&crate::body::Body) -> [f64; K]) -> Bound<'py, numpy::PyArray2<f64>> {
+        let bodies = self.inner.bodies().bodies();
+        let mut data = Vec::with_capacity(bodies.len() * K);
+        for b in bodies {
+            data.extend_from_slice(&row(b));
+        }
+        table(py, data, K)
+    }
+
     fn add(slf: &Bound<'_, Self>, desc: BodyDesc) -> PyResult<PyBody> {
         let handle = slf.borrow_mut().inner.add_body(desc).py()?;
         let id = slf.borrow().inner.body(handle).py()?.id;
@@ -220,7 +231,7 @@ impl PyWorld {
     #[pyo3(signature = (radius, **kwargs))]
     fn add_sphere(slf: &Bound<'_, Self>, radius: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
         let shape = Shape::sphere(float(radius, "radius")?).py()?;
-        Self::add(slf, body_desc("add_sphere", shape, kwargs, true)?)
+        Self::add(slf, body_desc("add_sphere", BodyDesc::new(shape), kwargs, true)?)
     }
 
     /// Adds a box with the given half extents (m, along the body axes) and returns its Body.
@@ -228,7 +239,7 @@ impl PyWorld {
     #[pyo3(signature = (half_extents, **kwargs))]
     fn add_box(slf: &Bound<'_, Self>, half_extents: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
         let shape = Shape::cuboid(vec3(half_extents, "half_extents")?).py()?;
-        Self::add(slf, body_desc("add_box", shape, kwargs, true)?)
+        Self::add(slf, body_desc("add_box", BodyDesc::new(shape), kwargs, true)?)
     }
 
     /// Adds an infinite plane {x : normal . x = offset}, solid on the side opposite the normal.
@@ -245,15 +256,14 @@ impl PyWorld {
         if !offset.is_finite() {
             return Err(PyValueError::new_err(format!("offset: must be a finite number (got {offset})")));
         }
-        let given = body_desc("add_plane", Shape::Plane, kwargs, false)?;
-        let kind_given = kwargs.map(|k| k.contains("kind")).transpose()?.unwrap_or(false);
         let n = n.normalize();
-        let desc = BodyDesc {
-            kind: if kind_given { given.kind } else { BodyKind::Static },
+        let base = BodyDesc {
+            kind: BodyKind::Static,
             position: n * offset,
             orientation: DQuat::from_rotation_arc(DVec3::Y, n),
-            ..given
+            ..BodyDesc::new(Shape::Plane)
         };
+        let desc = body_desc("add_plane", base, kwargs, false)?;
         Self::add(slf, desc)
     }
 
@@ -322,25 +332,25 @@ impl PyWorld {
     /// Positions of all bodies' centres of mass, shape (n, 3).
     #[getter]
     fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.position.to_array()).collect(), 3)
+        self.per_body(py, |b| b.position.to_array())
     }
 
     /// Orientations of all bodies as quaternions (x, y, z, w), shape (n, 4).
     #[getter]
     fn orientations<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.orientation.to_array()).collect(), 4)
+        self.per_body(py, |b| b.orientation.to_array())
     }
 
     /// Linear velocities of all bodies, shape (n, 3).
     #[getter]
     fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.velocity.to_array()).collect(), 3)
+        self.per_body(py, |b| b.velocity.to_array())
     }
 
     /// Angular velocities of all bodies (world frame, rad/s), shape (n, 3).
     #[getter]
     fn angular_velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        table(py, self.inner.bodies().bodies().iter().flat_map(|b| b.angular_velocity.to_array()).collect(), 3)
+        self.per_body(py, |b| b.angular_velocity.to_array())
     }
 
     /// Sets any of the whole-world arrays at once (one row per body, in row order).
