@@ -963,3 +963,12 @@ def test_plane_can_be_made_kinematic_and_back():
     assert p.dimensions["offset"] == pytest.approx(0.5, rel=1e-12)
     p.kind = "static"
     np.testing.assert_array_equal(p.velocity, 0.0)
+
+
+def test_run_with_progress_bar_counts_every_step(capsys):
+    w = rl.World()
+    b = w.add_sphere(0.1, mass=1.0)
+    assert w.run(0.5, progress=True) == 120
+    assert w.time == pytest.approx(0.5, abs=1e-12)
+    assert b.position[1] == pytest.approx(-0.5 * 9.81 * 0.25, rel=1e-12)
+    assert "120/120" in capsys.readouterr().err

@@ -372,3 +372,35 @@ def test_angular_damping_exponential_decay():
     w.run(2.0)
     expected = w0 * math.exp(-cw * w.time / I)
     assert np.linalg.norm(s.angular_velocity - expected) <= 1e-6 * np.linalg.norm(expected)
+
+
+@pytest.mark.parametrize("threshold, bounces", [(0.3, True), (0.6, False)])
+def test_restitution_threshold_decides_whether_a_slow_impact_bounces(threshold, bounces):
+    # Dropped from 1 cm, the ball hits at sqrt(2 g h) = 0.443 m/s.
+    h, e, r, g = 0.01, 0.5, 0.05, 9.81
+    w = rl.World(restitution_threshold=threshold)
+    w.add_plane()
+    ball = w.add_sphere(r, mass=1.0, position=(0, h + r, 0), restitution=e)
+    top = 0.0
+    for _ in range(240):
+        w.step()
+        y, vy = ball.position[1] - r, ball.velocity[1]
+        if vy > 0:
+            top = max(top, y + vy**2 / (2 * g))
+    if bounces:
+        assert rel(top, e**2 * h) < 0.01, f"apex {top}, theory {e**2 * h}"
+    else:
+        assert top == 0.0, f"bounced to {top} below the threshold"
+        # It lands inelastically; position correction leaves at most the linear slop (1e-4 m).
+        assert abs(ball.position[1] - r) <= 1e-4 + 1e-12 and np.linalg.norm(ball.velocity) < 1e-9
+
+
+@pytest.mark.parametrize("rule, mu", [("average", 0.4), ("min", 0.2), ("max", 0.6), ("multiply", 0.12)])
+def test_friction_rule_sets_the_stopping_distance(rule, mu):
+    v0, g, hy = 1.5, 9.81, 0.05
+    w = rl.World(friction_rule=rule)
+    w.add_plane(friction=0.2)
+    box = w.add_box((0.1, hy, 0.1), mass=1.0, position=(0, hy, 0), velocity=(v0, 0, 0), friction=0.6)
+    w.run(2.0)
+    assert np.linalg.norm(box.velocity) < 1e-6
+    assert rel(box.position[0], v0**2 / (2 * mu * g)) < 0.01
