@@ -91,20 +91,13 @@ def test_bad_radius(radius):
     rejects(w, ValueError, "radius", w.add_sphere, radius)
 
 
-@pytest.mark.parametrize("mass", BAD_POSITIVE)
+@pytest.mark.parametrize("value", BAD_POSITIVE)
+@pytest.mark.parametrize("param", ["mass", "density"])
 @pytest.mark.parametrize("shape", ["sphere", "box"])
-def test_bad_mass(mass, shape):
+def test_bad_mass_or_density(value, param, shape):
     w, *_ = populated()
     add, size = (w.add_sphere, 0.1) if shape == "sphere" else (w.add_box, (0.1, 0.1, 0.1))
-    rejects(w, ValueError, "mass", add, size, mass=mass)
-
-
-@pytest.mark.parametrize("density", BAD_POSITIVE)
-@pytest.mark.parametrize("shape", ["sphere", "box"])
-def test_bad_density(density, shape):
-    w, *_ = populated()
-    add, size = (w.add_sphere, 0.1) if shape == "sphere" else (w.add_box, (0.1, 0.1, 0.1))
-    rejects(w, ValueError, "density", add, size, density=density)
+    rejects(w, ValueError, param, add, size, **{param: value})
 
 
 def test_mass_of_wrong_type():

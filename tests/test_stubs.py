@@ -1,5 +1,6 @@
 """The type stubs (_core.pyi) describe exactly what the compiled module exports, and every
-public name has a docstring."""
+public name has a docstring. Private stub classes (keyword-option TypedDicts) exist only for
+type checkers."""
 
 import ast
 from pathlib import Path
@@ -16,7 +17,7 @@ def stub_classes() -> dict[str, set[str]]:
     tree = ast.parse(STUB.read_text())
     classes = {}
     for node in tree.body:
-        if isinstance(node, ast.ClassDef):
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
             names = set()
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -49,3 +50,22 @@ def test_every_public_name_has_a_docstring(name):
     assert cls.__doc__
     missing = [n for n in public(cls) if not (getattr(cls, n).__doc__ or "").strip()]
     assert not missing, f"{name} members without a docstring: {missing}"
+
+
+def test_stub_keyword_options_match_what_add_methods_accept():
+    """Every keyword the stubs declare is accepted, and an undeclared one is refused."""
+    tree = ast.parse(STUB.read_text())
+    keys = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name.startswith("_"):
+            base = [b.id for b in node.bases if isinstance(b, ast.Name) and b.id in keys]
+            own = {i.target.id for i in node.body if isinstance(i, ast.AnnAssign)}
+            keys[node.name] = own.union(*(keys[b] for b in base))
+    w = rigidlab.World()
+    plane = {k: None for k in keys["_PlaneOptions"] if k not in ("kind",)}
+    w.add_plane(kind="static", **plane)
+    solid = {k: None for k in keys["_SolidOptions"]}
+    w.add_sphere(0.1, **solid)
+    w.add_box((0.1, 0.1, 0.1), **solid)
+    with pytest.raises(TypeError, match="mass"):
+        w.add_plane(mass=1.0)

@@ -1,6 +1,8 @@
 """Type stubs for rigidlab._core, the compiled engine."""
 
-from typing import Literal, Optional, Sequence, Union
+from typing import Literal, Optional, Sequence, TypedDict, Union
+
+from typing_extensions import Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +15,30 @@ Array = npt.NDArray[np.float64]
 IntegratorName = Literal["euler", "symplectic_euler", "verlet", "rk4"]
 KindName = Literal["dynamic", "static", "kinematic"]
 CombineName = Literal["average", "min", "max", "multiply"]
+
+class _Options(TypedDict, total=False):
+    """Keywords every add_* method takes."""
+
+    restitution: Optional[float]
+    friction: Optional[float]
+    static_friction: Optional[float]
+    name: Optional[str]
+    velocity: Vec3
+    angular_velocity: Vec3
+
+class _PlaneOptions(_Options, total=False):
+    kind: Literal["static", "kinematic"]
+
+class _SolidOptions(_Options, total=False):
+    """Keywords of add_sphere and add_box: mass or density (kg/m^3, default 1000)."""
+
+    kind: KindName
+    mass: float
+    density: float
+    position: Vec3
+    orientation: Quat
+    linear_damping: float
+    angular_damping: float
 
 class RemovedBodyError(IndexError):
     """Raised when a Body handle is used after its body was removed from the world."""
@@ -80,55 +106,9 @@ class World:
     integrator: IntegratorName
     solver_iterations: int
     restitution_threshold: float
-    def add_sphere(
-        self,
-        radius: float,
-        *,
-        mass: Optional[float] = None,
-        density: Optional[float] = None,
-        position: Optional[Vec3] = None,
-        orientation: Optional[Quat] = None,
-        velocity: Optional[Vec3] = None,
-        angular_velocity: Optional[Vec3] = None,
-        restitution: Optional[float] = None,
-        friction: Optional[float] = None,
-        static_friction: Optional[float] = None,
-        kind: KindName = "dynamic",
-        name: Optional[str] = None,
-        linear_damping: float = 0.0,
-        angular_damping: float = 0.0,
-    ) -> Body: ...
-    def add_box(
-        self,
-        half_extents: Vec3,
-        *,
-        mass: Optional[float] = None,
-        density: Optional[float] = None,
-        position: Optional[Vec3] = None,
-        orientation: Optional[Quat] = None,
-        velocity: Optional[Vec3] = None,
-        angular_velocity: Optional[Vec3] = None,
-        restitution: Optional[float] = None,
-        friction: Optional[float] = None,
-        static_friction: Optional[float] = None,
-        kind: KindName = "dynamic",
-        name: Optional[str] = None,
-        linear_damping: float = 0.0,
-        angular_damping: float = 0.0,
-    ) -> Body: ...
-    def add_plane(
-        self,
-        normal: Optional[Vec3] = None,
-        offset: float = 0.0,
-        *,
-        restitution: Optional[float] = None,
-        friction: Optional[float] = None,
-        static_friction: Optional[float] = None,
-        kind: Literal["static", "kinematic"] = "static",
-        name: Optional[str] = None,
-        velocity: Optional[Vec3] = None,
-        angular_velocity: Optional[Vec3] = None,
-    ) -> Body: ...
+    def add_sphere(self, radius: float, **options: Unpack[_SolidOptions]) -> Body: ...
+    def add_box(self, half_extents: Vec3, **options: Unpack[_SolidOptions]) -> Body: ...
+    def add_plane(self, normal: Optional[Vec3] = None, offset: float = 0.0, **options: Unpack[_PlaneOptions]) -> Body: ...
     def remove(self, body: Body) -> None: ...
     def __len__(self) -> int: ...
     @property
