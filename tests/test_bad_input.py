@@ -81,6 +81,15 @@ def setter(obj, name):
     return lambda value: setattr(obj, name, value)
 
 
+def rejects_setting(exc, param, value):
+    """A world setting is refused both by World(...) and by its setter on a populated world."""
+    with pytest.raises(exc) as info:
+        rl.World(**{param: value})
+    assert names(info.value, param), str(info.value)
+    w, *_ = populated()
+    rejects(w, exc, param, setter(w, param), value)
+
+
 # ---------------------------------------------------------------------------------------------
 # sizes and masses
 
@@ -315,11 +324,7 @@ def test_set_state_unknown_keyword():
 
 @pytest.mark.parametrize("name", ["leapfrog", "Verlet", "RK4", ""])
 def test_unknown_integrator(name):
-    with pytest.raises(ValueError) as info:
-        rl.World(integrator=name)
-    assert names(info.value, "integrator")
-    w, *_ = populated()
-    rejects(w, ValueError, "integrator", setter(w, "integrator"), name)
+    rejects_setting(ValueError, "integrator", name)
 
 
 @pytest.mark.parametrize("param", ["restitution_rule", "friction_rule"])
@@ -415,28 +420,17 @@ def test_unknown_keyword_elsewhere():
 
 @pytest.mark.parametrize("dt", [0.0, -0.01, NAN, INF])
 def test_bad_dt(dt):
-    with pytest.raises(ValueError) as info:
-        rl.World(dt=dt)
-    assert names(info.value, "dt")
-    w, *_ = populated()
-    rejects(w, ValueError, "dt", setter(w, "dt"), dt)
+    rejects_setting(ValueError, "dt", dt)
 
 
 @pytest.mark.parametrize("g", BAD_VECTORS)
 def test_bad_gravity(g):
-    with pytest.raises(ValueError) as info:
-        rl.World(gravity=g)
-    assert names(info.value, "gravity")
-    w, *_ = populated()
-    rejects(w, ValueError, "gravity", setter(w, "gravity"), g)
+    rejects_setting(ValueError, "gravity", g)
 
 
-def test_gravity_of_wrong_shape():
-    with pytest.raises(ValueError) as info:
-        rl.World(gravity=(0, -9.81))
-    assert names(info.value, "gravity")
-    w, *_ = populated()
-    rejects(w, ValueError, "gravity", setter(w, "gravity"), (0, -9.81, 0, 0))
+@pytest.mark.parametrize("g", [(0, -9.81), (0, -9.81, 0, 0)])
+def test_gravity_of_wrong_shape(g):
+    rejects_setting(ValueError, "gravity", g)
 
 
 @pytest.mark.parametrize("t", [NAN, INF])
@@ -445,17 +439,9 @@ def test_bad_time(t):
     rejects(w, ValueError, "time", setter(w, "time"), t)
 
 
-def test_bad_solver_settings():
-    with pytest.raises(ValueError) as info:
-        rl.World(solver_iterations=0)
-    assert names(info.value, "solver_iterations")
-    with pytest.raises(ValueError) as info:
-        rl.World(restitution_threshold=-0.1)
-    assert names(info.value, "restitution_threshold")
-    w, *_ = populated()
-    rejects(w, ValueError, "solver_iterations", setter(w, "solver_iterations"), 0)
-    rejects(w, ValueError, "restitution_threshold", setter(w, "restitution_threshold"), NAN)
-    rejects(w, ValueError, "restitution_threshold", setter(w, "restitution_threshold"), -1.0)
+@pytest.mark.parametrize("param, value", [("solver_iterations", 0), ("solver_iterations", -3), ("restitution_threshold", -0.1), ("restitution_threshold", NAN)])
+def test_bad_solver_settings(param, value):
+    rejects_setting(ValueError, param, value)
 
 
 @pytest.mark.parametrize("n", [-1, -1000])
