@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use crate::body::{BodyHandle, BodyKind, BodySet};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
-use crate::collision::manifold::{ContactPoint, ContactSet, Manifold, RawPoint};
-use crate::collision::narrow_phase::{collide, Posed};
+use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
+use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::contact_solver::{BodyMass, ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
@@ -71,7 +71,7 @@ struct Scratch {
     boxes: Vec<Aabb>,
     margins: Vec<f64>,
     pairs: Vec<(u32, u32)>,
-    raw: Vec<RawPoint>,
+    narrow: NarrowPhase,
 }
 
 /// A world of rigid bodies.
@@ -232,11 +232,12 @@ impl World {
             let posed_a = Posed { shape: &ba.shape, position: ba.position, orientation: ba.orientation };
             let posed_b = Posed { shape: &bb.shape, position: bb.position, orientation: bb.orientation };
             let margin = sc.margins[a] + sc.margins[b];
-            let Some(normal) = collide(posed_a, posed_b, margin, &mut sc.raw) else { continue };
+            let Some(normal) = sc.narrow.collide(posed_a, posed_b, margin) else { continue };
             let key = (ba.id.min(bb.id), ba.id.max(bb.id));
             let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
             let points = sc
-                .raw
+                .narrow
+                .points
                 .iter()
                 .map(|p| ContactPoint {
                     local_a: ba.orientation.inverse() * (p.on_a - ba.position),

@@ -20,7 +20,7 @@ pub struct RawPoint {
     /// Signed gap along the normal, negative when overlapping.
     pub separation: f64,
     /// Identifies the feature pair (vertex, face...) so a point can be matched next step.
-    pub feature: u32,
+    pub feature: u64,
 }
 
 /// A contact point kept in a manifold.
@@ -33,7 +33,7 @@ pub struct ContactPoint {
     /// World position (midway between the two surface points) at detection.
     pub point: DVec3,
     pub separation: f64,
-    pub feature: u32,
+    pub feature: u64,
     /// Accumulated normal impulse of the last solve (N s).
     pub normal_impulse: f64,
     /// Accumulated friction impulse of the last solve, a world vector (N s).
@@ -151,7 +151,7 @@ mod tests {
             for j in 0..3 {
                 let p = DVec3::new(i as f64, 0.0, j as f64);
                 let depth = if (i, j) == (1, 1) { -0.02 } else { -0.01 };
-                pts.push(RawPoint { on_a: p, on_b: p, separation: depth, feature: (3 * i + j) as u32 });
+                pts.push(RawPoint { on_a: p, on_b: p, separation: depth, feature: (3 * i + j) as u64 });
             }
         }
         reduce_to_four(&mut pts, DVec3::Y);

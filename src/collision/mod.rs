@@ -1,7 +1,11 @@
-//! Finding contacts: bounding boxes, the broad phase (candidate pairs), the narrow phase per
-//! shape pair, and persistent manifolds.
+//! Collision detection: bounding boxes, broad phase, narrow phase (one file per family of
+//! shape pairs) and the persistent manifolds.
 
 pub mod aabb;
 pub mod broad_phase;
+pub mod closest;
+pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
+pub mod rounded;
+pub mod sat;

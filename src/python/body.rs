@@ -191,7 +191,7 @@ impl PyBody {
         let d = PyDict::new(py);
         match shape {
             Shape::Sphere { radius } => d.set_item("radius", radius)?,
-            Shape::Box { half_extents } => d.set_item("half_extents", array3(py, half_extents))?,
+            Shape::Box { half_extents, .. } => d.set_item("half_extents", array3(py, half_extents))?,
             Shape::Plane => {
                 let n = q * DVec3::Y;
                 d.set_item("normal", array3(py, n))?;

@@ -1,0 +1,208 @@
+//! Polyhedron against polyhedron (boxes and convex hulls): the separating axis test over both
+//! hulls' face normals and every pair of edge directions, then a manifold.
+//! - A face axis wins: the face is the reference, the other hull's face most opposed to it is
+//!   the incident face, which is clipped against the reference face's side planes
+//!   (Sutherland-Hodgman); each clipped point below the reference plane (or within the margin)
+//!   is a contact with its own depth.
+//! - An edge pair wins: one point, the closest points of the two edges.
+//! Face axes are preferred over edge axes that are barely better, so resting contacts do not
+//! flicker between the two.
+
+use super::closest::segment_segment;
+use super::manifold::RawPoint;
+use crate::math::{DMat3, DQuat, DVec3};
+use crate::shape::ConvexHull;
+
+/// An edge axis must beat the best face axis by this much (m) to be used.
+const EDGE_TOLERANCE: f64 = 1e-4;
+/// B's face must beat A's by this much (m) to be the reference face.
+const FACE_TOLERANCE: f64 = 1e-5;
+
+/// A hull placed in the world.
+#[derive(Clone, Copy)]
+pub struct PosedHull<'a> {
+    pub hull: &'a ConvexHull,
+    pub position: DVec3,
+    pub rotation: DMat3,
+}
+
+impl<'a> PosedHull<'a> {
+    pub fn new(hull: &'a ConvexHull, position: DVec3, orientation: DQuat) -> Self {
+        PosedHull { hull, position, rotation: DMat3::from_quat(orientation) }
+    }
+
+    #[inline]
+    pub fn world(&self, local: DVec3) -> DVec3 {
+        self.position + self.rotation * local
+    }
+
+    #[inline]
+    pub fn vertex(&self, i: u32) -> DVec3 {
+        self.world(self.hull.vertices[i as usize])
+    }
+
+    /// The hull's extreme point along the world direction d.
+    #[inline]
+    pub fn support(&self, d: DVec3) -> DVec3 {
+        self.world(self.hull.support(self.rotation.transpose() * d).1)
+    }
+}
+
+/// Work buffers for clipping, reused from pair to pair.
+#[derive(Default)]
+pub struct ClipBuffers {
+    polygon: Vec<(DVec3, u64)>,
+    clipped: Vec<(DVec3, u64)>,
+}
+
+/// Largest separation of B from A's faces: (separation, face index).
+fn face_query(a: &PosedHull, b: &PosedHull) -> (f64, usize) {
+    let mut best = (f64::NEG_INFINITY, 0);
+    for (i, f) in a.hull.faces.iter().enumerate() {
+        let n = a.rotation * f.normal;
+        let s = n.dot(b.support(-n) - a.position) - f.offset;
+        if s > best.0 {
+            best = (s, i);
+        }
+    }
+    best
+}
+
+struct EdgeQuery {
+    separation: f64,
+    axis: DVec3,
+    dir_a: DVec3,
+    dir_b: DVec3,
+}
+
+/// Largest separation along the cross products of edge directions, the axis pointing from A
+/// towards B.
+fn edge_query(a: &PosedHull, b: &PosedHull) -> EdgeQuery {
+    let mut best = EdgeQuery { separation: f64::NEG_INFINITY, axis: DVec3::ZERO, dir_a: DVec3::ZERO, dir_b: DVec3::ZERO };
+    let towards_b = b.position - a.position;
+    for &ea in &a.hull.edge_directions {
+        let da = a.rotation * ea;
+        for &eb in &b.hull.edge_directions {
+            let db = b.rotation * eb;
+            let c = da.cross(db);
+            let len = c.length();
+            // Parallel edges: their axis is one of the face axes.
+            if len < 1e-6 {
+                continue;
+            }
+            let mut axis = c / len;
+            if axis.dot(towards_b) < 0.0 {
+                axis = -axis;
+            }
+            let s = axis.dot(b.support(-axis)) - axis.dot(a.support(axis));
+            if s > best.separation {
+                best = EdgeQuery { separation: s, axis, dir_a: da, dir_b: db };
+            }
+        }
+    }
+    best
+}
+
+/// The edge of the hull parallel to `dir` that lies farthest along `axis`: its index and ends.
+fn extreme_edge(h: &PosedHull, dir: DVec3, axis: DVec3) -> (usize, DVec3, DVec3) {
+    let mut best = (0, DVec3::ZERO, DVec3::ZERO);
+    let mut best_dot = f64::NEG_INFINITY;
+    for (i, e) in h.hull.edges.iter().enumerate() {
+        let (p, q) = (h.vertex(e[0]), h.vertex(e[1]));
+        let d = q - p;
+        if d.cross(dir).length_squared() > 1e-12 * d.length_squared() {
+            continue;
+        }
+        let x = axis.dot(p + q);
+        if x > best_dot {
+            best_dot = x;
+            best = (i, p, q);
+        }
+    }
+    best
+}
+
+/// Contact of two hulls closer than `margin`: the normal from A to B, with points in `out`.
+pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+    let (sep_a, face_a) = face_query(a, b);
+    if sep_a > margin {
+        return None;
+    }
+    let (sep_b, face_b) = face_query(b, a);
+    if sep_b > margin {
+        return None;
+    }
+    let edge = edge_query(a, b);
+    if edge.separation > margin {
+        return None;
+    }
+    let best_face = sep_a.max(sep_b);
+    if edge.separation > best_face + EDGE_TOLERANCE {
+        let (ia, pa, qa) = extreme_edge(a, edge.dir_a, edge.axis);
+        let (ib, pb, qb) = extreme_edge(b, edge.dir_b, -edge.axis);
+        let (on_a, on_b, _, _) = segment_segment(pa, qa, pb, qb);
+        let feature = 1u64 << 63 | (ia as u64) << 20 | ib as u64;
+        out.push(RawPoint { on_a, on_b, separation: (on_b - on_a).dot(edge.axis), feature });
+        return Some(edge.axis);
+    }
+    if sep_b > sep_a + FACE_TOLERANCE {
+        let n = clip_faces(b, face_b, a, margin, buffers, out);
+        for p in out.iter_mut() {
+            std::mem::swap(&mut p.on_a, &mut p.on_b);
+            p.feature |= 1 << 62;
+        }
+        Some(-n)
+    } else {
+        Some(clip_faces(a, face_a, b, margin, buffers, out))
+    }
+}
+
+/// Clips the incident face of `inc` against the side planes of face `rf` of `reference`;
+/// pushes the points as (on reference, on incident) and returns the reference face's normal.
+fn clip_faces(reference: &PosedHull, rf: usize, inc: &PosedHull, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> DVec3 {
+    let face = &reference.hull.faces[rf];
+    let n = reference.rotation * face.normal;
+    let plane = n.dot(reference.position) + face.offset;
+    let fi = inc.hull.face_towards(inc.rotation.transpose() * -n);
+    let ClipBuffers { polygon, clipped } = buffers;
+    polygon.clear();
+    polygon.extend(inc.hull.faces[fi].vertices.iter().enumerate().map(|(k, &v)| (inc.vertex(v), k as u64)));
+    let m = face.vertices.len();
+    for k in 0..m {
+        let p = reference.vertex(face.vertices[k]);
+        let q = reference.vertex(face.vertices[(k + 1) % m]);
+        let side = (q - p).cross(n).normalize();
+        clip(polygon, clipped, side, side.dot(p), k as u64);
+        std::mem::swap(polygon, clipped);
+        if polygon.is_empty() {
+            break;
+        }
+    }
+    let pair = (rf as u64) << 50 | (fi as u64) << 38;
+    for &(p, tag) in polygon.iter() {
+        let separation = n.dot(p) - plane;
+        if separation < margin {
+            out.push(RawPoint { on_a: p - n * separation, on_b: p, separation, feature: pair | tag });
+        }
+    }
+    n
+}
+
+/// Sutherland-Hodgman: keeps the part of `input` with side . p <= offset. A new vertex where
+/// an edge crosses the plane is tagged by the edge's two vertex tags and the plane's index.
+pub fn clip(input: &[(DVec3, u64)], output: &mut Vec<(DVec3, u64)>, side: DVec3, offset: f64, plane: u64) {
+    output.clear();
+    let n = input.len();
+    for k in 0..n {
+        let (p, tp) = input[k];
+        let (q, tq) = input[(k + 1) % n];
+        let (dp, dq) = (side.dot(p) - offset, side.dot(q) - offset);
+        if dp <= 0.0 {
+            output.push((p, tp));
+        }
+        if (dp <= 0.0) != (dq <= 0.0) {
+            let t = dp / (dp - dq);
+            output.push((p + (q - p) * t, 1 << 37 | (plane & 0xFFF) << 24 | (tp & 0xFFF) << 12 | (tq & 0xFFF)));
+        }
+    }
+}
