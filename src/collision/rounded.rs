@@ -70,7 +70,15 @@ fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin:
             return false;
         }
     }
-    seg.dedup_by(|x, y| (x.0 - y.0).length_squared() < 1e-24);
+    // What is left of the segment: its two extreme points (clipping repeats crossing points).
+    if core.len() == 2 {
+        let d = core[1] - core[0];
+        let lo = seg.iter().copied().min_by(|x, y| d.dot(x.0).total_cmp(&d.dot(y.0)));
+        let hi = seg.iter().copied().max_by(|x, y| d.dot(x.0).total_cmp(&d.dot(y.0)));
+        seg.clear();
+        seg.extend(lo);
+        seg.extend(hi.filter(|h| lo.is_none_or(|l| (h.0 - l.0).length_squared() > 1e-24)));
+    }
     let before = out.len();
     for &(p, tag) in &seg {
         let height = n.dot(p) - face.offset;

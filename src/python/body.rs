@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{array3, array4, matrix3, opt_float, float, quat, string, vec3, vec3_or};
+use super::convert::{array3, array4, matrix3, opt_float, float, quat, string, table, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use super::world::PyWorld;
 use crate::body::{Body, BodyHandle, BodyKind};
@@ -177,14 +177,16 @@ impl PyBody {
         self.edit(py, |w| w.set_name(self.handle, name))
     }
 
-    /// The shape's type: "sphere", "box" or "plane".
+    /// The shape's type: "sphere", "box", "capsule", "convex" or "plane".
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<&'static str> {
         self.read(py, |b| b.shape.type_name())
     }
 
-    /// The shape's dimensions: {"radius": r}, {"half_extents": array} or, for a plane,
-    /// {"normal": array, "offset": d} in world coordinates.
+    /// The shape's dimensions: {"radius": r}, {"half_extents": array}, {"radius": r,
+    /// "half_height": h}, {"vertices": (m, 3) array in the body frame about the centre of
+    /// mass, "faces": list of vertex-index lists, counter-clockwise seen from outside} or, for a
+    /// plane, {"normal": array, "offset": d} in world coordinates.
     #[getter]
     fn dimensions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let (shape, pos, q) = self.read(py, |b| (b.shape.clone(), b.position, b.orientation))?;
@@ -192,6 +194,14 @@ impl PyBody {
         match shape {
             Shape::Sphere { radius } => d.set_item("radius", radius)?,
             Shape::Box { half_extents, .. } => d.set_item("half_extents", array3(py, half_extents))?,
+            Shape::Capsule { radius, half_height } => {
+                d.set_item("radius", radius)?;
+                d.set_item("half_height", half_height)?;
+            }
+            Shape::Convex { hull, .. } => {
+                d.set_item("vertices", table(py, hull.vertices.iter().flat_map(|v| v.to_array()).collect(), 3))?;
+                d.set_item("faces", hull.faces.iter().map(|f| f.vertices.clone()).collect::<Vec<_>>())?;
+            }
             Shape::Plane => {
                 let n = q * DVec3::Y;
                 d.set_item("normal", array3(py, n))?;

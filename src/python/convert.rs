@@ -68,6 +68,16 @@ fn rows(obj: &Bound<'_, PyAny>, param: &str, n: usize, k: usize) -> PyResult<Vec
     Ok(a.as_array().iter().copied().collect())
 }
 
+/// Any number of rows of k numbers: an (m, k) array.
+pub fn any_rows(obj: &Bound<'_, PyAny>, param: &str, k: usize) -> PyResult<Vec<f64>> {
+    let expected = format!("an array of shape (m, {k})");
+    let a = as_array(obj, param, &expected)?;
+    if a.ndim() != 2 || a.shape()[1] != k {
+        return Err(PyValueError::new_err(format!("{param}: expected {expected}, got shape {:?}", a.shape())));
+    }
+    Ok(a.as_array().iter().copied().collect())
+}
+
 pub fn rows3(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DVec3>> {
     Ok(rows(obj, param, n, 3)?.chunks_exact(3).map(DVec3::from_slice).collect())
 }

@@ -6,13 +6,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::body::PyBody;
-use super::convert::{array3, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
+use super::convert::{any_rows, array3, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
 use super::errors::IntoPyResult;
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
-use crate::shape::Shape;
+use crate::shape::{ConvexHull, Shape};
 use crate::world::{Settings, World};
 use crate::world_edit::StateUpdate;
 
@@ -107,6 +107,17 @@ impl PyWorld {
             data.extend_from_slice(&row(b));
         }
         table(py, data, K)
+    }
+
+    /// Adds the hull of `points` (body frame) with its body origin at the desc's position: the
+    /// body's position becomes the hull's centroid.
+    fn add_hull(slf: &Bound<'_, Self>, func: &str, points: &[DVec3], kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let (shape, centroid) = Shape::convex(points).py()?;
+        let mut desc = body_desc(func, BodyDesc::new(shape), kwargs, true)?;
+        if desc.orientation.is_finite() && desc.orientation.length() > 0.0 {
+            desc.position += desc.orientation.normalize() * centroid;
+        }
+        Self::add(slf, desc)
     }
 
     fn add(slf: &Bound<'_, Self>, desc: BodyDesc) -> PyResult<PyBody> {
@@ -240,6 +251,54 @@ impl PyWorld {
     fn add_box(slf: &Bound<'_, Self>, half_extents: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
         let shape = Shape::cuboid(vec3(half_extents, "half_extents")?).py()?;
         Self::add(slf, body_desc("add_box", BodyDesc::new(shape), kwargs, true)?)
+    }
+
+    /// Adds a capsule: the points within `radius` of a segment of length 2 * half_height along
+    /// the body's y axis (m). Takes the same keywords as add_sphere.
+    #[pyo3(signature = (radius, half_height, **kwargs))]
+    fn add_capsule(slf: &Bound<'_, Self>, radius: &Bound<'_, PyAny>, half_height: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let shape = Shape::capsule(float(radius, "radius")?, float(half_height, "half_height")?).py()?;
+        Self::add(slf, body_desc("add_capsule", BodyDesc::new(shape), kwargs, true)?)
+    }
+
+    /// Adds the convex hull of `points` (an (m, 3) array, m >= 4, not all in one plane).
+    ///
+    /// The points are in the body frame, whose origin is placed at `position` (default: the
+    /// world origin, so points given in world coordinates stay where they are). The body's
+    /// position is then its centre of mass: `b.position` reads the hull's centroid. Mass,
+    /// centroid and inertia come from splitting the hull into tetrahedra (uniform density).
+    /// Takes the same keywords as add_sphere.
+    #[pyo3(signature = (points, **kwargs))]
+    fn add_convex(slf: &Bound<'_, Self>, points: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let pts: Vec<DVec3> = any_rows(points, "points", 3)?.chunks_exact(3).map(DVec3::from_slice).collect();
+        Self::add_hull(slf, "add_convex", &pts, kwargs)
+    }
+
+    /// Adds a wedge (a ramp): a right triangle with legs `length` (along x) and `height` (along
+    /// y), extruded by `width` along z. The slope rises towards -x at atan(height / length).
+    ///
+    /// `position` places the corner under the high end, on the bottom face at mid-width (the
+    /// origin of the body frame); `b.position` reads the centroid. Keywords as add_convex.
+    #[pyo3(signature = (length, height, width, **kwargs))]
+    fn add_wedge(slf: &Bound<'_, Self>, length: &Bound<'_, PyAny>, height: &Bound<'_, PyAny>, width: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let (l, h, w) = (float(length, "length")?, float(height, "height")?, float(width, "width")?);
+        for (name, v) in [("length", l), ("height", h), ("width", w)] {
+            crate::error::check_positive(name, v).py()?;
+        }
+        Self::add_hull(slf, "add_wedge", &ConvexHull::wedge_points(l, h, w), kwargs)
+    }
+
+    /// Adds a prism: a convex polygon in the body's x-y plane (a (k, 2) array) extruded along
+    /// z by `depth`, centred on z = 0. `position` places the polygon's origin; `b.position`
+    /// reads the centroid. Keywords as add_convex.
+    #[pyo3(signature = (polygon, depth, **kwargs))]
+    fn add_prism(slf: &Bound<'_, Self>, polygon: &Bound<'_, PyAny>, depth: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+        let poly: Vec<[f64; 2]> = any_rows(polygon, "polygon", 2)?.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
+        let depth = crate::error::check_positive("depth", float(depth, "depth")?).py()?;
+        if poly.len() < 3 {
+            return Err(PyValueError::new_err(format!("polygon: needs at least 3 points (got {})", poly.len())));
+        }
+        Self::add_hull(slf, "add_prism", &ConvexHull::prism_points(&poly, depth), kwargs)
     }
 
     /// Adds an infinite plane {x : normal . x = offset}, solid on the side opposite the normal.
