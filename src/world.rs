@@ -23,7 +23,7 @@ pub struct Settings {
     /// Time step (s).
     pub dt: f64,
     pub integrator: IntegratorKind,
-    /// Gauss-Seidel iterations of the velocity solver (and of its restitution stage).
+    /// Gauss-Seidel iterations of the velocity solver.
     pub solver_iterations: u32,
     /// Iterations of the position-correction stage.
     pub position_iterations: u32,
@@ -247,9 +247,12 @@ impl World {
                     feature: p.feature,
                     normal_impulse: 0.0,
                     tangent_impulse: DVec3::ZERO,
+                    bounced: false,
                 })
                 .collect();
-            self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients });
+            // Points within a few percent of the smaller body's size count as the same point.
+            let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
+            self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients }, match_distance);
         }
     }
 
@@ -263,7 +266,7 @@ impl World {
         self.integrator.step(&forces, t, self.settings.dt, &sc.start, &mut sc.end);
     }
 
-    /// Contact impulses: warm start, iterate, restitution, store.
+    /// Contact impulses: warm start, impacts, iterate, store.
     fn solve_velocity_constraints(&mut self) {
         if self.contacts.manifolds.is_empty() {
             return;
@@ -273,12 +276,13 @@ impl World {
             iterations: self.settings.solver_iterations,
             restitution_threshold: self.settings.restitution_threshold,
             position_weight: self.settings.integrator.position_weight(),
+            touching: self.settings.linear_slop,
         };
         let sc = &self.scratch;
         self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &set);
         self.solver.warm_start();
+        self.solver.impacts(set.restitution_threshold, set.dt, 4 * set.iterations + self.contacts.manifolds.len() as u32);
         self.solver.solve(set.iterations);
-        self.solver.restitution(set.iterations);
         self.solver.store_impulses(&mut self.contacts.manifolds);
     }
 

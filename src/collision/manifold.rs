@@ -38,6 +38,18 @@ pub struct ContactPoint {
     pub normal_impulse: f64,
     /// Accumulated friction impulse of the last solve, a world vector (N s).
     pub tangent_impulse: DVec3,
+    /// Whether the point bounced in the last step: an impact's impulses are not a guess for
+    /// the next step's, so they are not carried over.
+    pub bounced: bool,
+}
+
+impl ContactPoint {
+    fn warm_start_from(&mut self, old: &ContactPoint) {
+        if !old.bounced {
+            self.normal_impulse = old.normal_impulse;
+            self.tangent_impulse = old.tangent_impulse;
+        }
+    }
 }
 
 /// The contact between two bodies: a shared normal (pointing from A to B) and its points.
@@ -75,14 +87,35 @@ impl ContactSet {
     }
 
     /// Adds the manifold of a touching pair, carrying over the impulses of the points that
-    /// were present last step (matched by feature id) for warm starting.
-    pub fn push(&mut self, mut m: Manifold) {
+    /// were present last step, for warm starting: matched by feature id, or else to the
+    /// nearest unmatched old point within `match_distance` (m, on body A), since a point
+    /// clipped at a face's side changes its id when it slides across the side.
+    pub fn push(&mut self, mut m: Manifold, match_distance: f64) {
         if let Some(&i) = self.previous_index.get(&(m.a, m.b)) {
             let old = &self.previous[i];
-            for p in m.points.iter_mut() {
-                if let Some(o) = old.points.iter().find(|o| o.feature == p.feature) {
-                    p.normal_impulse = o.normal_impulse;
-                    p.tangent_impulse = o.tangent_impulse;
+            let mut taken = [false; MAX_POINTS];
+            let mut pending = [false; MAX_POINTS];
+            for (k, p) in m.points.iter_mut().enumerate() {
+                match old.points.iter().position(|o| o.feature == p.feature) {
+                    Some(j) if j < MAX_POINTS && !taken[j] => {
+                        taken[j] = true;
+                        p.warm_start_from(&old.points[j]);
+                    }
+                    _ => pending[k] = true,
+                }
+            }
+            for (k, p) in m.points.iter_mut().enumerate() {
+                if !pending[k] {
+                    continue;
+                }
+                let nearest = (0..old.points.len().min(MAX_POINTS))
+                    .filter(|&j| !taken[j])
+                    .map(|j| (j, (old.points[j].local_a - p.local_a).length()))
+                    .filter(|&(_, d)| d < match_distance)
+                    .min_by(|x, y| x.1.total_cmp(&y.1));
+                if let Some((j, _)) = nearest {
+                    taken[j] = true;
+                    p.warm_start_from(&old.points[j]);
                 }
             }
         }

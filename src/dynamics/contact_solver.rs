@@ -1,5 +1,5 @@
-//! Sequential-impulse contact solver, in stages: prepare, warm start, solve, restitution,
-//! store impulses.
+//! Sequential-impulse contact solver, in stages: prepare, warm start, impacts, solve, store
+//! impulses.
 //!
 //! The solver starts from the velocities the integrator reached without contacts (v*, w*) and
 //! changes them by impulses. Every impulse also records how far it moves its bodies by the end of
@@ -10,12 +10,19 @@
 //! - an impact (approach faster than the restitution threshold) happens at its time of impact
 //!   t_c inside the step, found from the free motion; its impulse changes the velocity for the
 //!   rest of the step, so its reach is dt - t_c, and the bounce is taken against the approach
-//!   speed at t_c. Under uniform gravity this makes a ball's bounce exact.
+//!   speed at t_c. Under uniform gravity this makes a ball's bounce exact. A ball whose bounce
+//!   is shorter than what is left of the step lands and bounces again within it.
+//!
+//! Impacts are resolved before the resting contacts, one manifold at a time and in sweeps until
+//! no contact approaches any more (Guendelman, Bridson and Fedkiw 2003): an impact that sets a
+//! touching body moving makes that contact approach, and it bounces in turn. So momentum runs
+//! down a Newton's cradle from ball to ball instead of spreading over the whole row.
 //!
 //! Penetration is never removed through velocities (that would add energy); the position
 //! correction stage does it.
 
 use crate::collision::manifold::Manifold;
+use crate::dynamics::block_lcp;
 use crate::dynamics::state::State;
 use crate::math::{rotate_tensor, DMat3, DVec3};
 
@@ -28,6 +35,8 @@ pub struct SolverSettings {
     pub restitution_threshold: f64,
     /// The integrator's position weight (see `IntegratorKind::position_weight`).
     pub position_weight: f64,
+    /// Gap (m) below which a contact point counts as touching.
+    pub touching: f64,
 }
 
 /// A body as the solver sees it.
@@ -42,6 +51,8 @@ pub struct SolverBody {
     pub dtheta: DVec3,
     /// Whether any contact touches this body this step.
     pub touched: bool,
+    /// Largest reach of the impacts that hit this body this step (s).
+    impact_reach: f64,
 }
 
 impl SolverBody {
@@ -71,11 +82,31 @@ struct SolverPoint {
     reach: f64,
     /// Lowest relative normal velocity the main solve allows at step end.
     target: f64,
-    /// For impacts: the relative normal velocity at step end after the bounce.
-    bounce_target: Option<f64>,
+    /// The relative normal velocity at step end without contact impulses.
+    vn_free: f64,
+    /// Relative normal acceleration of the free motion.
+    an: f64,
+    /// When the gap closes within the step: the time of impact and the approach velocity then
+    /// (negative); touching points have t_c = 0.
+    toi: Option<(f64, f64)>,
+    restitution: f64,
+    /// Whether the impact stage bounced this point.
+    bounced: bool,
+    /// The impact stage's target for this point in the current sweep.
+    impact_target: Option<f64>,
     normal_impulse: f64,
     /// Accumulated friction impulse, a world vector in the tangent plane.
     tangent_impulse: DVec3,
+}
+
+/// The points of one manifold, whose normal impulses are solved together.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: usize,
+    len: usize,
+    /// Coupling of the points' normal impulses: K[i][j] is the change of point i's relative
+    /// normal velocity per unit normal impulse at point j.
+    k: [[f64; block_lcp::MAX]; block_lcp::MAX],
 }
 
 /// The contact solver with its buffers (reused from step to step).
@@ -83,6 +114,7 @@ struct SolverPoint {
 pub struct ContactSolver {
     pub bodies: Vec<SolverBody>,
     points: Vec<SolverPoint>,
+    blocks: Vec<Block>,
 }
 
 /// Per-body inverse mass and body-frame inverse inertia, as the solver needs them.
@@ -140,8 +172,10 @@ impl ContactSolver {
             }
         }
         self.points.clear();
+        self.blocks.clear();
         let dt = set.dt;
         for (mi, m) in manifolds.iter().enumerate() {
+            let first = self.points.len();
             let (a, b) = (m.row_a, m.row_b);
             let n_ = m.normal;
             for (pi, p) in m.points.iter().enumerate() {
@@ -161,25 +195,22 @@ impl ContactSolver {
                 let d_free = ((1.0 - w_pos) * vn0 + w_pos * vn_free) * dt;
                 let an = (vn_free - vn0) / dt;
                 let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
-                let impact = time_of_impact(s, vn0, an, dt)
+                // Points within the slop count as touching: an impact elsewhere can push them
+                // together at once.
+                let toi = time_of_impact(s, vn0, an, dt)
                     .map(|tc| (tc, vn0 + an * tc))
-                    .filter(|&(_, vc)| vc < -set.restitution_threshold);
-                let (reach, target, bounce_target) = match impact {
-                    Some((tc, vc)) => {
-                        let e = m.coefficients.restitution;
-                        (dt - tc, vn_free - vc, Some(vn_free - (1.0 + e) * vc))
-                    }
-                    None => {
-                        let reach = w_pos * dt;
-                        let gap = s.max(0.0) + d_free;
-                        // The end-of-step gap if the relative normal velocity ends at v,
-                        // gap + reach (v - vn_free), must not be negative. When impulses cannot
-                        // move bodies within the step (explicit Euler), keep next step's motion
-                        // v dt out of the surface instead. Never ask for separation.
-                        let target = if reach > 0.0 { vn_free - gap / reach } else { -gap / dt };
-                        (reach, target.min(0.0), None)
-                    }
+                    .or((s <= set.touching).then_some((0.0, vn0)));
+                let impact = toi.filter(|&(_, vc)| vc < -set.restitution_threshold);
+                let reach = match impact {
+                    Some((tc, _)) => dt - tc,
+                    None => w_pos * dt,
                 };
+                let gap = s.max(0.0) + d_free;
+                // The end-of-step gap if the relative normal velocity ends at v,
+                // gap + reach (v - vn_free), must not be negative. When impulses cannot move
+                // bodies within the step (explicit Euler), keep next step's motion v dt out of
+                // the surface instead. Never ask for separation.
+                let target = if reach > 0.0 { vn_free - gap / reach } else { -gap / dt };
                 let warm = impact.is_none();
                 self.points.push(SolverPoint {
                     manifold: mi,
@@ -193,13 +224,36 @@ impl ContactSolver {
                     mu_s: m.coefficients.static_friction,
                     mu_k: m.coefficients.friction,
                     reach,
-                    target,
-                    bounce_target,
+                    target: target.min(0.0),
+                    vn_free,
+                    an,
+                    toi,
+                    restitution: m.coefficients.restitution,
+                    bounced: false,
+                    impact_target: None,
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
                     tangent_impulse: if warm { p.tangent_impulse - n_ * p.tangent_impulse.dot(n_) } else { DVec3::ZERO },
                 });
             }
+            self.blocks.push(self.block(first));
         }
+    }
+
+    /// The block of the points from `start` to the end, with their coupling matrix.
+    fn block(&self, start: usize) -> Block {
+        let pts = &self.points[start..];
+        let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
+        let len = pts.len().min(block_lcp::MAX);
+        for i in 0..len {
+            for j in 0..len {
+                let (pi, pj) = (&pts[i], &pts[j]);
+                let (ba, bb) = (&self.bodies[pi.a], &self.bodies[pi.b]);
+                let (ca_i, ca_j) = (pi.ra.cross(pi.n), pj.ra.cross(pj.n));
+                let (cb_i, cb_j) = (pi.rb.cross(pi.n), pj.rb.cross(pj.n));
+                k[i][j] = pi.n.dot(pj.n) * (ba.inv_mass + bb.inv_mass) + ca_i.dot(ba.inv_inertia * ca_j) + cb_i.dot(bb.inv_inertia * cb_j);
+            }
+        }
+        Block { start, len: pts.len(), k }
     }
 
     fn apply(bodies: &mut [SolverBody], p: &SolverPoint, impulse: DVec3) {
@@ -252,28 +306,162 @@ impl ContactSolver {
         }
     }
 
-    /// Stage 3: Gauss-Seidel iterations over friction and non-penetration.
-    pub fn solve(&mut self, iterations: u32) {
-        for _ in 0..iterations {
-            for p in self.points.iter_mut() {
-                Self::solve_friction(&mut self.bodies, p);
-                Self::solve_normal(&mut self.bodies, p, p.target);
+    /// Solves the normal impulses of a block's points together (those `target` gives a target
+    /// for), falling back to one point at a time when the block is too large or has no
+    /// solution.
+    fn solve_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
+        let pts = &mut points[block.start..block.start + block.len];
+        let mut active = [0usize; block_lcp::MAX];
+        let mut n = 0;
+        for (i, p) in pts.iter().enumerate() {
+            if target(p).is_some() && n < block_lcp::MAX && block.len <= block_lcp::MAX {
+                active[n] = i;
+                n += 1;
+            }
+        }
+        if n >= 2 {
+            let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
+            let mut b = [0.0; block_lcp::MAX];
+            for (r, &i) in active[..n].iter().enumerate() {
+                let p = &pts[i];
+                let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
+                b[r] = vn - target(p).unwrap_or(0.0);
+                for (c, &j) in active[..n].iter().enumerate() {
+                    k[r][c] = block.k[i][j];
+                    b[r] -= block.k[i][j] * pts[j].normal_impulse;
+                }
+            }
+            if let Some(x) = block_lcp::solve(&k, &b, n) {
+                for (r, &i) in active[..n].iter().enumerate() {
+                    let p = &mut pts[i];
+                    let d = x[r] - p.normal_impulse;
+                    p.normal_impulse = x[r];
+                    if d != 0.0 {
+                        Self::apply(bodies, p, p.n * d);
+                    }
+                }
+                return;
+            }
+        }
+        for p in pts.iter_mut() {
+            if let Some(t) = target(p) {
+                Self::solve_normal(bodies, p, t);
             }
         }
     }
 
-    /// Stage 4: impacts bounce against the approach speed at their time of impact, with
-    /// friction re-solved against the larger normal impulse.
-    pub fn restitution(&mut self, iterations: u32) {
-        if self.points.iter().all(|p| p.bounce_target.is_none()) {
-            return;
-        }
+    /// Stage 4: Gauss-Seidel iterations over the manifolds: friction point by point, then
+    /// non-penetration for the manifold's points together.
+    pub fn solve(&mut self, iterations: u32) {
         for _ in 0..iterations {
-            for p in self.points.iter_mut() {
-                if let Some(target) = p.bounce_target {
-                    Self::solve_normal(&mut self.bodies, p, target);
+            for block in &self.blocks {
+                for p in self.points[block.start..block.start + block.len].iter_mut() {
                     Self::solve_friction(&mut self.bodies, p);
                 }
+                Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
+            }
+        }
+    }
+
+    /// The relative normal velocity at step end at point p.
+    fn normal_velocity(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
+        relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n)
+    }
+
+    /// Stage 3: impacts. Sweeps over the manifolds; every contact point that approaches faster
+    /// than `threshold` bounces: its relative normal velocity changes by -(1 + e) times its
+    /// approach velocity. A point's approach velocity is its own at its time of impact, plus
+    /// whatever the impulses so far have added. Stops when no point approaches.
+    pub fn impacts(&mut self, threshold: f64, dt: f64, max_sweeps: u32) {
+        if self.points.iter().all(|p| p.toi.is_none_or(|(_, vc)| vc >= -threshold)) {
+            return;
+        }
+        for _ in 0..max_sweeps {
+            let mut any = false;
+            for block in self.blocks.iter() {
+                any |= Self::impact_block(&mut self.bodies, block, &mut self.points, threshold, dt);
+            }
+            if !any {
+                break;
+            }
+        }
+        // The resting solve keeps what the bounces gave.
+        for p in self.points.iter_mut().filter(|p| p.bounced) {
+            p.target = Self::normal_velocity(&self.bodies, p);
+        }
+    }
+
+    /// Bounces the approaching points of one manifold together. Returns whether any bounced.
+    fn impact_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], threshold: f64, dt: f64) -> bool {
+        let pts = &mut points[block.start..block.start + block.len];
+        let mut any = false;
+        let mut own_impact = false;
+        for p in pts.iter_mut() {
+            p.impact_target = None;
+            let Some((tc, vc)) = p.toi else { continue };
+            let vn = Self::normal_velocity(bodies, p);
+            let approach = vn - p.vn_free + vc;
+            if approach >= -threshold {
+                continue;
+            }
+            any = true;
+            p.impact_target = Some(vn - (1.0 + p.restitution) * approach);
+            if !p.bounced && vc < -threshold {
+                // Its own impact: it acts from the time of impact on.
+                p.reach = dt - tc;
+                own_impact = true;
+            } else {
+                // Set moving by another impact: it acts from then on.
+                let r = bodies[p.a].impact_reach.max(bodies[p.b].impact_reach);
+                if r > 0.0 {
+                    p.reach = r;
+                }
+            }
+            p.bounced = true;
+        }
+        if !any {
+            return false;
+        }
+        Self::solve_block(bodies, block, points, |p| p.impact_target);
+        let pts = &mut points[block.start..block.start + block.len];
+        for p in pts.iter().filter(|p| p.impact_target.is_some()) {
+            for row in [p.a, p.b] {
+                bodies[row].impact_reach = bodies[row].impact_reach.max(p.reach);
+            }
+        }
+        if pts.len() == 1 && own_impact {
+            Self::rebounds(bodies, &mut pts[0], threshold, dt);
+        }
+        true
+    }
+
+    /// A single contact that bounced at its time of impact and lands again before the step
+    /// ends (a short hop under the free acceleration): bounces again within the step, as many
+    /// times as it lands, or comes to rest once it lands slower than `threshold`.
+    fn rebounds(bodies: &mut [SolverBody], p: &mut SolverPoint, threshold: f64, dt: f64) {
+        let Some((mut t, _)) = p.toi else { return };
+        if p.an >= 0.0 {
+            return;
+        }
+        for _ in 0..64 {
+            // Relative normal velocity just after the impact at t.
+            let added = Self::normal_velocity(bodies, p) - p.vn_free;
+            let u = p.vn_free - p.an * (dt - t) + added;
+            if u <= 0.0 {
+                return;
+            }
+            t += -2.0 * u / p.an;
+            if t >= dt {
+                return;
+            }
+            let settles = u <= threshold;
+            let change = if settles { u } else { (1.0 + p.restitution) * u };
+            let impulse = change * p.normal_mass;
+            p.normal_impulse += impulse;
+            p.reach = dt - t;
+            Self::apply(bodies, p, p.n * impulse);
+            if settles {
+                return;
             }
         }
     }
@@ -285,6 +473,7 @@ impl ContactSolver {
             let cp = &mut manifolds[p.manifold].points[p.index];
             cp.normal_impulse = p.normal_impulse;
             cp.tangent_impulse = p.tangent_impulse;
+            cp.bounced = p.bounced;
         }
     }
 }
