@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use crate::body::{BodyHandle, BodyKind, BodySet};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
+use crate::collision::events::ContactEvents;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::contact_solver::{BodyMass, ContactSolver, SolverSettings};
@@ -83,6 +84,8 @@ pub struct World {
     pub(crate) steps_since_base: u64,
     pub(crate) next_id: u64,
     pub(crate) contacts: ContactSet,
+    /// Begin and end events not yet read.
+    pub events: ContactEvents,
     /// Per-pair material overrides keyed by the two body ids (smaller first).
     pub(crate) pair_materials: HashMap<(u64, u64), Material>,
     pub(crate) loads: Vec<TimedLoad>,
@@ -110,6 +113,7 @@ impl World {
             steps_since_base: 0,
             next_id: 0,
             contacts: ContactSet::default(),
+            events: ContactEvents::default(),
             pair_materials: HashMap::new(),
             loads: Vec::new(),
             broad_phase: BroadPhase::default(),
@@ -248,6 +252,8 @@ impl World {
                     normal_impulse: 0.0,
                     tangent_impulse: DVec3::ZERO,
                     bounced: false,
+                    touch_time: None,
+                    approach_speed: 0.0,
                 })
                 .collect();
             // Points within a few percent of the smaller body's size count as the same point.
@@ -320,8 +326,10 @@ impl World {
         correct_positions(&self.contacts.manifolds, &self.scratch.masses, &mut self.scratch.end, &set);
     }
 
-    /// Writes the new state into the bodies, advances time and expires finished loads.
+    /// Writes the new state into the bodies, reports contacts that began or ended, advances
+    /// time and expires finished loads.
     fn finish_step(&mut self) {
+        self.events.update(&self.contacts.manifolds, &self.bodies, self.time());
         let end = &self.scratch.end;
         for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
             if b.kind == BodyKind::Static {

@@ -41,6 +41,10 @@ pub struct ContactPoint {
     /// Whether the point bounced in the last step: an impact's impulses are not a guess for
     /// the next step's, so they are not carried over.
     pub bounced: bool,
+    /// When within the last step the point touched (s from the step's start), if it did.
+    pub touch_time: Option<f64>,
+    /// The speed at which it approached when it touched (m/s), 0 if it did not.
+    pub approach_speed: f64,
 }
 
 impl ContactPoint {

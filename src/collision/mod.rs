@@ -4,6 +4,7 @@
 pub mod aabb;
 pub mod broad_phase;
 pub mod closest;
+pub mod events;
 pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;

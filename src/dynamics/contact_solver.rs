@@ -94,6 +94,10 @@ struct SolverPoint {
     bounced: bool,
     /// The impact stage's target for this point in the current sweep.
     impact_target: Option<f64>,
+    /// Speed of approach when it touched (m/s): at its first bounce, or from the free motion.
+    approach_speed: f64,
+    /// When within the step it touched (s).
+    touched_at: Option<f64>,
     normal_impulse: f64,
     /// Accumulated friction impulse, a world vector in the tangent plane.
     tangent_impulse: DVec3,
@@ -231,6 +235,8 @@ impl ContactSolver {
                     restitution: m.coefficients.restitution,
                     bounced: false,
                     impact_target: None,
+                    approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
+                    touched_at: toi.map(|(tc, _)| tc),
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
                     tangent_impulse: if warm { p.tangent_impulse - n_ * p.tangent_impulse.dot(n_) } else { DVec3::ZERO },
                 });
@@ -406,6 +412,10 @@ impl ContactSolver {
             }
             any = true;
             p.impact_target = Some(vn - (1.0 + p.restitution) * approach);
+            if !p.bounced {
+                p.approach_speed = -approach;
+                p.touched_at = Some(if vc < -threshold { tc } else { dt - bodies[p.a].impact_reach.max(bodies[p.b].impact_reach) });
+            }
             if !p.bounced && vc < -threshold {
                 // Its own impact: it acts from the time of impact on.
                 p.reach = dt - tc;
@@ -474,6 +484,8 @@ impl ContactSolver {
             cp.normal_impulse = p.normal_impulse;
             cp.tangent_impulse = p.tangent_impulse;
             cp.bounced = p.bounced;
+            cp.touch_time = p.touched_at;
+            cp.approach_speed = p.approach_speed;
         }
     }
 }

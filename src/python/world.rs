@@ -494,6 +494,32 @@ impl PyWorld {
         Ok(d)
     }
 
+    /// Contacts that began or ended since the events were last read (and cleared).
+    ///
+    /// A dict of arrays, one entry per event in the order they happened: kind ("begin" or
+    /// "end"), body_a, body_b (ids), time (s; a begin at its time of impact within the step),
+    /// point and normal (k, 3) where the pair first touched (NaN for an end), speed (m/s, the
+    /// approach speed of a begin, NaN for an end), and dropped (events lost because a million
+    /// were waiting unread). With clear=False the events stay to be read again.
+    #[pyo3(signature = (clear=true))]
+    fn contact_events<'py>(&mut self, py: Python<'py>, clear: bool) -> PyResult<Bound<'py, PyDict>> {
+        let ev = &self.inner.events;
+        let d = PyDict::new(py);
+        d.set_item("kind", ev.events.iter().map(|e| e.kind.name()).collect::<Vec<_>>())?;
+        d.set_item("body_a", PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_a as i64).collect()))?;
+        d.set_item("body_b", PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_b as i64).collect()))?;
+        d.set_item("time", PyArray1::from_vec(py, ev.events.iter().map(|e| e.time).collect()))?;
+        d.set_item("point", table(py, ev.events.iter().flat_map(|e| e.point.to_array()).collect(), 3))?;
+        d.set_item("normal", table(py, ev.events.iter().flat_map(|e| e.normal.to_array()).collect(), 3))?;
+        d.set_item("speed", PyArray1::from_vec(py, ev.events.iter().map(|e| e.speed).collect()))?;
+        d.set_item("dropped", ev.dropped)?;
+        if clear {
+            self.inner.events.events.clear();
+            self.inner.events.dropped = 0;
+        }
+        Ok(d)
+    }
+
     /// Overrides the coefficients used between bodies a and b (None keeps the combine rule).
     #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None))]
     fn set_pair(

@@ -1,0 +1,90 @@
+//! Contact begin and end events: which pairs of bodies started or stopped touching in a step,
+//! kept until read.
+
+use super::manifold::Manifold;
+use crate::body::BodySet;
+use crate::math::DVec3;
+
+/// Most events kept unread; later ones are counted as dropped.
+pub const CAPACITY: usize = 1_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    Begin,
+    End,
+}
+
+impl EventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Begin => "begin",
+            EventKind::End => "end",
+        }
+    }
+}
+
+/// Two bodies (by id) starting or stopping to touch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactEvent {
+    pub kind: EventKind,
+    pub body_a: u64,
+    pub body_b: u64,
+    /// When it happened (s): a begin at the time of impact within its step, an end at the
+    /// start of the step in which the pair no longer touches.
+    pub time: f64,
+    /// For a begin, the first point to touch and the normal (from A to B); NaN for an end.
+    pub point: DVec3,
+    pub normal: DVec3,
+    /// For a begin, the speed at which the bodies approached (m/s); NaN for an end.
+    pub speed: f64,
+}
+
+/// The pairs touching at the last step, and the events not yet read.
+#[derive(Default)]
+pub struct ContactEvents {
+    touching: Vec<(u64, u64)>,
+    now: Vec<(u64, u64)>,
+    pub events: Vec<ContactEvent>,
+    /// Events lost because CAPACITY unread events were waiting.
+    pub dropped: u64,
+}
+
+impl ContactEvents {
+    fn record(&mut self, e: ContactEvent) {
+        if self.events.len() < CAPACITY {
+            self.events.push(e);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Compares the pairs touching in the step that started at `start` with those of the step
+    /// before. A pair touches when one of its points carried an impulse or closed its gap
+    /// within the step.
+    pub fn update(&mut self, manifolds: &[Manifold], bodies: &BodySet, start: f64) {
+        self.now.clear();
+        for m in manifolds {
+            let first = m.points.iter().filter(|p| p.normal_impulse > 0.0 || p.touch_time.is_some()).min_by(|x, y| {
+                x.touch_time.unwrap_or(f64::INFINITY).total_cmp(&y.touch_time.unwrap_or(f64::INFINITY))
+            });
+            let (Some(p), Some(a), Some(b)) = (first, bodies.get(m.a), bodies.get(m.b)) else { continue };
+            let key = (a.id.min(b.id), a.id.max(b.id));
+            self.now.push(key);
+            if self.touching.binary_search(&key).is_err() {
+                let speed = m.points.iter().map(|p| p.approach_speed).fold(0.0, f64::max);
+                let time = start + p.touch_time.unwrap_or(0.0);
+                self.record(ContactEvent { kind: EventKind::Begin, body_a: a.id, body_b: b.id, time, point: p.point, normal: m.normal, speed });
+            }
+        }
+        self.now.sort_unstable();
+        self.now.dedup();
+        let nan = DVec3::splat(f64::NAN);
+        for i in 0..self.touching.len() {
+            let key = self.touching[i];
+            if self.now.binary_search(&key).is_err() {
+                self.record(ContactEvent { kind: EventKind::End, body_a: key.0, body_b: key.1, time: start, point: nan, normal: nan, speed: f64::NAN });
+            }
+        }
+        std::mem::swap(&mut self.touching, &mut self.now);
+    }
+}
