@@ -274,6 +274,7 @@ impl World {
 
     /// Contact impulses: warm start, impacts, iterate, store.
     fn solve_velocity_constraints(&mut self) {
+        self.solver.impacts.clear();
         if self.contacts.manifolds.is_empty() {
             return;
         }
@@ -329,7 +330,7 @@ impl World {
     /// Writes the new state into the bodies, reports contacts that began or ended, advances
     /// time and expires finished loads.
     fn finish_step(&mut self) {
-        self.events.update(&self.contacts.manifolds, &self.bodies, self.time());
+        self.events.update(&self.contacts.manifolds, &self.solver.impacts, &self.bodies, self.time());
         let end = &self.scratch.end;
         for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
             if b.kind == BodyKind::Static {

@@ -12,6 +12,7 @@ Build a world of bodies, run it, and read every quantity back as numpy arrays::
 SI units throughout, y up, quaternions (x, y, z, w).
 """
 
+from . import experiments, presets
 from ._core import Body, RemovedBodyError, World, __version__
 
-__all__ = ["World", "Body", "RemovedBodyError", "__version__"]
+__all__ = ["World", "Body", "RemovedBodyError", "__version__", "experiments", "presets"]

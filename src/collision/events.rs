@@ -3,6 +3,7 @@
 
 use super::manifold::Manifold;
 use crate::body::BodySet;
+use crate::dynamics::contact_solver::Impact;
 use crate::math::DVec3;
 
 /// Most events kept unread; later ones are counted as dropped.
@@ -11,6 +12,9 @@ pub const CAPACITY: usize = 1_000_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
     Begin,
+    /// A bounce: every impact faster than the restitution threshold, including the repeated
+    /// bounces of a short hop within one step.
+    Impact,
     End,
 }
 
@@ -18,6 +22,7 @@ impl EventKind {
     pub fn name(self) -> &'static str {
         match self {
             EventKind::Begin => "begin",
+            EventKind::Impact => "impact",
             EventKind::End => "end",
         }
     }
@@ -32,10 +37,11 @@ pub struct ContactEvent {
     /// When it happened (s): a begin at the time of impact within its step, an end at the
     /// start of the step in which the pair no longer touches.
     pub time: f64,
-    /// For a begin, the first point to touch and the normal (from A to B); NaN for an end.
+    /// For a begin or an impact, the point and the normal (from A to B); NaN for an end.
     pub point: DVec3,
     pub normal: DVec3,
-    /// For a begin, the speed at which the bodies approached (m/s); NaN for an end.
+    /// For a begin or an impact, the speed at which the bodies approached (m/s); NaN for an
+    /// end.
     pub speed: f64,
 }
 
@@ -59,9 +65,16 @@ impl ContactEvents {
     }
 
     /// Compares the pairs touching in the step that started at `start` with those of the step
-    /// before. A pair touches when one of its points carried an impulse or closed its gap
-    /// within the step.
-    pub fn update(&mut self, manifolds: &[Manifold], bodies: &BodySet, start: f64) {
+    /// before, and reports the step's impacts, in the order they happened. A pair touches when
+    /// one of its points carried an impulse or closed its gap within the step.
+    pub fn update(&mut self, manifolds: &[Manifold], impacts: &[Impact], bodies: &BodySet, start: f64) {
+        let first_new = self.events.len();
+        for i in impacts {
+            let m = &manifolds[i.manifold];
+            let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else { continue };
+            let point = m.points[i.point].point;
+            self.record(ContactEvent { kind: EventKind::Impact, body_a: a.id, body_b: b.id, time: start + i.time, point, normal: m.normal, speed: i.speed });
+        }
         self.now.clear();
         for m in manifolds {
             let first = m.points.iter().filter(|p| p.normal_impulse > 0.0 || p.touch_time.is_some()).min_by(|x, y| {
@@ -86,5 +99,13 @@ impl ContactEvents {
             }
         }
         std::mem::swap(&mut self.touching, &mut self.now);
+        // Ends first (they happened by the step's start), then begins before their impacts.
+        let rank = |k: EventKind| match k {
+            EventKind::End => 0,
+            EventKind::Begin => 1,
+            EventKind::Impact => 2,
+        };
+        let first_new = first_new.min(self.events.len());
+        self.events[first_new..].sort_by(|x, y| x.time.total_cmp(&y.time).then(rank(x.kind).cmp(&rank(y.kind))));
     }
 }

@@ -113,12 +113,26 @@ struct Block {
     k: [[f64; block_lcp::MAX]; block_lcp::MAX],
 }
 
+/// A bounce resolved by the impact stage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// The manifold and point that bounced.
+    pub manifold: usize,
+    pub point: usize,
+    /// When, from the step's start (s).
+    pub time: f64,
+    /// Approach speed (m/s).
+    pub speed: f64,
+}
+
 /// The contact solver with its buffers (reused from step to step).
 #[derive(Default)]
 pub struct ContactSolver {
     pub bodies: Vec<SolverBody>,
     points: Vec<SolverPoint>,
     blocks: Vec<Block>,
+    /// This step's bounces, in the order they were resolved.
+    pub impacts: Vec<Impact>,
 }
 
 /// Per-body inverse mass and body-frame inverse inertia, as the solver needs them.
@@ -177,6 +191,7 @@ impl ContactSolver {
         }
         self.points.clear();
         self.blocks.clear();
+        self.impacts.clear();
         let dt = set.dt;
         for (mi, m) in manifolds.iter().enumerate() {
             let first = self.points.len();
@@ -385,7 +400,7 @@ impl ContactSolver {
         for _ in 0..max_sweeps {
             let mut any = false;
             for block in self.blocks.iter() {
-                any |= Self::impact_block(&mut self.bodies, block, &mut self.points, threshold, dt);
+                any |= Self::impact_block(&mut self.bodies, block, &mut self.points, threshold, dt, &mut self.impacts);
             }
             if !any {
                 break;
@@ -398,7 +413,7 @@ impl ContactSolver {
     }
 
     /// Bounces the approaching points of one manifold together. Returns whether any bounced.
-    fn impact_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], threshold: f64, dt: f64) -> bool {
+    fn impact_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], threshold: f64, dt: f64, impacts: &mut Vec<Impact>) -> bool {
         let pts = &mut points[block.start..block.start + block.len];
         let mut any = false;
         let mut own_impact = false;
@@ -428,6 +443,7 @@ impl ContactSolver {
                 }
             }
             p.bounced = true;
+            impacts.push(Impact { manifold: p.manifold, point: p.index, time: dt - p.reach, speed: -approach });
         }
         if !any {
             return false;
@@ -440,7 +456,7 @@ impl ContactSolver {
             }
         }
         if pts.len() == 1 && own_impact {
-            Self::rebounds(bodies, &mut pts[0], threshold, dt);
+            Self::rebounds(bodies, &mut pts[0], threshold, dt, impacts);
         }
         true
     }
@@ -448,7 +464,7 @@ impl ContactSolver {
     /// A single contact that bounced at its time of impact and lands again before the step
     /// ends (a short hop under the free acceleration): bounces again within the step, as many
     /// times as it lands, or comes to rest once it lands slower than `threshold`.
-    fn rebounds(bodies: &mut [SolverBody], p: &mut SolverPoint, threshold: f64, dt: f64) {
+    fn rebounds(bodies: &mut [SolverBody], p: &mut SolverPoint, threshold: f64, dt: f64, impacts: &mut Vec<Impact>) {
         let Some((mut t, _)) = p.toi else { return };
         if p.an >= 0.0 {
             return;
@@ -465,6 +481,9 @@ impl ContactSolver {
                 return;
             }
             let settles = u <= threshold;
+            if !settles {
+                impacts.push(Impact { manifold: p.manifold, point: p.index, time: t, speed: u });
+            }
             let change = if settles { u } else { (1.0 + p.restitution) * u };
             let impulse = change * p.normal_mass;
             p.normal_impulse += impulse;

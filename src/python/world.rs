@@ -494,13 +494,16 @@ impl PyWorld {
         Ok(d)
     }
 
-    /// Contacts that began or ended since the events were last read (and cleared).
+    /// Contacts that began or ended, and impacts, since the events were last read (and
+    /// cleared).
     ///
-    /// A dict of arrays, one entry per event in the order they happened: kind ("begin" or
-    /// "end"), body_a, body_b (ids), time (s; a begin at its time of impact within the step),
-    /// point and normal (k, 3) where the pair first touched (NaN for an end), speed (m/s, the
-    /// approach speed of a begin, NaN for an end), and dropped (events lost because a million
-    /// were waiting unread). With clear=False the events stay to be read again.
+    /// A dict of arrays, one entry per event in the order they happened: kind ("begin",
+    /// "impact" or "end"), body_a, body_b (ids), time (s: a begin or impact at its time of
+    /// impact within the step, an end at the start of the step in which the pair no longer
+    /// touches), point and normal (k, 3; NaN for an end), speed (m/s, the approach speed;
+    /// NaN for an end), and dropped (events lost because a million were waiting unread).
+    /// Every bounce faster than the restitution threshold is an impact, including the
+    /// repeated bounces of a hop shorter than a step. With clear=False the events stay.
     #[pyo3(signature = (clear=true))]
     fn contact_events<'py>(&mut self, py: Python<'py>, clear: bool) -> PyResult<Bound<'py, PyDict>> {
         let ev = &self.inner.events;
