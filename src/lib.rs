@@ -3,11 +3,13 @@
 //!
 //! A step of `World` (see world.rs), in order:
 //! 1. broad phase: candidate pairs from an incremental sweep and prune,
-//! 2. narrow phase: contact manifolds (<= 4 points), matched to last step's for warm starting,
+//! 2. narrow phase: contact manifolds (<= 4 points) for every pair of shapes, matched to last
+//!    step's for warm starting,
 //! 3. smooth forces (gravity, damping, applied loads, gyroscopic term) integrated by the world's
 //!    integrator (explicit Euler, symplectic Euler, velocity Verlet or RK4),
-//! 4. contact impulses: warm start, iterate with Coulomb friction, restitution at the time of
-//!    impact,
+//! 4. contact impulses: warm start, impacts bounced at their time of impact and propagated
+//!    pair by pair, then resting contacts with Coulomb friction (each manifold's normal
+//!    impulses solved together),
 //! 5. positions moved by the constrained velocities,
 //! 6. leftover penetration removed from positions only,
 //! 7. time advanced, finished loads expired.

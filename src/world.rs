@@ -140,6 +140,11 @@ impl World {
         &self.contacts.manifolds
     }
 
+    /// How many candidate pairs the broad phase passed to the narrow phase in the last step.
+    pub fn candidate_pair_count(&self) -> usize {
+        self.scratch.pairs.len()
+    }
+
     pub(crate) fn bodies_changed(&mut self) {
         self.broad_phase.invalidate();
     }

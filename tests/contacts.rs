@@ -276,3 +276,21 @@ fn removing_a_body_leaves_the_other_contacts_alone() {
     w.step_n(240);
     assert!((w.body(bx).unwrap().position - p0).length() < 1e-9);
 }
+
+#[test]
+fn broad_phase_passes_on_only_the_pairs_that_overlap() {
+    // 10 000 spheres on a grid, 0.2 m apart with radius 0.05 (none touch), plus 100 spheres
+    // each resting against one of them: the candidate pairs are exactly those 100.
+    let mut w = world(DVec3::ZERO, 1.0 / 240.0, IntegratorKind::Verlet);
+    for i in 0..100 {
+        for j in 0..100 {
+            sphere(&mut w, 0.05, 1.0, DVec3::new(0.2 * i as f64, 0.0, 0.2 * j as f64), DVec3::ZERO, None);
+        }
+    }
+    for k in 0..100 {
+        sphere(&mut w, 0.05, 1.0, DVec3::new(0.2 * k as f64, 0.1, 0.2 * (k % 7) as f64), DVec3::ZERO, None);
+    }
+    w.step();
+    assert_eq!(w.candidate_pair_count(), 100);
+    assert_eq!(w.manifolds().len(), 100);
+}
