@@ -62,7 +62,7 @@ impl NarrowPhase {
                 let hull = PosedHull::new(ha.hull()?, a.position, a.orientation);
                 let core = b.core();
                 let core = if core[0] == core[1] { &core[..1] } else { &core[..] };
-                hull_core(&hull, core, *radius, margin, out)?
+                hull_core(&hull, core, *radius, margin, &mut self.clip, out)?
             }
             (ha, hb) => {
                 let pa = PosedHull::new(ha.hull()?, a.position, a.orientation);

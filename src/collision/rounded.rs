@@ -10,7 +10,7 @@
 use super::closest::segment_segment;
 use super::gjk;
 use super::manifold::RawPoint;
-use super::sat::{clip, PosedHull};
+use super::sat::{clip, ClipBuffers, PosedHull};
 use crate::math::DVec3;
 use crate::shape::ConvexHull;
 
@@ -20,7 +20,7 @@ const FACE_ALIGNMENT: f64 = 0.9999;
 const EDGE_TOLERANCE: f64 = 1e-4;
 
 /// Contact of a hull (A) with a core of one or two world points grown by `radius` (B).
-pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
     let rt = h.rotation.transpose();
     let mut core = [DVec3::ZERO; 2];
     for (c, w) in core.iter_mut().zip(core_world) {
@@ -35,14 +35,14 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
             }
             let n = (c.on_b - c.on_a) / c.distance;
             let f = hull.face_towards(n);
-            if core.len() == 2 && hull.faces[f].normal.dot(n) > FACE_ALIGNMENT && face_points(hull, f, core, radius, margin, out) {
+            if core.len() == 2 && hull.faces[f].normal.dot(n) > FACE_ALIGNMENT && face_points(hull, f, core, radius, margin, buffers, out) {
                 hull.faces[f].normal
             } else {
                 out.push(RawPoint { on_a: c.on_a, on_b: c.on_b - n * radius, separation: c.distance - radius, feature: 1 << 40 });
                 n
             }
         }
-        None => deepest_exit(hull, core, radius, margin, out)?,
+        None => deepest_exit(hull, core, radius, margin, buffers, out)?,
     };
     for p in out.iter_mut() {
         p.on_a = h.world(p.on_a);
@@ -53,19 +53,20 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
 
 /// Points of the core over face `f` (clipped to its side planes), each with its own depth.
 /// Returns false when no part of the core lies over the face.
-fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin: f64, out: &mut Vec<RawPoint>) -> bool {
+fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> bool {
     let face = &hull.faces[f];
     let n = face.normal;
-    let mut seg: Vec<(DVec3, u64)> = core.iter().enumerate().map(|(k, &p)| (p, k as u64)).collect();
-    let mut clipped = Vec::with_capacity(4);
+    let ClipBuffers { polygon: seg, clipped } = buffers;
+    seg.clear();
+    seg.extend(core.iter().enumerate().map(|(k, &p)| (p, k as u64)));
     let m = face.vertices.len();
     for k in 0..m {
         let p = hull.vertices[face.vertices[k] as usize];
         let q = hull.vertices[face.vertices[(k + 1) % m] as usize];
         let side = (q - p).cross(n).normalize();
         // A segment is a degenerate polygon: clipping its two-vertex loop keeps its inside part.
-        clip(&seg, &mut clipped, side, side.dot(p), k as u64);
-        std::mem::swap(&mut seg, &mut clipped);
+        clip(seg, clipped, side, side.dot(p), k as u64);
+        std::mem::swap(seg, clipped);
         if seg.is_empty() {
             return false;
         }
@@ -80,7 +81,7 @@ fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin:
         seg.extend(hi.filter(|h| lo.is_none_or(|l| (h.0 - l.0).length_squared() > 1e-24)));
     }
     let before = out.len();
-    for &(p, tag) in &seg {
+    for &(p, tag) in seg.iter() {
         let height = n.dot(p) - face.offset;
         if height - radius < margin {
             out.push(RawPoint { on_a: p - n * height, on_b: p - n * radius, separation: height - radius, feature: (f as u64) << 20 | tag });
@@ -90,7 +91,7 @@ fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin:
 }
 
 /// The core reaches into the hull: the axis along which it is least deep, and its points.
-fn deepest_exit(hull: &ConvexHull, core: &[DVec3], radius: f64, margin: f64, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+fn deepest_exit(hull: &ConvexHull, core: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
     let mut best_face = (f64::NEG_INFINITY, 0);
     for (i, f) in hull.faces.iter().enumerate() {
         let s = core.iter().map(|&p| f.normal.dot(p) - f.offset).fold(f64::INFINITY, f64::min);
@@ -132,7 +133,7 @@ fn deepest_exit(hull: &ConvexHull, core: &[DVec3], radius: f64, margin: f64, out
     }
     let f = best_face.1;
     let n = hull.faces[f].normal;
-    if core.len() == 1 || !face_points(hull, f, core, radius, margin, out) {
+    if core.len() == 1 || !face_points(hull, f, core, radius, margin, buffers, out) {
         // The deepest core point, taken straight out through the face.
         let p = core.iter().copied().min_by(|x, y| n.dot(*x).total_cmp(&n.dot(*y)))?;
         let height = n.dot(p) - hull.faces[f].offset;

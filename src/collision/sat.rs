@@ -51,8 +51,8 @@ impl<'a> PosedHull<'a> {
 /// Work buffers for clipping, reused from pair to pair.
 #[derive(Default)]
 pub struct ClipBuffers {
-    polygon: Vec<(DVec3, u64)>,
-    clipped: Vec<(DVec3, u64)>,
+    pub(crate) polygon: Vec<(DVec3, u64)>,
+    pub(crate) clipped: Vec<(DVec3, u64)>,
 }
 
 /// Largest separation of B from A's faces: (separation, face index).

@@ -292,98 +292,6 @@ impl ContactSolver {
         }
     }
 
-    /// Coulomb friction: the contact sticks while the impulse that stops sliding is within
-    /// mu_s times the normal impulse; otherwise it slides with mu_k times it. Each correction
-    /// is taken along the current slip velocity (with the effective mass in that direction), so
-    /// a sliding contact's impulse ends up opposing its slip, not pushing it sideways.
-    fn solve_friction(bodies: &mut [SolverBody], p: &mut SolverPoint) {
-        let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
-        let slip = vel - p.n * vel.dot(p.n);
-        let speed = slip.length();
-        let old = p.tangent_impulse;
-        let mut new = old;
-        if speed > 0.0 {
-            let dir = slip / speed;
-            new -= dir * (effective_mass(&bodies[p.a], &bodies[p.b], p.ra, p.rb, dir) * speed);
-        }
-        let len = new.length();
-        if len > p.mu_s * p.normal_impulse {
-            new *= if len > 0.0 { p.mu_k * p.normal_impulse / len } else { 0.0 };
-        }
-        p.tangent_impulse = new;
-        if new != old {
-            Self::apply(bodies, p, new - old);
-        }
-    }
-
-    /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
-    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) {
-        let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
-        let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
-        let d = new - p.normal_impulse;
-        p.normal_impulse = new;
-        if d != 0.0 {
-            Self::apply(bodies, p, p.n * d);
-        }
-    }
-
-    /// Solves the normal impulses of a block's points together (those `target` gives a target
-    /// for), falling back to one point at a time when the block is too large or has no
-    /// solution.
-    fn solve_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
-        let pts = &mut points[block.start..block.start + block.len];
-        let mut active = [0usize; block_lcp::MAX];
-        let mut n = 0;
-        for (i, p) in pts.iter().enumerate() {
-            if target(p).is_some() && n < block_lcp::MAX && block.len <= block_lcp::MAX {
-                active[n] = i;
-                n += 1;
-            }
-        }
-        if n >= 2 {
-            let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
-            let mut b = [0.0; block_lcp::MAX];
-            for (r, &i) in active[..n].iter().enumerate() {
-                let p = &pts[i];
-                let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
-                b[r] = vn - target(p).unwrap_or(0.0);
-                for (c, &j) in active[..n].iter().enumerate() {
-                    k[r][c] = block.k[i][j];
-                    b[r] -= block.k[i][j] * pts[j].normal_impulse;
-                }
-            }
-            if let Some(x) = block_lcp::solve(&k, &b, n) {
-                for (r, &i) in active[..n].iter().enumerate() {
-                    let p = &mut pts[i];
-                    let d = x[r] - p.normal_impulse;
-                    p.normal_impulse = x[r];
-                    if d != 0.0 {
-                        Self::apply(bodies, p, p.n * d);
-                    }
-                }
-                return;
-            }
-        }
-        for p in pts.iter_mut() {
-            if let Some(t) = target(p) {
-                Self::solve_normal(bodies, p, t);
-            }
-        }
-    }
-
-    /// Stage 4: Gauss-Seidel iterations over the manifolds: friction point by point, then
-    /// non-penetration for the manifold's points together.
-    pub fn solve(&mut self, iterations: u32) {
-        for _ in 0..iterations {
-            for block in &self.blocks {
-                for p in self.points[block.start..block.start + block.len].iter_mut() {
-                    Self::solve_friction(&mut self.bodies, p);
-                }
-                Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
-            }
-        }
-    }
-
     /// The relative normal velocity at step end at point p.
     fn normal_velocity(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
         relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n)
@@ -491,6 +399,98 @@ impl ContactSolver {
             Self::apply(bodies, p, p.n * impulse);
             if settles {
                 return;
+            }
+        }
+    }
+
+    /// Coulomb friction: the contact sticks while the impulse that stops sliding is within
+    /// mu_s times the normal impulse; otherwise it slides with mu_k times it. Each correction
+    /// is taken along the current slip velocity (with the effective mass in that direction), so
+    /// a sliding contact's impulse ends up opposing its slip, not pushing it sideways.
+    fn solve_friction(bodies: &mut [SolverBody], p: &mut SolverPoint) {
+        let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
+        let slip = vel - p.n * vel.dot(p.n);
+        let speed = slip.length();
+        let old = p.tangent_impulse;
+        let mut new = old;
+        if speed > 0.0 {
+            let dir = slip / speed;
+            new -= dir * (effective_mass(&bodies[p.a], &bodies[p.b], p.ra, p.rb, dir) * speed);
+        }
+        let len = new.length();
+        if len > p.mu_s * p.normal_impulse {
+            new *= if len > 0.0 { p.mu_k * p.normal_impulse / len } else { 0.0 };
+        }
+        p.tangent_impulse = new;
+        if new != old {
+            Self::apply(bodies, p, new - old);
+        }
+    }
+
+    /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
+    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) {
+        let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
+        let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
+        let d = new - p.normal_impulse;
+        p.normal_impulse = new;
+        if d != 0.0 {
+            Self::apply(bodies, p, p.n * d);
+        }
+    }
+
+    /// Solves the normal impulses of a block's points together (those `target` gives a target
+    /// for), falling back to one point at a time when the block is too large or has no
+    /// solution.
+    fn solve_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
+        let pts = &mut points[block.start..block.start + block.len];
+        let mut active = [0usize; block_lcp::MAX];
+        let mut n = 0;
+        for (i, p) in pts.iter().enumerate() {
+            if target(p).is_some() && n < block_lcp::MAX && block.len <= block_lcp::MAX {
+                active[n] = i;
+                n += 1;
+            }
+        }
+        if n >= 2 {
+            let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
+            let mut b = [0.0; block_lcp::MAX];
+            for (r, &i) in active[..n].iter().enumerate() {
+                let p = &pts[i];
+                let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
+                b[r] = vn - target(p).unwrap_or(0.0);
+                for (c, &j) in active[..n].iter().enumerate() {
+                    k[r][c] = block.k[i][j];
+                    b[r] -= block.k[i][j] * pts[j].normal_impulse;
+                }
+            }
+            if let Some(x) = block_lcp::solve(&k, &b, n) {
+                for (r, &i) in active[..n].iter().enumerate() {
+                    let p = &mut pts[i];
+                    let d = x[r] - p.normal_impulse;
+                    p.normal_impulse = x[r];
+                    if d != 0.0 {
+                        Self::apply(bodies, p, p.n * d);
+                    }
+                }
+                return;
+            }
+        }
+        for p in pts.iter_mut() {
+            if let Some(t) = target(p) {
+                Self::solve_normal(bodies, p, t);
+            }
+        }
+    }
+
+    /// Stage 4: Gauss-Seidel iterations over the manifolds: friction point by point, then
+    /// non-penetration for the manifold's points together.
+    pub fn solve(&mut self, iterations: u32) {
+        for _ in 0..iterations {
+            for block in &self.blocks {
+                for p in self.points[block.start..block.start + block.len].iter_mut() {
+                    Self::solve_friction(&mut self.bodies, p);
+                }
+                Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
             }
         }
     }
