@@ -66,6 +66,10 @@ pub struct BodyDesc {
     pub material: Material,
     pub linear_damping: f64,
     pub angular_damping: f64,
+    /// Quadratic drag coefficient c2 in the force -c2 |v| v (kg/m).
+    pub quadratic_drag: f64,
+    /// Multiplies the world's gravity for this body (0: no gravity).
+    pub gravity_scale: f64,
     pub name: Option<String>,
 }
 
@@ -82,6 +86,8 @@ impl BodyDesc {
             material: Material::default(),
             linear_damping: 0.0,
             angular_damping: 0.0,
+            quadratic_drag: 0.0,
+            gravity_scale: 1.0,
             name: None,
         }
     }
@@ -104,6 +110,10 @@ pub struct Body {
     pub linear_damping: f64,
     /// Angular damping coefficient c_w in the torque -c_w w (N m s).
     pub angular_damping: f64,
+    /// Quadratic drag coefficient c2 in the force -c2 |v| v (kg/m).
+    pub quadratic_drag: f64,
+    /// Multiplies the world's gravity for this body (0: no gravity).
+    pub gravity_scale: f64,
     /// The mass the shape and density give, whatever the kind.
     pub(crate) shape_mass: f64,
     /// Body-frame inertia tensor about the centre of mass, for the shape mass.
@@ -169,6 +179,8 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     }
     check_non_negative("linear_damping", desc.linear_damping)?;
     check_non_negative("angular_damping", desc.angular_damping)?;
+    check_non_negative("quadratic_drag", desc.quadratic_drag)?;
+    crate::error::check_finite("gravity_scale", desc.gravity_scale)?;
     if matches!(desc.shape, Shape::Plane) && desc.kind == BodyKind::Dynamic {
         return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'"));
     }
@@ -197,12 +209,15 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         material: desc.material,
         linear_damping: desc.linear_damping,
         angular_damping: desc.angular_damping,
+        quadratic_drag: desc.quadratic_drag,
+        gravity_scale: desc.gravity_scale,
         shape_mass,
         shape_inertia,
         shape_inv_inertia: shape_inertia.inverse(),
     })
 }
 
+#[derive(Clone)]
 struct Slot {
     generation: u32,
     /// Position of the body in `BodySet::order`, when occupied.
@@ -212,7 +227,7 @@ struct Slot {
 /// The bodies of a world, in the order they were added (the row order of whole-world arrays).
 /// Handles are slot indices with generations; removing a body frees its slot for reuse with a
 /// new generation, so stale handles are caught.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct BodySet {
     slots: Vec<Slot>,
     free: Vec<u32>,

@@ -14,6 +14,9 @@ pub enum Error {
     /// A handle whose body has been removed from the world.
     #[error("the body has been removed from the world")]
     RemovedBody,
+    /// A handle whose spring or joint has been removed.
+    #[error("the {what} has been removed from the world")]
+    RemovedLink { what: &'static str },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -26,6 +26,7 @@ pub mod measure;
 pub mod shape;
 pub mod world;
 pub mod world_edit;
+pub mod world_links;
 
 #[cfg(feature = "python")]
 mod python;

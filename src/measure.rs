@@ -49,6 +49,7 @@ impl World {
             e.rotational += b.rotational_energy();
             e.gravitational -= b.mass() * g.dot(b.position);
         }
+        e.elastic = self.springs.iter().map(|s| s.energy(&self.bodies)).sum();
         e.kinetic = e.translational + e.rotational;
         e.total = e.kinetic + e.gravitational + e.elastic;
         e

@@ -2,15 +2,20 @@
 
 use std::collections::HashMap;
 
-use crate::body::{BodyHandle, BodyKind, BodySet};
+use crate::body::{BodyKind, BodySet};
 use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::events::ContactEvents;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
-use crate::dynamics::contact_solver::{BodyMass, ContactSolver, SolverSettings};
+use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
+use crate::dynamics::joint_solver::JointSolver;
+use crate::dynamics::joints::Joint;
+use crate::dynamics::loads::AppliedLoad;
+use crate::dynamics::solver_body::BodyMass;
+use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
 use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
@@ -50,17 +55,6 @@ impl Default for Settings {
     }
 }
 
-/// A force, torque or both acting on a body for a while.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct TimedLoad {
-    pub body: BodyHandle,
-    pub force: DVec3,
-    pub local_point: Option<DVec3>,
-    pub torque: DVec3,
-    /// Seconds left; None means this step only.
-    pub remaining: Option<f64>,
-}
-
 /// Buffers the step reuses, so a warm scene does not allocate.
 #[derive(Default)]
 struct Scratch {
@@ -69,6 +63,7 @@ struct Scratch {
     params: Vec<ForceParams>,
     masses: Vec<BodyMass>,
     loads: Vec<Load>,
+    springs: Vec<SpringRow>,
     boxes: Vec<Aabb>,
     margins: Vec<f64>,
     pairs: Vec<(u32, u32)>,
@@ -88,10 +83,15 @@ pub struct World {
     pub events: ContactEvents,
     /// Per-pair material overrides keyed by the two body ids (smaller first).
     pub(crate) pair_materials: HashMap<(u64, u64), Material>,
-    pub(crate) loads: Vec<TimedLoad>,
+    pub(crate) loads: Vec<AppliedLoad>,
+    pub(crate) springs: Vec<Spring>,
+    pub(crate) joints: Vec<Joint>,
+    /// Next handle number for loads, springs and joints (never reused).
+    pub(crate) next_handle: u64,
     broad_phase: BroadPhase,
     integrator: Integrator,
     solver: ContactSolver,
+    joint_solver: JointSolver,
     scratch: Scratch,
 }
 
@@ -116,8 +116,12 @@ impl World {
             events: ContactEvents::default(),
             pair_materials: HashMap::new(),
             loads: Vec::new(),
+            springs: Vec::new(),
+            joints: Vec::new(),
+            next_handle: 0,
             broad_phase: BroadPhase::default(),
             solver: ContactSolver::default(),
+            joint_solver: JointSolver::default(),
             scratch: Scratch::default(),
         }
     }
@@ -188,16 +192,29 @@ impl World {
                 inertia_body: b.shape_inertia,
                 inv_inertia_body,
                 linear_damping: b.linear_damping,
+                quadratic_drag: b.quadratic_drag,
                 angular_damping: b.angular_damping,
-                gravity_scale: 1.0,
+                gravity_scale: b.gravity_scale,
             });
             sc.masses.push(BodyMass { inv_mass: b.inv_mass(), inv_inertia_body });
         }
+        let dt = self.settings.dt;
         sc.loads.clear();
         for l in &self.loads {
             if let Some(row) = self.bodies.dense_index(l.body) {
-                sc.loads.push(Load { row, force: l.force, local_point: l.local_point, torque: l.torque });
+                let share = l.share_of_step(dt);
+                sc.loads.push(Load { row, force: l.force * share, local_point: l.local_point, torque: l.torque * share });
             }
+        }
+        sc.springs.clear();
+        for sp in &self.springs {
+            let (Some(a), b) = (self.bodies.dense_index(sp.a), sp.b.map(|b| self.bodies.dense_index(b))) else { continue };
+            let b = match b {
+                Some(None) => continue,
+                Some(Some(row)) => Some(row),
+                None => None,
+            };
+            sc.springs.push(SpringRow { a, b, anchor_a: sp.anchor_a, anchor_b: sp.anchor_b, stiffness: sp.stiffness, damping: sp.damping, rest_length: sp.rest_length });
         }
     }
 
@@ -272,15 +289,16 @@ impl World {
     fn integrate_smooth_forces(&mut self) {
         let t = self.time();
         let sc = &mut self.scratch;
-        let forces = SmoothForces { gravity: self.settings.gravity, params: &sc.params, loads: &sc.loads };
+        let forces = SmoothForces { gravity: self.settings.gravity, params: &sc.params, loads: &sc.loads, springs: &sc.springs };
         self.integrator.kind = self.settings.integrator;
         self.integrator.step(&forces, t, self.settings.dt, &sc.start, &mut sc.end);
     }
 
-    /// Contact impulses: warm start, impacts, iterate, store.
+    /// Contact and joint impulses: joints held at the step's end, contacts warm-started,
+    /// impacts, then contacts and joints iterated together, impulses stored.
     fn solve_velocity_constraints(&mut self) {
         self.solver.impacts.clear();
-        if self.contacts.manifolds.is_empty() {
+        if self.contacts.manifolds.is_empty() && self.joints.is_empty() {
             return;
         }
         let set = SolverSettings {
@@ -292,16 +310,33 @@ impl World {
         };
         let sc = &self.scratch;
         self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &set);
+        let bodies = &self.bodies;
+        let rows = self.joints.iter().map(|j| {
+            let a = bodies.dense_index(j.a).expect("joints of removed bodies are removed with them");
+            (a, j.b.map(|b| bodies.dense_index(b).expect("joints of removed bodies are removed with them")))
+        });
+        self.joint_solver.prepare(&self.joints, rows, &sc.start);
+        for j in &self.joints {
+            for row in [bodies.dense_index(j.a)].into_iter().chain(j.b.map(|b| bodies.dense_index(b))).flatten() {
+                self.solver.bodies[row].touch(sc.start.q[row], &sc.masses[row]);
+            }
+        }
+        let joint_sweeps = 4 * set.iterations;
+        self.joint_solver.solve_positions(&self.joints, &mut self.solver.bodies, &sc.end, set.dt, joint_sweeps);
         self.solver.warm_start();
         self.solver.impacts(set.restitution_threshold, set.dt, 4 * set.iterations + self.contacts.manifolds.len() as u32);
-        self.solver.solve(set.iterations);
+        for _ in 0..set.iterations {
+            self.solver.solve_iteration();
+            self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &sc.end, set.dt);
+        }
         self.solver.store_impulses(&mut self.contacts.manifolds);
+        self.joint_solver.store_impulses(&mut self.joints);
     }
 
     /// Bodies in contact take the constrained velocities and move by the displacement the
     /// impulses add; all others keep the integrator's result untouched.
     fn integrate_positions(&mut self) {
-        if self.contacts.manifolds.is_empty() {
+        if self.contacts.manifolds.is_empty() && self.joints.is_empty() {
             return;
         }
         let end = &mut self.scratch.end;
@@ -348,12 +383,6 @@ impl World {
         }
         self.steps_since_base += 1;
         let dt = self.settings.dt;
-        self.loads.retain_mut(|l| match &mut l.remaining {
-            None => false,
-            Some(t) => {
-                *t -= dt;
-                *t > 1e-9 * dt
-            }
-        });
+        self.loads.retain_mut(|l| l.advance(dt));
     }
 }

@@ -8,7 +8,8 @@ use crate::error::{check_finite3, check_non_negative, check_positive, Error, Res
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
 use crate::shape::Shape;
-use crate::world::{TimedLoad, World};
+use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
+use crate::world::World;
 
 /// New values for some or all of the bodies' state, one entry per body row.
 #[derive(Clone, Debug, Default)]
@@ -56,11 +57,13 @@ impl World {
         self.bodies.get_mut(h).ok_or(Error::RemovedBody)
     }
 
-    /// Removes a body with its contacts, loads and pair overrides.
+    /// Removes a body with its contacts, loads, springs, joints and pair overrides.
     pub fn remove(&mut self, h: BodyHandle) -> Result<Body> {
         let body = self.bodies.remove(h).ok_or(Error::RemovedBody)?;
         self.contacts.forget_body(h);
         self.loads.retain(|l| l.body != h);
+        self.springs.retain(|s| s.a != h && s.b != Some(h));
+        self.joints.retain(|j| j.a != h && j.b != Some(h));
         self.pair_materials.retain(|k, _| k.0 != body.id && k.1 != body.id);
         self.bodies_changed();
         Ok(body)
@@ -123,6 +126,20 @@ impl World {
         Ok(())
     }
 
+    /// Sets the quadratic drag coefficient c2 of the force -c2 |v| v (kg/m).
+    pub fn set_quadratic_drag(&mut self, h: BodyHandle, c2: f64) -> Result<()> {
+        check_non_negative("quadratic_drag", c2)?;
+        self.body_mut(h)?.quadratic_drag = c2;
+        Ok(())
+    }
+
+    /// Sets how much of the world's gravity acts on a body (0: none, 1: all).
+    pub fn set_gravity_scale(&mut self, h: BodyHandle, scale: f64) -> Result<()> {
+        crate::error::check_finite("gravity_scale", scale)?;
+        self.body_mut(h)?.gravity_scale = scale;
+        Ok(())
+    }
+
     pub fn set_name(&mut self, h: BodyHandle, name: Option<String>) -> Result<()> {
         self.body_mut(h)?.name = name;
         Ok(())
@@ -178,31 +195,51 @@ impl World {
         Ok(())
     }
 
-    /// Applies a force (world vector, N) for one step or for `duration` seconds, at the centre
-    /// of mass or at a world point (taken as fixed to the body from now on).
-    pub fn apply_force(&mut self, h: BodyHandle, force: DVec3, point: Option<DVec3>, duration: Option<f64>) -> Result<()> {
+    /// Applies a force (world vector, N) and a torque (world vector, N m) to a body, the force
+    /// at the centre of mass or at a body-frame point (which gives a torque too), for as long
+    /// as `lasting` says. Returns a handle for `remove_load`.
+    pub fn apply_load(&mut self, h: BodyHandle, force: DVec3, local_point: Option<DVec3>, torque: DVec3, lasting: Lasting) -> Result<LoadHandle> {
         check_finite3("force", force)?;
-        if let Some(p) = point {
+        check_finite3("torque", torque)?;
+        if let Some(p) = local_point {
             check_finite3("point", p)?;
         }
-        if let Some(d) = duration {
-            check_positive("duration", d)?;
-        }
-        let b = self.body(h)?;
-        let local_point = point.map(|p| b.orientation.inverse() * (p - b.position));
-        self.loads.push(TimedLoad { body: h, force, local_point, torque: DVec3::ZERO, remaining: duration });
-        Ok(())
-    }
-
-    /// Applies a torque (world vector, N m) for one step or for `duration` seconds.
-    pub fn apply_torque(&mut self, h: BodyHandle, torque: DVec3, duration: Option<f64>) -> Result<()> {
-        check_finite3("torque", torque)?;
-        if let Some(d) = duration {
+        if let Lasting::For(d) = lasting {
             check_positive("duration", d)?;
         }
         self.body(h)?;
-        self.loads.push(TimedLoad { body: h, force: DVec3::ZERO, local_point: None, torque, remaining: duration });
-        Ok(())
+        let handle = LoadHandle(self.next_handle);
+        self.next_handle += 1;
+        self.loads.push(AppliedLoad { handle, body: h, force, local_point, torque, lasting });
+        Ok(handle)
+    }
+
+    /// Applies a force at the centre of mass or at a world point (taken as fixed to the body
+    /// from now on), for one step (duration None) or `duration` seconds.
+    pub fn apply_force(&mut self, h: BodyHandle, force: DVec3, point: Option<DVec3>, duration: Option<f64>) -> Result<LoadHandle> {
+        if let Some(p) = point {
+            check_finite3("point", p)?;
+        }
+        let b = self.body(h)?;
+        let local_point = point.map(|p| b.orientation.inverse() * (p - b.position));
+        self.apply_load(h, force, local_point, DVec3::ZERO, duration.map_or(Lasting::OneStep, Lasting::For))
+    }
+
+    /// Applies a torque for one step (duration None) or `duration` seconds.
+    pub fn apply_torque(&mut self, h: BodyHandle, torque: DVec3, duration: Option<f64>) -> Result<LoadHandle> {
+        self.apply_load(h, DVec3::ZERO, None, torque, duration.map_or(Lasting::OneStep, Lasting::For))
+    }
+
+    /// Stops a load. Returns whether it was still acting.
+    pub fn remove_load(&mut self, handle: LoadHandle) -> bool {
+        let before = self.loads.len();
+        self.loads.retain(|l| l.handle != handle);
+        self.loads.len() != before
+    }
+
+    /// Whether a load is still acting.
+    pub fn load_active(&self, handle: LoadHandle) -> bool {
+        self.loads.iter().any(|l| l.handle == handle)
     }
 
     /// Changes a dynamic body's momentum at once by `impulse` (N s), at the centre of mass or

@@ -23,8 +23,9 @@
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp;
+use crate::dynamics::solver_body::{BodyMass, SolverBody};
 use crate::dynamics::state::State;
-use crate::math::{rotate_tensor, DMat3, DVec3};
+use crate::math::DVec3;
 
 /// Solver settings taken from the world.
 #[derive(Clone, Copy, Debug)]
@@ -37,33 +38,6 @@ pub struct SolverSettings {
     pub position_weight: f64,
     /// Gap (m) below which a contact point counts as touching.
     pub touching: f64,
-}
-
-/// A body as the solver sees it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SolverBody {
-    pub v: DVec3,
-    pub w: DVec3,
-    pub inv_mass: f64,
-    pub inv_inertia: DMat3,
-    /// Displacement and rotation (as a rotation vector) that the impulses add by step end.
-    pub dx: DVec3,
-    pub dtheta: DVec3,
-    /// Whether any contact touches this body this step.
-    pub touched: bool,
-    /// Largest reach of the impacts that hit this body this step (s).
-    impact_reach: f64,
-}
-
-impl SolverBody {
-    fn apply(&mut self, impulse: DVec3, arm: DVec3, reach: f64) {
-        let dv = impulse * self.inv_mass;
-        let dw = self.inv_inertia * arm.cross(impulse);
-        self.v += dv;
-        self.w += dw;
-        self.dx += dv * reach;
-        self.dtheta += dw * reach;
-    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -135,13 +109,6 @@ pub struct ContactSolver {
     pub impacts: Vec<Impact>,
 }
 
-/// Per-body inverse mass and body-frame inverse inertia, as the solver needs them.
-#[derive(Clone, Copy, Debug)]
-pub struct BodyMass {
-    pub inv_mass: f64,
-    pub inv_inertia_body: DMat3,
-}
-
 fn effective_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> f64 {
     let ca = ra.cross(d);
     let cb = rb.cross(d);
@@ -181,12 +148,7 @@ impl ContactSolver {
         self.bodies.extend((0..n).map(|i| SolverBody { v: free.v[i], w: free.w[i], ..Default::default() }));
         for m in manifolds {
             for row in [m.row_a, m.row_b] {
-                let body = &mut self.bodies[row];
-                if !body.touched {
-                    body.touched = true;
-                    body.inv_mass = masses[row].inv_mass;
-                    body.inv_inertia = rotate_tensor(start.q[row], masses[row].inv_inertia_body);
-                }
+                self.bodies[row].touch(start.q[row], &masses[row]);
             }
         }
         self.points.clear();
@@ -482,16 +444,14 @@ impl ContactSolver {
         }
     }
 
-    /// Stage 4: Gauss-Seidel iterations over the manifolds: friction point by point, then
+    /// Stage 4, one iteration: Gauss-Seidel over the manifolds: friction point by point, then
     /// non-penetration for the manifold's points together.
-    pub fn solve(&mut self, iterations: u32) {
-        for _ in 0..iterations {
-            for block in &self.blocks {
-                for p in self.points[block.start..block.start + block.len].iter_mut() {
-                    Self::solve_friction(&mut self.bodies, p);
-                }
-                Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
+    pub fn solve_iteration(&mut self) {
+        for block in &self.blocks {
+            for p in self.points[block.start..block.start + block.len].iter_mut() {
+                Self::solve_friction(&mut self.bodies, p);
             }
+            Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
         }
     }
 

@@ -1,6 +1,7 @@
-//! The smooth forces the integrator sees: gravity, linear and angular damping, applied loads,
-//! and the gyroscopic term of Euler's equations.
+//! The smooth forces the integrator sees: gravity, linear, quadratic and angular damping,
+//! springs, applied loads, and the gyroscopic term of Euler's equations.
 
+use super::springs::SpringRow;
 use super::state::{Dynamics, Rates, State};
 use crate::math::{DMat3, DVec3};
 
@@ -12,12 +13,14 @@ pub struct ForceParams {
     pub inertia_body: DMat3,
     pub inv_inertia_body: DMat3,
     pub linear_damping: f64,
+    pub quadratic_drag: f64,
     pub angular_damping: f64,
     pub gravity_scale: f64,
 }
 
-/// A force (and torque) acting on one body for this step. The force is a world vector; when
-/// `local_point` is set it acts at that body-frame point and so also gives a torque.
+/// A force (and torque) acting on one body for this step, already scaled by the share of the
+/// step it acts for. The force is a world vector; when `local_point` is set it acts at that
+/// body-frame point and so also gives a torque.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Load {
     pub row: usize,
@@ -31,6 +34,7 @@ pub struct SmoothForces<'a> {
     pub gravity: DVec3,
     pub params: &'a [ForceParams],
     pub loads: &'a [Load],
+    pub springs: &'a [SpringRow],
 }
 
 impl Dynamics for SmoothForces<'_> {
@@ -39,7 +43,7 @@ impl Dynamics for SmoothForces<'_> {
         for i in 0..s.len() {
             let p = &self.params[i];
             if p.dynamic {
-                out.a[i] = -p.linear_damping * s.v[i];
+                out.a[i] = -(p.linear_damping + p.quadratic_drag * s.v[i].length()) * s.v[i];
                 out.alpha[i] = -p.angular_damping * s.w[i];
             } else {
                 out.a[i] = DVec3::ZERO;
@@ -56,6 +60,18 @@ impl Dynamics for SmoothForces<'_> {
             if let Some(local) = load.local_point {
                 let arm = s.q[i].normalize() * local;
                 out.alpha[i] += arm.cross(load.force);
+            }
+        }
+        for spring in self.springs {
+            let (f, pa, pb) = spring.force(s);
+            let a = spring.a;
+            if self.params[a].dynamic {
+                out.a[a] += f;
+                out.alpha[a] += (pa - s.x[a]).cross(f);
+            }
+            if let Some(b) = spring.b.filter(|&b| self.params[b].dynamic) {
+                out.a[b] -= f;
+                out.alpha[b] += (pb - s.x[b]).cross(-f);
             }
         }
         // ... then turn them into accelerations: a = g + F/m, alpha = I^-1 (tau - w x I w).

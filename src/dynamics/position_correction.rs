@@ -3,7 +3,7 @@
 //! energy enters the motion.
 
 use crate::collision::manifold::Manifold;
-use crate::dynamics::contact_solver::BodyMass;
+use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::math::{integrate_orientation_exact, rotate_tensor, DVec3};
 

@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 
 use super::convert::{array3, array4, matrix3, opt_float, float, quat, string, table, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
+use super::links::{lasting, PyLoad};
 use super::world::PyWorld;
 use crate::body::{Body, BodyHandle, BodyKind};
 use crate::material::Material;
@@ -34,16 +35,25 @@ impl PyBody {
     /// Runs `f` on the live body.
     fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Body) -> T) -> PyResult<T> {
         let w = self.world.borrow(py);
-        w.inner.body(self.handle).map(f).map_err(|_| self.removed())
+        match w.inner.body(self.handle) {
+            Ok(b) if b.id == self.id => Ok(f(b)),
+            _ => Err(self.removed()),
+        }
     }
 
-    /// Runs `f` on the world, after checking that the body is live.
+    /// Runs `f` on the world, after checking that the body is live. (A restored snapshot can
+    /// put another body in this handle's slot, so the id is checked too.)
     fn edit<T>(&self, py: Python<'_>, f: impl FnOnce(&mut crate::world::World) -> crate::error::Result<T>) -> PyResult<T> {
         let mut w = self.world.borrow_mut(py);
-        if !w.inner.bodies().contains(self.handle) {
+        if !w.inner.body(self.handle).is_ok_and(|b| b.id == self.id) {
             return Err(self.removed());
         }
         f(&mut w.inner).py()
+    }
+
+    /// The handle, if the body is still in `world`.
+    pub fn live_handle(&self, world: &crate::world::World) -> Option<BodyHandle> {
+        world.body(self.handle).ok().filter(|b| b.id == self.id).map(|_| self.handle)
     }
 
     /// Whether the body belongs to `world`.
@@ -77,7 +87,7 @@ impl PyBody {
     /// False once the body has been removed.
     #[getter]
     fn alive(&self, py: Python<'_>) -> bool {
-        self.world.borrow(py).inner.bodies().contains(self.handle)
+        self.live_handle(&self.world.borrow(py).inner).is_some()
     }
 
     /// Row of the body in the world's whole-world arrays (changes when earlier bodies are
@@ -273,6 +283,30 @@ impl PyBody {
         self.edit(py, |w| w.set_damping(self.handle, linear, c))
     }
 
+    /// Quadratic drag coefficient c2 (kg/m) of the force -c2 |v| v.
+    #[getter]
+    fn quadratic_drag(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |b| b.quadratic_drag)
+    }
+
+    #[setter(quadratic_drag)]
+    fn set_quadratic_drag(&self, py: Python<'_>, quadratic_drag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let c = float(quadratic_drag, "quadratic_drag")?;
+        self.edit(py, |w| w.set_quadratic_drag(self.handle, c))
+    }
+
+    /// How much of the world's gravity acts on this body (1: all, 0: none).
+    #[getter]
+    fn gravity_scale(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |b| b.gravity_scale)
+    }
+
+    #[setter(gravity_scale)]
+    fn set_gravity_scale(&self, py: Python<'_>, gravity_scale: &Bound<'_, PyAny>) -> PyResult<()> {
+        let g = float(gravity_scale, "gravity_scale")?;
+        self.edit(py, |w| w.set_gravity_scale(self.handle, g))
+    }
+
     /// Kinetic energy, translational plus rotational (J).
     #[getter]
     fn kinetic_energy(&self, py: Python<'_>) -> PyResult<f64> {
@@ -295,22 +329,49 @@ impl PyBody {
         Ok(array3(py, self.read(py, |b| b.angular_momentum(p))?))
     }
 
-    /// Applies a force (N, world vector) at the centre of mass or at a world point (which then
-    /// moves with the body), for the next step or for `duration` seconds.
-    #[pyo3(signature = (force, point=None, duration=None))]
-    fn apply_force(&self, py: Python<'_>, force: &Bound<'_, PyAny>, point: Option<&Bound<'_, PyAny>>, duration: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    /// Applies a force (N, world vector) and returns its Load.
+    ///
+    /// It acts at the centre of mass, at a world `point` or at a body-frame `local_point`
+    /// (either moves with the body and gives a torque), for the next step (duration=None), for
+    /// `duration` seconds, or until removed (duration=math.inf; `load.remove()` stops it).
+    #[pyo3(signature = (force, point=None, duration=None, *, local_point=None))]
+    fn apply_force(
+        &self,
+        py: Python<'_>,
+        force: &Bound<'_, PyAny>,
+        point: Option<&Bound<'_, PyAny>>,
+        duration: Option<&Bound<'_, PyAny>>,
+        local_point: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyLoad> {
         let f = vec3(force, "force")?;
-        let duration = opt_float(duration, "duration")?;
+        let lasting = lasting(opt_float(duration, "duration")?);
         let p = point.filter(|p| !p.is_none()).map(|p| vec3(p, "point")).transpose()?;
-        self.edit(py, |w| w.apply_force(self.handle, f, p, duration))
+        let lp = local_point.filter(|p| !p.is_none()).map(|p| vec3(p, "local_point")).transpose()?;
+        if p.is_some() && lp.is_some() {
+            return Err(PyValueError::new_err("point, local_point: give one or the other, not both"));
+        }
+        let handle = self.edit(py, |w| {
+            let local = match p {
+                Some(p) => {
+                    crate::error::check_finite3("point", p)?;
+                    let b = w.body(self.handle)?;
+                    Some(b.orientation.inverse() * (p - b.position))
+                }
+                None => lp,
+            };
+            w.apply_load(self.handle, f, local, DVec3::ZERO, lasting)
+        })?;
+        Ok(PyLoad::new(self.world.clone_ref(py), handle))
     }
 
-    /// Applies a torque (N m, world vector) for the next step or for `duration` seconds.
+    /// Applies a torque (N m, world vector) for the next step, for `duration` seconds, or
+    /// until removed (duration=math.inf); returns its Load.
     #[pyo3(signature = (torque, duration=None))]
-    fn apply_torque(&self, py: Python<'_>, torque: &Bound<'_, PyAny>, duration: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn apply_torque(&self, py: Python<'_>, torque: &Bound<'_, PyAny>, duration: Option<&Bound<'_, PyAny>>) -> PyResult<PyLoad> {
         let t = vec3(torque, "torque")?;
-        let duration = opt_float(duration, "duration")?;
-        self.edit(py, |w| w.apply_torque(self.handle, t, duration))
+        let lasting = lasting(opt_float(duration, "duration")?);
+        let handle = self.edit(py, |w| w.apply_load(self.handle, DVec3::ZERO, None, t, lasting))?;
+        Ok(PyLoad::new(self.world.clone_ref(py), handle))
     }
 
     /// Changes the momentum at once by an impulse (N s), at the centre of mass or at a world

@@ -17,6 +17,7 @@ create_exception!(
 pub fn to_py(e: Error) -> PyErr {
     match e {
         Error::RemovedBody => RemovedBodyError::new_err(e.to_string()),
+        Error::RemovedLink { .. } => PyIndexError::new_err(e.to_string()),
         Error::InvalidValue { .. } | Error::UnknownName { .. } => PyValueError::new_err(e.to_string()),
     }
 }

@@ -3,6 +3,7 @@
 mod body;
 mod convert;
 mod errors;
+mod links;
 mod world;
 
 use pyo3::prelude::*;
@@ -12,6 +13,9 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::PyWorld>()?;
     m.add_class::<body::PyBody>()?;
+    m.add_class::<links::PyLoad>()?;
+    m.add_class::<links::PySpring>()?;
+    m.add_class::<links::PyJoint>()?;
     m.add("RemovedBodyError", m.py().get_type::<errors::RemovedBodyError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

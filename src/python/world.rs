@@ -6,8 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::body::PyBody;
+use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
 use super::convert::{any_rows, array3, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
-use super::errors::IntoPyResult;
+use super::errors::{IntoPyResult, RemovedBodyError};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::material::{CombineRule, Material};
@@ -18,10 +19,10 @@ use crate::world_edit::StateUpdate;
 
 /// Keywords every add_* method takes, and those only bodies with volume take.
 const COMMON_KEYS: &[&str] = &["restitution", "friction", "static_friction", "kind", "name", "velocity", "angular_velocity"];
-const SOLID_KEYS: &[&str] = &["mass", "density", "position", "orientation", "linear_damping", "angular_damping"];
+const SOLID_KEYS: &[&str] = &["mass", "density", "position", "orientation", "linear_damping", "angular_damping", "quadratic_drag", "gravity_scale"];
 
 /// The handle of a Body of this world; other objects and bodies of other worlds are refused.
-fn own_body(world: &Bound<'_, PyWorld>, obj: &Bound<'_, PyAny>, param: &str) -> PyResult<crate::body::BodyHandle> {
+pub(crate) fn own_body(world: &Bound<'_, PyWorld>, obj: &Bound<'_, PyAny>, param: &str) -> PyResult<crate::body::BodyHandle> {
     let body = obj.cast::<PyBody>().map_err(|_| {
         let t = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         PyTypeError::new_err(format!("{param}: expected a rigidlab.Body, got {t}"))
@@ -30,7 +31,7 @@ fn own_body(world: &Bound<'_, PyWorld>, obj: &Bound<'_, PyAny>, param: &str) -> 
     if !body.world_is(world) {
         return Err(PyValueError::new_err(format!("{param}: body {} belongs to another World", body.id_value())));
     }
-    Ok(body.handle)
+    body.live_handle(&world.borrow().inner).ok_or_else(|| RemovedBodyError::new_err(format!("{param}: body {} has been removed from the world", body.id_value())))
 }
 
 fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
@@ -71,6 +72,8 @@ fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, sol
     }
     desc.linear_damping = float("linear_damping")?.unwrap_or(desc.linear_damping);
     desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
+    desc.quadratic_drag = float("quadratic_drag")?.unwrap_or(desc.quadratic_drag);
+    desc.gravity_scale = float("gravity_scale")?.unwrap_or(desc.gravity_scale);
     Ok(desc)
 }
 
@@ -238,7 +241,8 @@ impl PyWorld {
     /// Keywords: mass (kg) or density (kg/m^3, default 1000), position, orientation (x, y, z, w),
     /// velocity, angular_velocity, restitution, friction (kinetic), static_friction (default:
     /// friction), kind ("dynamic", "static", "kinematic"), name, linear_damping (force -c v),
-    /// angular_damping (torque -c w).
+    /// angular_damping (torque -c w), quadratic_drag (force -c2 |v| v), gravity_scale (share of
+    /// the world's gravity, default 1).
     #[pyo3(signature = (radius, **kwargs))]
     fn add_sphere(slf: &Bound<'_, Self>, radius: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
         let shape = Shape::sphere(float(radius, "radius")?).py()?;
@@ -326,10 +330,133 @@ impl PyWorld {
         Self::add(slf, desc)
     }
 
-    /// Removes a body from the world; its handle is invalid afterwards.
+    /// Removes a body (with its springs, joints and loads), or a Spring or Joint; the handle is
+    /// invalid afterwards.
     fn remove(slf: &Bound<'_, Self>, body: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(s) = body.cast::<PySpring>() {
+            s.get().remove(slf.py());
+            return Ok(());
+        }
+        if let Ok(j) = body.cast::<PyJoint>() {
+            j.get().remove(slf.py());
+            return Ok(());
+        }
         let h = own_body(slf, body, "body")?;
         slf.borrow_mut().inner.remove(h).py().map(|_| ())
+    }
+
+    /// Adds a damped linear spring between anchor_a on a and anchor_b on b (body-frame points),
+    /// or, with b=None, from a to the world point anchor_b. Its force is
+    /// stiffness * (L - rest_length) + damping * dL/dt along the line of the anchors (N);
+    /// rest_length defaults to the anchors' current distance. Springs are smooth forces,
+    /// integrated by the world's integrator, and their energy is w.energy()["elastic"].
+    #[pyo3(signature = (a, b=None, *, stiffness, damping=None, rest_length=None, anchor_a=None, anchor_b=None))]
+    #[pyo3(text_signature = "(a, b=None, *, stiffness, damping=0.0, rest_length=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0))")]
+    #[allow(clippy::too_many_arguments)]
+    fn add_spring(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        stiffness: &Bound<'_, PyAny>,
+        damping: Option<&Bound<'_, PyAny>>,
+        rest_length: Option<&Bound<'_, PyAny>>,
+        anchor_a: Option<&Bound<'_, PyAny>>,
+        anchor_b: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PySpring> {
+        let at = attachment(slf, a, b, anchor_a, anchor_b)?;
+        let k = float(stiffness, "stiffness")?;
+        let c = opt_float(damping, "damping")?.unwrap_or(0.0);
+        let rest = opt_float(rest_length, "rest_length")?;
+        let h = slf.borrow_mut().inner.add_spring(at, k, c, rest).py()?;
+        Ok(PySpring::new(slf.clone().unbind(), h))
+    }
+
+    /// Adds a rigid massless rod between anchor_a on a and anchor_b on b (body-frame points),
+    /// or, with b=None, from a to the world point anchor_b. length defaults to the anchors'
+    /// current distance.
+    #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, length=None))]
+    #[pyo3(text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), length=None)")]
+    fn add_distance_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        anchor_a: Option<&Bound<'_, PyAny>>,
+        anchor_b: Option<&Bound<'_, PyAny>>,
+        length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyJoint> {
+        let at = attachment(slf, a, b, anchor_a, anchor_b)?;
+        let l = opt_float(length, "length")?;
+        let h = slf.borrow_mut().inner.add_distance_joint(at, l).py()?;
+        Ok(PyJoint::new(slf.clone().unbind(), h))
+    }
+
+    /// Adds a rope: the anchors (as for add_distance_joint) stay at most max_length apart and
+    /// may come closer. max_length defaults to their current distance.
+    #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, max_length=None))]
+    #[pyo3(text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), max_length=None)")]
+    fn add_rope_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        anchor_a: Option<&Bound<'_, PyAny>>,
+        anchor_b: Option<&Bound<'_, PyAny>>,
+        max_length: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyJoint> {
+        let at = attachment(slf, a, b, anchor_a, anchor_b)?;
+        let l = opt_float(max_length, "max_length")?;
+        let h = slf.borrow_mut().inner.add_rope_joint(at, l).py()?;
+        Ok(PyJoint::new(slf.clone().unbind(), h))
+    }
+
+    /// Adds a ball-and-socket joint at the world point `anchor`: a and b (or a and the world)
+    /// keep that point in common and turn freely about it.
+    #[pyo3(signature = (a, b=None, anchor=None))]
+    fn add_ball_joint(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, anchor: Option<&Bound<'_, PyAny>>) -> PyResult<PyJoint> {
+        let (ha, hb, p) = pivot(slf, a, b, anchor)?;
+        let h = slf.borrow_mut().inner.add_ball_joint(ha, hb, p).py()?;
+        Ok(PyJoint::new(slf.clone().unbind(), h))
+    }
+
+    /// Adds a hinge at the world point `anchor` turning about the world direction `axis`.
+    /// limits: (lower, upper) angle in radians within [-pi, pi], measured from the pose now;
+    /// motor: (speed rad/s, max_torque N m) or a dict with those keys.
+    #[pyo3(signature = (a, b=None, anchor=None, axis=None, limits=None, motor=None))]
+    #[pyo3(text_signature = "(a, b=None, anchor, axis=(0, 0, 1), limits=None, motor=None)")]
+    fn add_hinge_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        anchor: Option<&Bound<'_, PyAny>>,
+        axis: Option<&Bound<'_, PyAny>>,
+        limits: Option<&Bound<'_, PyAny>>,
+        motor: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyJoint> {
+        let (ha, hb, p) = pivot(slf, a, b, anchor)?;
+        let axis = vec3_or(axis, "axis", DVec3::Z)?;
+        let options = hinge_options(limits, motor)?;
+        let h = slf.borrow_mut().inner.add_hinge_joint(ha, hb, p, axis, options).py()?;
+        Ok(PyJoint::new(slf.clone().unbind(), h))
+    }
+
+    /// Welds a to b (or to the world) in their present relative pose.
+    #[pyo3(signature = (a, b=None))]
+    fn add_fixed_joint(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> PyResult<PyJoint> {
+        let ha = own_body(slf, a, "a")?;
+        let hb = b.filter(|o| !o.is_none()).map(|o| own_body(slf, o, "b")).transpose()?;
+        let h = slf.borrow_mut().inner.add_fixed_joint(ha, hb).py()?;
+        Ok(PyJoint::new(slf.clone().unbind(), h))
+    }
+
+    /// The springs, in the order they were added.
+    #[getter]
+    fn springs(slf: &Bound<'_, Self>) -> Vec<PySpring> {
+        slf.borrow().inner.springs().iter().map(|s| PySpring::new(slf.clone().unbind(), s.handle)).collect()
+    }
+
+    /// The joints, in the order they were added.
+    #[getter]
+    fn joints(slf: &Bound<'_, Self>) -> Vec<PyJoint> {
+        slf.borrow().inner.joints().iter().map(|j| PyJoint::new(slf.clone().unbind(), j.handle)).collect()
     }
 
     fn __len__(&self) -> usize {

@@ -1,0 +1,401 @@
+//! Joint solver, in two phases that together make the RATTLE scheme of constrained dynamics
+//! (Andersen 1983; Leimkuhler and Skeel 1994):
+//!
+//! 1. positions: impulses that act from the start of the step (so they move their bodies by
+//!    the velocity change times dt) are iterated until the joints hold at the end of the step,
+//!    measured on the predicted end poses (non-linear Gauss-Seidel). They act along the
+//!    joint's directions at the start of the step, as in RATTLE: taken at the end, the
+//!    pendulum loses energy at second order (the position impulse and the velocity projection
+//!    would no longer cancel). This keeps joint drift at round-off level.
+//! 2. velocities: impulses that only change velocities make the end-of-step relative motion
+//!    agree with the joints; they run inside the contact solver's iterations, so joints and
+//!    contacts are solved together.
+//!
+//! With velocity Verlet under uniform gravity a pendulum step is exactly RATTLE, which is
+//! symplectic and second order: energy stays bounded and the rod length exact.
+
+use crate::dynamics::joints::{hinge_angle, Joint, JointKind};
+use crate::dynamics::solver_body::SolverBody;
+use crate::dynamics::state::State;
+use crate::math::{DMat3, DQuat, DVec3};
+
+/// Largest joint error (m or rad) the position phase leaves.
+const TOLERANCE: f64 = 1e-12;
+
+/// A joint as one step sees it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Row {
+    a: usize,
+    b: Option<usize>,
+    /// Lever arms, anchor direction (a to b) and hinge axis at the start of the step.
+    ra0: DVec3,
+    rb0: DVec3,
+    n0: DVec3,
+    axis0: DVec3,
+    /// Accumulated impulses this step: linear and angular on b, and the velocity phase's
+    /// one-sided and motor impulses, which are clamped.
+    impulse: DVec3,
+    angular_impulse: DVec3,
+    rope: f64,
+    limit: f64,
+    motor: f64,
+}
+
+/// The joints' solver with its buffers (reused from step to step).
+#[derive(Default)]
+pub struct JointSolver {
+    rows: Vec<Row>,
+}
+
+/// [r]x, the matrix of r x.
+fn skew(r: DVec3) -> DMat3 {
+    DMat3::from_cols(DVec3::new(0.0, r.z, -r.y), DVec3::new(-r.z, 0.0, r.x), DVec3::new(r.y, -r.x, 0.0))
+}
+
+/// Two unit vectors perpendicular to unit n and to each other.
+fn perpendiculars(n: DVec3) -> (DVec3, DVec3) {
+    n.any_orthonormal_pair()
+}
+
+/// Solves the 2x2 system [[k11, k12], [k12, k22]] x = r.
+fn solve2(k11: f64, k12: f64, k22: f64, r1: f64, r2: f64) -> Option<(f64, f64)> {
+    let det = k11 * k22 - k12 * k12;
+    if det.abs() <= 1e-300 || !det.is_finite() {
+        return None;
+    }
+    Some(((k22 * r1 - k12 * r2) / det, (k11 * r2 - k12 * r1) / det))
+}
+
+/// The bodies a joint acts on, with the world standing in for a missing b.
+struct Sides<'a> {
+    bodies: &'a mut [SolverBody],
+    free: &'a State,
+    a: usize,
+    b: Option<usize>,
+}
+
+impl Sides<'_> {
+    fn pose_a(&self) -> (DVec3, DQuat) {
+        self.bodies[self.a].end_pose(self.free, self.a)
+    }
+
+    fn pose_b(&self) -> (DVec3, DQuat) {
+        self.b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| self.bodies[b].end_pose(self.free, b))
+    }
+
+    fn body_b(&self) -> SolverBody {
+        self.b.map_or(SolverBody::default(), |b| self.bodies[b])
+    }
+
+    /// Relative velocity of b's point at arm rb against a's at arm ra.
+    fn relative_velocity(&self, ra: DVec3, rb: DVec3) -> DVec3 {
+        let (ba, bb) = (&self.bodies[self.a], self.body_b());
+        (bb.v + bb.w.cross(rb)) - (ba.v + ba.w.cross(ra))
+    }
+
+    fn relative_angular_velocity(&self) -> DVec3 {
+        self.body_b().w - self.bodies[self.a].w
+    }
+
+    /// Point coupling: the change of relative velocity of the points at arms (ra, rb) per unit
+    /// impulse on b applied at arms (ia, ib).
+    fn coupling(&self, ra: DVec3, rb: DVec3, ia: DVec3, ib: DVec3) -> DMat3 {
+        let (ba, bb) = (&self.bodies[self.a], self.body_b());
+        DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass)) - skew(ra) * ba.inv_inertia * skew(ia) - skew(rb) * bb.inv_inertia * skew(ib)
+    }
+
+    /// The same with the impulse applied at the points themselves.
+    fn point_mass(&self, ra: DVec3, rb: DVec3) -> DMat3 {
+        self.coupling(ra, rb, ra, rb)
+    }
+
+    fn angular_mass(&self) -> DMat3 {
+        self.bodies[self.a].inv_inertia + self.body_b().inv_inertia
+    }
+
+    /// Applies impulse p to b at rb and -p to a at ra.
+    fn push(&mut self, p: DVec3, ra: DVec3, rb: DVec3, reach: f64) {
+        self.bodies[self.a].apply(-p, ra, reach);
+        if let Some(b) = self.b {
+            self.bodies[b].apply(p, rb, reach);
+        }
+    }
+
+    fn turn(&mut self, l: DVec3, reach: f64) {
+        self.bodies[self.a].apply_angular(-l, reach);
+        if let Some(b) = self.b {
+            self.bodies[b].apply_angular(l, reach);
+        }
+    }
+}
+
+/// Scalar effective mass inverse along direction n of a point pair.
+fn along(k: &DMat3, n: DVec3) -> f64 {
+    n.dot(*k * n)
+}
+
+impl JointSolver {
+    /// Builds the rows of this step's joints from the start state; `rows` gives each joint's
+    /// body rows.
+    pub fn prepare(&mut self, joints: &[Joint], rows: impl Iterator<Item = (usize, Option<usize>)>, start: &State) {
+        self.rows.clear();
+        for (joint, (a, b)) in joints.iter().zip(rows) {
+            let (xa, qa) = (start.x[a], start.q[a]);
+            let (xb, qb) = b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| (start.x[b], start.q[b]));
+            let (ra0, rb0) = (qa * joint.anchor_a, qb * joint.anchor_b);
+            let n0 = ((xb + rb0) - (xa + ra0)).normalize_or_zero();
+            let axis0 = match &joint.kind {
+                JointKind::Hinge { axis_a, .. } => qa * *axis_a,
+                _ => DVec3::ZERO,
+            };
+            self.rows.push(Row { a, b, ra0, rb0, n0, axis0, ..Default::default() });
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Phase 1: iterates position impulses until every joint holds at the end of the step (or
+    /// `max_sweeps` sweeps have run).
+    pub fn solve_positions(&mut self, joints: &[Joint], bodies: &mut [SolverBody], free: &State, dt: f64, max_sweeps: u32) {
+        for _ in 0..max_sweeps {
+            let mut worst: f64 = 0.0;
+            for (row, joint) in self.rows.iter_mut().zip(joints) {
+                let mut s = Sides { bodies, free, a: row.a, b: row.b };
+                worst = worst.max(position_pass(joint, row, &mut s, dt));
+            }
+            if worst <= TOLERANCE {
+                break;
+            }
+        }
+    }
+
+    /// Phase 2: one sweep of velocity impulses.
+    pub fn solve_velocities(&mut self, joints: &[Joint], bodies: &mut [SolverBody], free: &State, dt: f64) {
+        for (row, joint) in self.rows.iter_mut().zip(joints) {
+            let mut s = Sides { bodies, free, a: row.a, b: row.b };
+            velocity_pass(joint, row, &mut s, dt);
+        }
+    }
+
+    /// Keeps each joint's reaction impulses of this step.
+    pub fn store_impulses(&self, joints: &mut [Joint]) {
+        for (row, joint) in self.rows.iter().zip(joints) {
+            joint.impulse = row.impulse;
+            joint.angular_impulse = row.angular_impulse;
+        }
+    }
+}
+
+/// Lever arms and anchor separation (b's anchor minus a's) at the predicted end poses.
+fn arms(joint: &Joint, s: &Sides) -> (DVec3, DVec3, DVec3) {
+    let ((xa, qa), (xb, qb)) = (s.pose_a(), s.pose_b());
+    let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
+    (ra, rb, (xb + rb) - (xa + ra))
+}
+
+/// The anchors together: an impulse at the start-of-step arms that moves them by -c within
+/// the step.
+fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
+    let (ra, rb, c) = arms(joint, s);
+    let k = s.coupling(ra, rb, row.ra0, row.rb0);
+    if k.determinant().abs() > 1e-300 {
+        let p = k.inverse() * (-c / dt);
+        s.push(p, row.ra0, row.rb0, dt);
+        row.impulse += p;
+    }
+    c.length()
+}
+
+/// The anchors' distance to `length` (both ways, or only down to it when `rope`), by an
+/// impulse along the start-of-step direction.
+fn hold_distance(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, length: f64, rope: bool) -> f64 {
+    let (ra, rb, d) = arms(joint, s);
+    let dist = d.length();
+    let err = dist - length;
+    if dist < 1e-12 || (rope && err <= 0.0) {
+        return 0.0;
+    }
+    let n0 = if row.n0 == DVec3::ZERO { d / dist } else { row.n0 };
+    let k = (d / dist).dot(s.coupling(ra, rb, row.ra0, row.rb0) * n0);
+    if k > 0.0 {
+        let p = n0 * (-err / (k * dt));
+        s.push(p, row.ra0, row.rb0, dt);
+        row.impulse += p;
+    }
+    err.abs()
+}
+
+/// Turns b against a by -e (a rotation vector, restricted to the plane normal to `axis` when
+/// given) within the step.
+fn hold_rotation(row: &mut Row, s: &mut Sides, dt: f64, e: DVec3, axis: Option<DVec3>) -> f64 {
+    let k = s.angular_mass();
+    let l = match axis {
+        None if k.determinant().abs() > 1e-300 => k.inverse() * (-e / dt),
+        Some(axis) => {
+            let (p1, p2) = perpendiculars(axis);
+            match solve2(along(&k, p1), p1.dot(k * p2), along(&k, p2), -e.dot(p1) / dt, -e.dot(p2) / dt) {
+                Some((l1, l2)) => p1 * l1 + p2 * l2,
+                None => DVec3::ZERO,
+            }
+        }
+        None => DVec3::ZERO,
+    };
+    s.turn(l, dt);
+    row.angular_impulse += l;
+    match axis {
+        Some(axis) => (e - axis * e.dot(axis)).length(),
+        None => e.length(),
+    }
+}
+
+/// The rotation vector taking q_from to q_to (shortest way).
+fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
+    let d = q_to * q_from.conjugate();
+    let d = if d.w < 0.0 { -d } else { d };
+    let (axis, angle) = d.normalize().to_axis_angle();
+    if angle.abs() < 1e-300 { DVec3::ZERO } else { axis * angle }
+}
+
+/// One position pass over a joint; returns its error before the pass.
+fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
+    match &joint.kind {
+        JointKind::Distance { length } => hold_distance(joint, row, s, dt, *length, false),
+        JointKind::Rope { max_length } => hold_distance(joint, row, s, dt, *max_length, true),
+        JointKind::Ball => hold_point(joint, row, s, dt),
+        JointKind::Hinge { axis_a, axis_b, reference_a, reference_b, limits, .. } => {
+            let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
+            let (wa, wb) = (qa * *axis_a, qb * *axis_b);
+            let axis0 = row.axis0;
+            let mut worst = hold_rotation(row, s, dt, wa.cross(wb), Some(axis0));
+            if let Some((lo, hi)) = limits {
+                let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
+                let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
+                let over = if angle < *lo { angle - lo } else if angle > *hi { angle - hi } else { 0.0 };
+                if over != 0.0 {
+                    let axis = qa * *axis_a;
+                    let k = along(&s.angular_mass(), axis);
+                    if k > 0.0 {
+                        let l = axis * (-over / (k * dt));
+                        s.turn(l, dt);
+                        row.angular_impulse += l;
+                    }
+                    worst = worst.max(over.abs());
+                }
+            }
+            worst.max(hold_point(joint, row, s, dt))
+        }
+        JointKind::Fixed { relative } => {
+            let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
+            let e = rotation_between(qa * *relative, qb);
+            hold_rotation(row, s, dt, e, None).max(hold_point(joint, row, s, dt))
+        }
+    }
+}
+
+/// The anchors' relative velocity to zero.
+fn match_point_velocity(joint: &Joint, row: &mut Row, s: &mut Sides) {
+    let (ra, rb, _) = arms(joint, s);
+    let k = s.point_mass(ra, rb);
+    if k.determinant().abs() > 1e-300 {
+        let p = k.inverse() * -s.relative_velocity(ra, rb);
+        s.push(p, ra, rb, 0.0);
+        row.impulse += p;
+    }
+}
+
+/// The relative angular velocity to zero (in the plane normal to `axis` when given).
+fn match_angular_velocity(row: &mut Row, s: &mut Sides, axis: Option<DVec3>) {
+    let k = s.angular_mass();
+    let dw = s.relative_angular_velocity();
+    let l = match axis {
+        None if k.determinant().abs() > 1e-300 => k.inverse() * -dw,
+        Some(axis) => {
+            let (p1, p2) = perpendiculars(axis);
+            match solve2(along(&k, p1), p1.dot(k * p2), along(&k, p2), -dw.dot(p1), -dw.dot(p2)) {
+                Some((l1, l2)) => p1 * l1 + p2 * l2,
+                None => DVec3::ZERO,
+            }
+        }
+        None => DVec3::ZERO,
+    };
+    s.turn(l, 0.0);
+    row.angular_impulse += l;
+}
+
+/// Angular impulse about `axis` towards relative speed `target`, with the accumulated impulse
+/// kept within [lo, hi].
+fn drive_axis(row_acc: &mut f64, row_l: &mut DVec3, s: &mut Sides, axis: DVec3, target: f64, lo: f64, hi: f64) {
+    let k = along(&s.angular_mass(), axis);
+    if k <= 0.0 {
+        return;
+    }
+    let speed = s.relative_angular_velocity().dot(axis);
+    let new = (*row_acc - (speed - target) / k).clamp(lo, hi);
+    let d = new - *row_acc;
+    *row_acc = new;
+    if d != 0.0 {
+        s.turn(axis * d, 0.0);
+        *row_l += axis * d;
+    }
+}
+
+/// One velocity pass over a joint.
+fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
+    match &joint.kind {
+        JointKind::Distance { .. } | JointKind::Rope { .. } => {
+            let (ra, rb, d) = arms(joint, s);
+            let dist = d.length();
+            if dist < 1e-12 {
+                return;
+            }
+            let n = d / dist;
+            let k = along(&s.point_mass(ra, rb), n);
+            if k <= 0.0 {
+                return;
+            }
+            let vn = s.relative_velocity(ra, rb).dot(n);
+            let lambda = -vn / k;
+            let lambda = match &joint.kind {
+                JointKind::Rope { max_length } => {
+                    // Only a taut rope pulls, and never pushes.
+                    if dist < max_length * (1.0 - 1e-9) {
+                        return;
+                    }
+                    let new = (row.rope + lambda).min(0.0);
+                    let d = new - row.rope;
+                    row.rope = new;
+                    d
+                }
+                _ => lambda,
+            };
+            s.push(n * lambda, ra, rb, 0.0);
+            row.impulse += n * lambda;
+        }
+        JointKind::Ball => match_point_velocity(joint, row, s),
+        JointKind::Hinge { axis_a, reference_a, reference_b, limits, motor, .. } => {
+            let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
+            let axis = qa * *axis_a;
+            if let Some(m) = motor {
+                let most = m.max_torque * dt;
+                drive_axis(&mut row.motor, &mut row.angular_impulse, s, axis, m.speed, -most, most);
+            }
+            if let Some((lo, hi)) = limits {
+                let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
+                let slack = 1e-9;
+                if angle <= lo + slack {
+                    drive_axis(&mut row.limit, &mut row.angular_impulse, s, axis, 0.0, 0.0, f64::INFINITY);
+                } else if angle >= hi - slack {
+                    drive_axis(&mut row.limit, &mut row.angular_impulse, s, axis, 0.0, f64::NEG_INFINITY, 0.0);
+                }
+            }
+            match_angular_velocity(row, s, Some(axis));
+            match_point_velocity(joint, row, s);
+        }
+        JointKind::Fixed { .. } => {
+            match_angular_velocity(row, s, None);
+            match_point_velocity(joint, row, s);
+        }
+    }
+}

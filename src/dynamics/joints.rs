@@ -1,0 +1,95 @@
+//! Joints: constraints between two bodies, or between a body and the fixed world, solved
+//! with the contacts (see joint_solver.rs).
+
+use crate::body::{BodyHandle, BodySet};
+use crate::math::{DQuat, DVec3};
+
+/// A handle to a joint, for reading and removing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JointHandle(pub u64);
+
+/// A hinge motor: drives the relative angular speed about the axis towards `speed` (rad/s)
+/// with at most `max_torque` (N m).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motor {
+    pub speed: f64,
+    pub max_torque: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum JointKind {
+    /// The anchors stay `length` apart (a rigid massless rod).
+    Distance { length: f64 },
+    /// The anchors stay at most `max_length` apart (a rope, which can go slack).
+    Rope { max_length: f64 },
+    /// The anchors coincide; any rotation is free (ball and socket).
+    Ball,
+    /// The anchors coincide and the bodies turn only about a common axis. The axis and a
+    /// reference direction perpendicular to it are kept in each body's frame (b's in the world
+    /// frame when b is the world); the hinge angle is b's reference against a's, about the
+    /// axis, zero when the joint was made.
+    Hinge { axis_a: DVec3, axis_b: DVec3, reference_a: DVec3, reference_b: DVec3, limits: Option<(f64, f64)>, motor: Option<Motor> },
+    /// The anchors coincide and the relative orientation q_a^-1 q_b stays `relative`.
+    Fixed { relative: DQuat },
+}
+
+impl JointKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            JointKind::Distance { .. } => "distance",
+            JointKind::Rope { .. } => "rope",
+            JointKind::Ball => "ball",
+            JointKind::Hinge { .. } => "hinge",
+            JointKind::Fixed { .. } => "fixed",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    pub handle: JointHandle,
+    pub a: BodyHandle,
+    /// None: the joint holds a to the fixed world.
+    pub b: Option<BodyHandle>,
+    pub kind: JointKind,
+    /// Body-frame anchor on a.
+    pub anchor_a: DVec3,
+    /// Body-frame anchor on b, or a world point when b is None.
+    pub anchor_b: DVec3,
+    /// Reaction impulse the joint gave b in the last step (world vector, N s); a got its
+    /// opposite. Divided by dt it is the mean reaction force.
+    pub impulse: DVec3,
+    /// Angular reaction impulse on b in the last step (N m s), besides the moment of `impulse`.
+    pub angular_impulse: DVec3,
+}
+
+/// A pose of one side of a joint: a body's, or the world's (origin, identity).
+pub(crate) fn side_pose(bodies: &BodySet, h: Option<BodyHandle>) -> Option<(DVec3, DQuat)> {
+    match h {
+        Some(h) => bodies.get(h).map(|b| (b.position, b.orientation)),
+        None => Some((DVec3::ZERO, DQuat::IDENTITY)),
+    }
+}
+
+/// The hinge angle of b against a about the axis (rad, in (-pi, pi]), from the two sides' poses.
+pub(crate) fn hinge_angle(qa: DQuat, qb: DQuat, axis_a: DVec3, reference_a: DVec3, reference_b: DVec3) -> f64 {
+    let (axis, ra, rb) = (qa * axis_a, qa * reference_a, qb * reference_b);
+    ra.cross(rb).dot(axis).atan2(ra.dot(rb))
+}
+
+impl Joint {
+    /// The anchors' world positions, or None if a body is gone.
+    pub fn world_anchors(&self, bodies: &BodySet) -> Option<(DVec3, DVec3)> {
+        let (xa, qa) = side_pose(bodies, Some(self.a))?;
+        let (xb, qb) = side_pose(bodies, self.b)?;
+        Some((xa + qa * self.anchor_a, xb + qb * self.anchor_b))
+    }
+
+    /// The hinge angle (rad) for a hinge, None otherwise.
+    pub fn angle(&self, bodies: &BodySet) -> Option<f64> {
+        let JointKind::Hinge { axis_a, reference_a, reference_b, .. } = &self.kind else { return None };
+        let (_, qa) = side_pose(bodies, Some(self.a))?;
+        let (_, qb) = side_pose(bodies, self.b)?;
+        Some(hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b))
+    }
+}

@@ -1,0 +1,64 @@
+//! A body as the constraint solvers (contacts and joints) see it: velocities the impulses
+//! change, and how far those impulses move it by the end of the step.
+
+use crate::math::{integrate_orientation_exact, rotate_tensor, DMat3, DQuat, DVec3};
+use crate::dynamics::state::State;
+
+/// Per-body inverse mass and body-frame inverse inertia, as the solvers need them.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyMass {
+    pub inv_mass: f64,
+    pub inv_inertia_body: DMat3,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolverBody {
+    pub v: DVec3,
+    pub w: DVec3,
+    pub inv_mass: f64,
+    /// World-frame inverse inertia at the start of the step.
+    pub inv_inertia: DMat3,
+    /// Displacement and rotation (as a rotation vector) that the impulses add by step end.
+    pub dx: DVec3,
+    pub dtheta: DVec3,
+    /// Whether any contact or joint acts on this body this step.
+    pub touched: bool,
+    /// Largest reach of the impacts that hit this body this step (s).
+    pub(crate) impact_reach: f64,
+}
+
+impl SolverBody {
+    /// Marks the body as constrained this step, with its masses at orientation q.
+    pub fn touch(&mut self, q: DQuat, mass: &BodyMass) {
+        if !self.touched {
+            self.touched = true;
+            self.inv_mass = mass.inv_mass;
+            self.inv_inertia = rotate_tensor(q, mass.inv_inertia_body);
+        }
+    }
+
+    /// Applies an impulse at lever arm `arm`; it moves the body by the velocity change times
+    /// `reach` (s) by the end of the step.
+    pub fn apply(&mut self, impulse: DVec3, arm: DVec3, reach: f64) {
+        let dv = impulse * self.inv_mass;
+        let dw = self.inv_inertia * arm.cross(impulse);
+        self.v += dv;
+        self.w += dw;
+        self.dx += dv * reach;
+        self.dtheta += dw * reach;
+    }
+
+    /// Applies an angular impulse (N m s).
+    pub fn apply_angular(&mut self, impulse: DVec3, reach: f64) {
+        let dw = self.inv_inertia * impulse;
+        self.w += dw;
+        self.dtheta += dw * reach;
+    }
+
+    /// Where the body will be at the end of the step: the free motion plus what the impulses
+    /// added so far.
+    pub fn end_pose(&self, free: &State, row: usize) -> (DVec3, DQuat) {
+        let q = if self.dtheta == DVec3::ZERO { free.q[row] } else { integrate_orientation_exact(free.q[row], self.dtheta, 1.0) };
+        (free.x[row] + self.dx, q)
+    }
+}

@@ -1,0 +1,373 @@
+//! `rigidlab.Load`, `rigidlab.Spring` and `rigidlab.Joint`: handles to what acts between or on
+//! bodies, and the World methods that make springs and joints.
+
+use numpy::PyArray1;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::body::PyBody;
+use super::convert::{array3, float, vec3, vec3_or};
+use super::errors::IntoPyResult;
+use super::world::{own_body, PyWorld};
+use crate::body::BodyHandle;
+use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
+use crate::dynamics::loads::{Lasting, LoadHandle};
+use crate::dynamics::springs::{Spring, SpringHandle};
+use crate::math::DVec3;
+use crate::world::World;
+use crate::world_links::{Attachment, HingeOptions};
+
+/// How long a load lasts from the `duration` argument: None one step, inf until removed.
+pub fn lasting(duration: Option<f64>) -> Lasting {
+    match duration {
+        None => Lasting::OneStep,
+        Some(d) if d == f64::INFINITY => Lasting::UntilRemoved,
+        Some(d) => Lasting::For(d),
+    }
+}
+
+/// The Body of this world with handle h.
+fn body_object(world: &Py<PyWorld>, py: Python<'_>, h: BodyHandle) -> PyResult<PyBody> {
+    let id = world.borrow(py).inner.body(h).py()?.id;
+    Ok(PyBody::new(world.clone_ref(py), h, id))
+}
+
+fn optional_body(world: &Bound<'_, PyWorld>, obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<BodyHandle>> {
+    obj.filter(|o| !o.is_none()).map(|o| own_body(world, o, param)).transpose()
+}
+
+/// Body a, optional body b and their anchors (b's a world point when b is None).
+pub fn attachment(world: &Bound<'_, PyWorld>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, anchor_a: Option<&Bound<'_, PyAny>>, anchor_b: Option<&Bound<'_, PyAny>>) -> PyResult<Attachment> {
+    Ok(Attachment {
+        a: own_body(world, a, "a")?,
+        b: optional_body(world, b, "b")?,
+        anchor_a: vec3_or(anchor_a, "anchor_a", DVec3::ZERO)?,
+        anchor_b: vec3_or(anchor_b, "anchor_b", DVec3::ZERO)?,
+    })
+}
+
+/// Body a, optional body b and a required world anchor point.
+pub fn pivot(world: &Bound<'_, PyWorld>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, anchor: Option<&Bound<'_, PyAny>>) -> PyResult<(BodyHandle, Option<BodyHandle>, DVec3)> {
+    let anchor = anchor.filter(|o| !o.is_none()).ok_or_else(|| PyTypeError::new_err("anchor: the joint's world point (x, y, z) is required"))?;
+    Ok((own_body(world, a, "a")?, optional_body(world, b, "b")?, vec3(anchor, "anchor")?))
+}
+
+/// Hinge limits (lower, upper) in radians and a motor (speed, max_torque) or dict.
+pub fn hinge_options(limits: Option<&Bound<'_, PyAny>>, motor: Option<&Bound<'_, PyAny>>) -> PyResult<HingeOptions> {
+    let limits = match limits.filter(|o| !o.is_none()) {
+        None => None,
+        Some(l) => {
+            let v: Vec<Bound<'_, PyAny>> = l.try_iter().and_then(|it| it.collect()).map_err(|_| PyTypeError::new_err("limits: expected (lower, upper) in radians"))?;
+            if v.len() != 2 {
+                return Err(PyValueError::new_err(format!("limits: expected (lower, upper) in radians, got {} values", v.len())));
+            }
+            Some((float(&v[0], "limits")?, float(&v[1], "limits")?))
+        }
+    };
+    Ok(HingeOptions { limits, motor: motor_arg(motor)? })
+}
+
+fn motor_arg(motor: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Motor>> {
+    let Some(m) = motor.filter(|o| !o.is_none()) else { return Ok(None) };
+    let (speed, torque) = if let Ok(d) = m.cast::<pyo3::types::PyDict>() {
+        let get = |k: &str| d.get_item(k).ok().flatten().ok_or_else(|| PyValueError::new_err(format!("motor: missing '{k}' (give speed in rad/s and max_torque in N m)")));
+        (get("speed")?, get("max_torque")?)
+    } else {
+        let v: Vec<Bound<'_, PyAny>> = m.try_iter().and_then(|it| it.collect()).map_err(|_| PyTypeError::new_err("motor: expected (speed, max_torque) or a dict with those keys"))?;
+        if v.len() != 2 {
+            return Err(PyValueError::new_err("motor: expected (speed, max_torque)"));
+        }
+        (v[0].clone(), v[1].clone())
+    };
+    Ok(Some(Motor { speed: float(&speed, "motor speed")?, max_torque: float(&torque, "motor max_torque")? }))
+}
+
+/// A force or torque applied to a body (from Body.apply_force / apply_torque).
+#[pyclass(name = "Load", module = "rigidlab", frozen)]
+pub struct PyLoad {
+    world: Py<PyWorld>,
+    handle: LoadHandle,
+}
+
+impl PyLoad {
+    pub fn new(world: Py<PyWorld>, handle: LoadHandle) -> PyLoad {
+        PyLoad { world, handle }
+    }
+}
+
+#[pymethods]
+impl PyLoad {
+    /// Whether the load still acts.
+    #[getter]
+    fn active(&self, py: Python<'_>) -> bool {
+        self.world.borrow(py).inner.load_active(self.handle)
+    }
+
+    /// Stops the load; returns whether it was still acting.
+    pub fn remove(&self, py: Python<'_>) -> bool {
+        self.world.borrow_mut(py).inner.remove_load(self.handle)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<Load {}{}>", self.handle.0, if self.active(py) { "" } else { " (finished)" })
+    }
+}
+
+/// A damped linear spring (from World.add_spring). Properties read the live world.
+#[pyclass(name = "Spring", module = "rigidlab", frozen)]
+pub struct PySpring {
+    world: Py<PyWorld>,
+    handle: SpringHandle,
+}
+
+impl PySpring {
+    pub fn new(world: Py<PyWorld>, handle: SpringHandle) -> PySpring {
+        PySpring { world, handle }
+    }
+
+    fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Spring, &World) -> T) -> PyResult<T> {
+        let w = self.world.borrow(py);
+        let s = w.inner.spring(self.handle).ok_or_else(|| PyIndexError::new_err(format!("spring {} has been removed from the world", self.handle.0)))?;
+        Ok(f(s, &w.inner))
+    }
+
+    fn set(&self, py: Python<'_>, change: impl FnOnce(&mut (f64, f64, f64))) -> PyResult<()> {
+        let mut v = self.read(py, |s, _| (s.stiffness, s.damping, s.rest_length))?;
+        change(&mut v);
+        self.world.borrow_mut(py).inner.set_spring(self.handle, v.0, v.1, v.2).py()
+    }
+}
+
+#[pymethods]
+impl PySpring {
+    /// The body at anchor_a.
+    #[getter]
+    fn body_a(&self, py: Python<'_>) -> PyResult<PyBody> {
+        body_object(&self.world, py, self.read(py, |s, _| s.a)?)
+    }
+
+    /// The other body, or None when the spring is fixed to a world point.
+    #[getter]
+    fn body_b(&self, py: Python<'_>) -> PyResult<Option<PyBody>> {
+        self.read(py, |s, _| s.b)?.map(|h| body_object(&self.world, py, h)).transpose()
+    }
+
+    /// Stiffness k (N/m).
+    #[getter]
+    fn stiffness(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |s, _| s.stiffness)
+    }
+
+    #[setter(stiffness)]
+    fn set_stiffness(&self, py: Python<'_>, stiffness: &Bound<'_, PyAny>) -> PyResult<()> {
+        let k = float(stiffness, "stiffness")?;
+        self.set(py, |v| v.0 = k)
+    }
+
+    /// Damping c (N s/m) along the spring.
+    #[getter]
+    fn damping(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |s, _| s.damping)
+    }
+
+    #[setter(damping)]
+    fn set_damping(&self, py: Python<'_>, damping: &Bound<'_, PyAny>) -> PyResult<()> {
+        let c = float(damping, "damping")?;
+        self.set(py, |v| v.1 = c)
+    }
+
+    /// Rest length (m).
+    #[getter]
+    fn rest_length(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |s, _| s.rest_length)
+    }
+
+    #[setter(rest_length)]
+    fn set_rest_length(&self, py: Python<'_>, rest_length: &Bound<'_, PyAny>) -> PyResult<()> {
+        let l = float(rest_length, "rest_length")?;
+        self.set(py, |v| v.2 = l)
+    }
+
+    /// Anchor on a (body frame).
+    #[getter]
+    fn anchor_a<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |s, _| s.anchor_a)?))
+    }
+
+    /// Anchor on b (body frame), or the world point when b is None.
+    #[getter]
+    fn anchor_b<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |s, _| s.anchor_b)?))
+    }
+
+    /// Current distance between the anchors (m).
+    #[getter]
+    fn length(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |s, w| s.length(w.bodies()))
+    }
+
+    /// Elastic energy k (L - rest_length)^2 / 2 (J).
+    #[getter]
+    fn elastic_energy(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |s, w| s.energy(w.bodies()))
+    }
+
+    /// Whether the spring is still in the world.
+    #[getter]
+    fn alive(&self, py: Python<'_>) -> bool {
+        self.world.borrow(py).inner.spring(self.handle).is_some()
+    }
+
+    /// Removes the spring; returns whether it was still there.
+    pub fn remove(&self, py: Python<'_>) -> bool {
+        self.world.borrow_mut(py).inner.remove_spring(self.handle)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        match self.read(py, |s, w| (s.stiffness, s.damping, s.rest_length, s.length(w.bodies()))) {
+            Ok((k, c, l0, l)) => format!("<Spring {}: k={k} N/m, c={c} N s/m, rest {l0} m, now {l:.6} m>", self.handle.0),
+            Err(_) => format!("<Spring {} (removed)>", self.handle.0),
+        }
+    }
+}
+
+/// A joint (from the World.add_*_joint methods). Properties read the live world.
+#[pyclass(name = "Joint", module = "rigidlab", frozen)]
+pub struct PyJoint {
+    world: Py<PyWorld>,
+    handle: JointHandle,
+}
+
+impl PyJoint {
+    pub fn new(world: Py<PyWorld>, handle: JointHandle) -> PyJoint {
+        PyJoint { world, handle }
+    }
+
+    fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Joint, &World) -> T) -> PyResult<T> {
+        let w = self.world.borrow(py);
+        let j = w.inner.joint(self.handle).ok_or_else(|| PyIndexError::new_err(format!("joint {} has been removed from the world", self.handle.0)))?;
+        Ok(f(j, &w.inner))
+    }
+}
+
+#[pymethods]
+impl PyJoint {
+    /// "distance", "rope", "ball", "hinge" or "fixed".
+    #[getter]
+    fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.read(py, |j, _| j.kind.name())
+    }
+
+    /// The body at anchor_a.
+    #[getter]
+    fn body_a(&self, py: Python<'_>) -> PyResult<PyBody> {
+        body_object(&self.world, py, self.read(py, |j, _| j.a)?)
+    }
+
+    /// The other body, or None when the joint holds a to the world.
+    #[getter]
+    fn body_b(&self, py: Python<'_>) -> PyResult<Option<PyBody>> {
+        self.read(py, |j, _| j.b)?.map(|h| body_object(&self.world, py, h)).transpose()
+    }
+
+    /// Anchor on a (body frame).
+    #[getter]
+    fn anchor_a<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |j, _| j.anchor_a)?))
+    }
+
+    /// Anchor on b (body frame), or the world point when b is None.
+    #[getter]
+    fn anchor_b<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |j, _| j.anchor_b)?))
+    }
+
+    /// Current distance between the anchors (m).
+    #[getter]
+    fn length(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |j, w| j.world_anchors(w.bodies()).map_or(f64::NAN, |(a, b)| (b - a).length()))
+    }
+
+    /// The rod length of a distance joint, the maximum length of a rope, None otherwise.
+    #[getter]
+    fn target_length(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        self.read(py, |j, _| match j.kind {
+            JointKind::Distance { length } => Some(length),
+            JointKind::Rope { max_length } => Some(max_length),
+            _ => None,
+        })
+    }
+
+    /// A hinge's angle (rad) of b against a about the axis, zero when made; None for others.
+    #[getter]
+    fn angle(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        self.read(py, |j, w| j.angle(w.bodies()))
+    }
+
+    /// A hinge's limits (lower, upper) in radians, or None.
+    #[getter]
+    fn limits(&self, py: Python<'_>) -> PyResult<Option<(f64, f64)>> {
+        self.read(py, |j, _| match j.kind {
+            JointKind::Hinge { limits, .. } => limits,
+            _ => None,
+        })
+    }
+
+    /// A hinge's motor as (speed rad/s, max_torque N m), or None. Settable (None turns it off).
+    #[getter]
+    fn motor(&self, py: Python<'_>) -> PyResult<Option<(f64, f64)>> {
+        self.read(py, |j, _| match j.kind {
+            JointKind::Hinge { motor, .. } => motor.map(|m| (m.speed, m.max_torque)),
+            _ => None,
+        })
+    }
+
+    #[setter(motor)]
+    fn set_motor(&self, py: Python<'_>, motor: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let m = motor_arg(motor)?;
+        self.world.borrow_mut(py).inner.set_hinge_motor(self.handle, m).py()
+    }
+
+    /// Reaction impulse (N s, world vector) the joint gave body b in the last step; body a got
+    /// its opposite.
+    #[getter]
+    fn impulse<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |j, _| j.impulse)?))
+    }
+
+    /// Angular reaction impulse (N m s) on b in the last step, besides the moment of `impulse`.
+    #[getter]
+    fn angular_impulse<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |j, _| j.angular_impulse)?))
+    }
+
+    /// Mean reaction force (N) on b over the last step: impulse / dt.
+    #[getter]
+    fn reaction_force<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |j, w| j.impulse / w.settings().dt)?))
+    }
+
+    /// Mean reaction torque (N m) on b over the last step: angular_impulse / dt.
+    #[getter]
+    fn reaction_torque<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.read(py, |j, w| j.angular_impulse / w.settings().dt)?))
+    }
+
+    /// Whether the joint is still in the world.
+    #[getter]
+    fn alive(&self, py: Python<'_>) -> bool {
+        self.world.borrow(py).inner.joint(self.handle).is_some()
+    }
+
+    /// Removes the joint; returns whether it was still there.
+    pub fn remove(&self, py: Python<'_>) -> bool {
+        self.world.borrow_mut(py).inner.remove_joint(self.handle)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        match self.read(py, |j, _| j.kind.name()) {
+            Ok(kind) => format!("<Joint {}: {kind}>", self.handle.0),
+            Err(_) => format!("<Joint {} (removed)>", self.handle.0),
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Springs and joints: adding, reading and removing them. Every call checks its input first and
+//! leaves the world unchanged when it fails.
+
+use crate::body::BodyHandle;
+use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
+use crate::dynamics::springs::{Spring, SpringHandle};
+use crate::error::{check_finite, check_finite3, check_non_negative, check_positive, Error, Result};
+use crate::math::{DQuat, DVec3};
+use crate::world::World;
+
+/// Where a spring or joint is attached: body a at a body-frame anchor, and body b at a
+/// body-frame anchor or, with no b, a world point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Attachment {
+    pub a: BodyHandle,
+    pub b: Option<BodyHandle>,
+    pub anchor_a: DVec3,
+    pub anchor_b: DVec3,
+}
+
+impl Attachment {
+    /// Attached at one world point, fixed to both bodies from now on.
+    pub fn at_world_point(world: &World, a: BodyHandle, b: Option<BodyHandle>, point: DVec3) -> Result<Attachment> {
+        check_finite3("anchor", point)?;
+        let local = |h: BodyHandle| -> Result<DVec3> {
+            let body = world.body(h)?;
+            Ok(body.orientation.inverse() * (point - body.position))
+        };
+        let anchor_a = local(a)?;
+        let anchor_b = match b {
+            Some(b) => local(b)?,
+            None => point,
+        };
+        Ok(Attachment { a, b, anchor_a, anchor_b })
+    }
+}
+
+/// A hinge's options: angle limits (rad, lower <= upper, within [-pi, pi]) and a motor.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HingeOptions {
+    pub limits: Option<(f64, f64)>,
+    pub motor: Option<Motor>,
+}
+
+impl World {
+    fn check_attachment(&self, at: &Attachment) -> Result<()> {
+        self.body(at.a)?;
+        if let Some(b) = at.b {
+            self.body(b)?;
+            if b == at.a {
+                return Err(Error::invalid("b", "the same body as a", "must be a different body from a (or None for the world)"));
+            }
+        }
+        check_finite3("anchor_a", at.anchor_a)?;
+        check_finite3("anchor_b", at.anchor_b)?;
+        Ok(())
+    }
+
+    /// The anchors' current world positions.
+    fn anchors_now(&self, at: &Attachment) -> Result<(DVec3, DVec3)> {
+        let pa = self.body(at.a)?.world_point(at.anchor_a);
+        let pb = match at.b {
+            Some(b) => self.body(b)?.world_point(at.anchor_b),
+            None => at.anchor_b,
+        };
+        Ok((pa, pb))
+    }
+
+    fn take_handle(&mut self) -> u64 {
+        self.next_handle += 1;
+        self.next_handle - 1
+    }
+
+    /// Adds a damped linear spring; rest_length None takes the anchors' current distance.
+    pub fn add_spring(&mut self, at: Attachment, stiffness: f64, damping: f64, rest_length: Option<f64>) -> Result<SpringHandle> {
+        self.check_attachment(&at)?;
+        check_non_negative("stiffness", stiffness)?;
+        check_non_negative("damping", damping)?;
+        let (pa, pb) = self.anchors_now(&at)?;
+        let rest_length = match rest_length {
+            Some(l) => check_non_negative("rest_length", l)?,
+            None => (pb - pa).length(),
+        };
+        let handle = SpringHandle(self.take_handle());
+        self.springs.push(Spring { handle, a: at.a, b: at.b, anchor_a: at.anchor_a, anchor_b: at.anchor_b, stiffness, damping, rest_length });
+        Ok(handle)
+    }
+
+    pub fn spring(&self, h: SpringHandle) -> Option<&Spring> {
+        self.springs.iter().find(|s| s.handle == h)
+    }
+
+    /// Changes a spring's stiffness, damping and rest length.
+    pub fn set_spring(&mut self, h: SpringHandle, stiffness: f64, damping: f64, rest_length: f64) -> Result<()> {
+        check_non_negative("stiffness", stiffness)?;
+        check_non_negative("damping", damping)?;
+        check_non_negative("rest_length", rest_length)?;
+        let s = self.springs.iter_mut().find(|s| s.handle == h).ok_or(Error::RemovedLink { what: "spring" })?;
+        s.stiffness = stiffness;
+        s.damping = damping;
+        s.rest_length = rest_length;
+        Ok(())
+    }
+
+    /// Removes a spring; false if it was already gone.
+    pub fn remove_spring(&mut self, h: SpringHandle) -> bool {
+        let before = self.springs.len();
+        self.springs.retain(|s| s.handle != h);
+        self.springs.len() != before
+    }
+
+    fn push_joint(&mut self, at: Attachment, kind: JointKind) -> JointHandle {
+        let handle = JointHandle(self.take_handle());
+        self.joints.push(Joint { handle, a: at.a, b: at.b, kind, anchor_a: at.anchor_a, anchor_b: at.anchor_b, impulse: DVec3::ZERO, angular_impulse: DVec3::ZERO });
+        handle
+    }
+
+    /// A rigid rod between the anchors; length None takes their current distance.
+    pub fn add_distance_joint(&mut self, at: Attachment, length: Option<f64>) -> Result<JointHandle> {
+        self.check_attachment(&at)?;
+        let (pa, pb) = self.anchors_now(&at)?;
+        let length = match length {
+            Some(l) => check_positive("length", l)?,
+            None => (pb - pa).length(),
+        };
+        if length < 1e-9 {
+            return Err(Error::invalid("length", length, "must be positive: the anchors coincide, use a ball joint"));
+        }
+        Ok(self.push_joint(at, JointKind::Distance { length }))
+    }
+
+    /// A rope: the anchors stay at most max_length apart; None takes their current distance.
+    pub fn add_rope_joint(&mut self, at: Attachment, max_length: Option<f64>) -> Result<JointHandle> {
+        self.check_attachment(&at)?;
+        let (pa, pb) = self.anchors_now(&at)?;
+        let max_length = match max_length {
+            Some(l) => check_positive("max_length", l)?,
+            None => check_positive("max_length", (pb - pa).length())?,
+        };
+        Ok(self.push_joint(at, JointKind::Rope { max_length }))
+    }
+
+    /// A ball-and-socket joint at a world point.
+    pub fn add_ball_joint(&mut self, a: BodyHandle, b: Option<BodyHandle>, anchor: DVec3) -> Result<JointHandle> {
+        let at = Attachment::at_world_point(self, a, b, anchor)?;
+        self.check_attachment(&at)?;
+        Ok(self.push_joint(at, JointKind::Ball))
+    }
+
+    /// A hinge at a world point, turning about a world axis.
+    pub fn add_hinge_joint(&mut self, a: BodyHandle, b: Option<BodyHandle>, anchor: DVec3, axis: DVec3, options: HingeOptions) -> Result<JointHandle> {
+        let at = Attachment::at_world_point(self, a, b, anchor)?;
+        self.check_attachment(&at)?;
+        check_finite3("axis", axis)?;
+        if axis.length() < 1e-12 {
+            return Err(Error::invalid("axis", format!("{:?}", axis.to_array()), "must be a non-zero vector"));
+        }
+        if let Some((lo, hi)) = options.limits {
+            check_finite("limits", lo)?;
+            check_finite("limits", hi)?;
+            if lo > hi || lo < -std::f64::consts::PI || hi > std::f64::consts::PI {
+                return Err(Error::invalid("limits", format!("({lo}, {hi})"), "must be (lower, upper) with -pi <= lower <= upper <= pi"));
+            }
+        }
+        if let Some(m) = options.motor {
+            check_finite("motor speed", m.speed)?;
+            check_non_negative("motor max_torque", m.max_torque)?;
+        }
+        let axis = axis.normalize();
+        let reference = axis.any_orthonormal_vector();
+        let qa = self.body(a)?.orientation;
+        let qb = match b {
+            Some(b) => self.body(b)?.orientation,
+            None => DQuat::IDENTITY,
+        };
+        let kind = JointKind::Hinge {
+            axis_a: qa.inverse() * axis,
+            axis_b: qb.inverse() * axis,
+            reference_a: qa.inverse() * reference,
+            reference_b: qb.inverse() * reference,
+            limits: options.limits,
+            motor: options.motor,
+        };
+        Ok(self.push_joint(at, kind))
+    }
+
+    /// Welds a to b (or to the world) as they are now; the anchor is b's centre (a's with no
+    /// b).
+    pub fn add_fixed_joint(&mut self, a: BodyHandle, b: Option<BodyHandle>) -> Result<JointHandle> {
+        let anchor = match b {
+            Some(b) => self.body(b)?.position,
+            None => self.body(a)?.position,
+        };
+        let at = Attachment::at_world_point(self, a, b, anchor)?;
+        self.check_attachment(&at)?;
+        let qa = self.body(a)?.orientation;
+        let qb = match b {
+            Some(b) => self.body(b)?.orientation,
+            None => DQuat::IDENTITY,
+        };
+        Ok(self.push_joint(at, JointKind::Fixed { relative: qa.inverse() * qb }))
+    }
+
+    pub fn joint(&self, h: JointHandle) -> Option<&Joint> {
+        self.joints.iter().find(|j| j.handle == h)
+    }
+
+    /// Changes a hinge's motor (None switches it off).
+    pub fn set_hinge_motor(&mut self, h: JointHandle, motor: Option<Motor>) -> Result<()> {
+        if let Some(m) = motor {
+            check_finite("motor speed", m.speed)?;
+            check_non_negative("motor max_torque", m.max_torque)?;
+        }
+        let j = self.joints.iter_mut().find(|j| j.handle == h).ok_or(Error::RemovedLink { what: "joint" })?;
+        match &mut j.kind {
+            JointKind::Hinge { motor: m, .. } => {
+                *m = motor;
+                Ok(())
+            }
+            other => Err(Error::invalid("motor", other.name(), "only a hinge joint has a motor")),
+        }
+    }
+
+    /// Removes a joint; false if it was already gone.
+    pub fn remove_joint(&mut self, h: JointHandle) -> bool {
+        let before = self.joints.len();
+        self.joints.retain(|j| j.handle != h);
+        self.joints.len() != before
+    }
+
+    pub fn springs(&self) -> &[Spring] {
+        &self.springs
+    }
+
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints
+    }
+}
