@@ -17,6 +17,9 @@ pub enum Error {
     /// A handle whose spring or joint has been removed.
     #[error("the {what} has been removed from the world")]
     RemovedLink { what: &'static str },
+    /// A scene file that cannot be read: the message says what is wrong and where.
+    #[error("scene file: {message}")]
+    Scene { message: String },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -56,7 +56,7 @@ impl CombineRule {
 }
 
 /// A body's own coefficients; `None` defers to the other body (see the module notes).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Material {
     pub restitution: Option<f64>,
     /// Kinetic (sliding) friction coefficient.

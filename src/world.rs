@@ -88,6 +88,8 @@ pub struct World {
     pub(crate) joints: Vec<Joint>,
     /// Next handle number for loads, springs and joints (never reused).
     pub(crate) next_handle: u64,
+    /// Recordings being filled as the world steps.
+    pub(crate) recordings: Vec<crate::recorder::SharedRecording>,
     broad_phase: BroadPhase,
     integrator: Integrator,
     solver: ContactSolver,
@@ -119,6 +121,7 @@ impl World {
             springs: Vec::new(),
             joints: Vec::new(),
             next_handle: 0,
+            recordings: Vec::new(),
             broad_phase: BroadPhase::default(),
             solver: ContactSolver::default(),
             joint_solver: JointSolver::default(),
@@ -384,5 +387,6 @@ impl World {
         self.steps_since_base += 1;
         let dt = self.settings.dt;
         self.loads.retain_mut(|l| l.advance(dt));
+        self.record_step();
     }
 }

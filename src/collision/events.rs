@@ -46,7 +46,7 @@ pub struct ContactEvent {
 }
 
 /// The pairs touching at the last step, and the events not yet read.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct ContactEvents {
     touching: Vec<(u64, u64)>,
     now: Vec<(u64, u64)>,
@@ -56,6 +56,11 @@ pub struct ContactEvents {
 }
 
 impl ContactEvents {
+    /// A copy that knows which pairs touch, without the events waiting to be read.
+    pub fn without_unread(&self) -> ContactEvents {
+        ContactEvents { touching: self.touching.clone(), now: Vec::new(), events: Vec::new(), dropped: 0 }
+    }
+
     fn record(&mut self, e: ContactEvent) {
         if self.events.len() < CAPACITY {
             self.events.push(e);

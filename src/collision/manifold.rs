@@ -24,7 +24,7 @@ pub struct RawPoint {
 }
 
 /// A contact point kept in a manifold.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactPoint {
     /// The point on A's surface in A's body frame.
     pub local_a: DVec3,
@@ -71,7 +71,7 @@ pub struct Manifold {
 
 /// Keeps from one step to the next the manifolds of all touching pairs, in a deterministic
 /// order (that of the candidate pairs).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct ContactSet {
     pub manifolds: Vec<Manifold>,
     previous: Vec<Manifold>,

@@ -4,6 +4,7 @@ mod body;
 mod convert;
 mod errors;
 mod links;
+mod recording;
 mod world;
 
 use pyo3::prelude::*;
@@ -16,6 +17,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<links::PyLoad>()?;
     m.add_class::<links::PySpring>()?;
     m.add_class::<links::PyJoint>()?;
+    m.add_class::<recording::PyRecording>()?;
+    m.add_class::<recording::PySnapshot>()?;
     m.add("RemovedBodyError", m.py().get_type::<errors::RemovedBodyError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

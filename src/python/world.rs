@@ -1,12 +1,13 @@
 //! `rigidlab.World`: the world a script builds and runs.
 
 use numpy::PyArray1;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::body::PyBody;
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
+use super::recording::{PyRecording, PySnapshot};
 use super::convert::{any_rows, array3, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
@@ -14,6 +15,7 @@ use crate::dynamics::integrator::IntegratorKind;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
 use crate::shape::{ConvexHull, Shape};
+use crate::recorder::Quantities;
 use crate::world::{Settings, World};
 use crate::world_edit::StateUpdate;
 
@@ -663,6 +665,88 @@ impl PyWorld {
         let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
         let m = Material::new(opt_float(restitution, "restitution")?, opt_float(friction, "friction")?, opt_float(static_friction, "static_friction")?).py()?;
         slf.borrow_mut().inner.set_pair(ha, hb, m).py()
+    }
+
+    /// Starts recording: samples now and every `every` steps while the world runs, inside
+    /// the engine. quantities: names among "positions", "orientations", "velocities",
+    /// "angular_velocities", "energy", "momentum", "angular_momentum", "contacts" (default:
+    /// all). Returns the Recording, which fills until rec.stop() or until it is dropped.
+    #[pyo3(signature = (every=None, quantities=None))]
+    #[pyo3(text_signature = "(every=1, quantities=None)")]
+    fn record(&mut self, every: Option<&Bound<'_, PyAny>>, quantities: Option<&Bound<'_, PyAny>>) -> PyResult<PyRecording> {
+        let k = every.map(|e| int(e, "every")).transpose()?.unwrap_or(1);
+        if k < 1 {
+            return Err(PyValueError::new_err(format!("every: must be at least 1 (got {k})")));
+        }
+        let q = match quantities.filter(|q| !q.is_none()) {
+            None => Quantities::all(),
+            Some(obj) => {
+                if obj.is_instance_of::<pyo3::types::PyString>() {
+                    return Err(PyTypeError::new_err("quantities: expected a list of names, got a string"));
+                }
+                let mut q = Quantities::none();
+                let items = obj.try_iter().map_err(|_| PyTypeError::new_err("quantities: expected a list of names"))?;
+                for item in items {
+                    q.add("quantities", &string(&item?, "quantities")?).py()?;
+                }
+                q
+            }
+        };
+        Ok(PyRecording::new(self.inner.record(k as u64, q).py()?))
+    }
+
+    /// The whole state (bodies, time, settings, contact cache and warm-start impulses, loads,
+    /// springs, joints); w.restore(snap) puts it back and the run repeats bit for bit.
+    fn snapshot(slf: &Bound<'_, Self>) -> PySnapshot {
+        PySnapshot { inner: std::sync::Arc::new(slf.borrow().inner.snapshot()), world_id: slf.as_ptr() as usize }
+    }
+
+    /// Puts back a snapshot of this world. Bodies added since are removed (their handles
+    /// raise RemovedBodyError); bodies removed since come back under their old handles.
+    fn restore(slf: &Bound<'_, Self>, snapshot: &Bound<'_, PyAny>) -> PyResult<()> {
+        let snap = snapshot.cast::<PySnapshot>().map_err(|_| PyTypeError::new_err("snapshot: expected a rigidlab.Snapshot from World.snapshot()"))?;
+        let snap = snap.get();
+        if snap.world_id != slf.as_ptr() as usize {
+            return Err(PyValueError::new_err("snapshot: taken from another World"));
+        }
+        slf.borrow_mut().inner.restore(&snap.inner);
+        Ok(())
+    }
+
+    /// The world as scene JSON text (the format of World.save).
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// A world from scene JSON text; ValueError says what is wrong and where.
+    #[staticmethod]
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyWorld> {
+        let text = string(text, "text")?;
+        Ok(PyWorld { inner: World::from_json(&text).py()? })
+    }
+
+    /// Saves the world as a versioned JSON scene file: settings, bodies, shapes, materials,
+    /// pair overrides, springs, joints, loads and the state (contact cache included), so
+    /// World.load continues exactly where this world is.
+    fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
+        std::fs::write(&path, self.inner.to_json()).map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
+    }
+
+    /// Loads a scene file written by World.save (or by hand). A corrupt file or one from a
+    /// newer rigidlab raises ValueError naming what is wrong and where.
+    #[staticmethod]
+    fn load(path: &Bound<'_, PyAny>) -> PyResult<PyWorld> {
+        let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| PyOSError::new_err(format!("path: cannot read {}: {e}", path.display())))?;
+        let inner = World::from_json(&text).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(PyWorld { inner })
+    }
+
+    /// Pickles as the scene JSON (state included), so an unpickled world continues exactly.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (slf.borrow().inner.to_json_compact(),)))
     }
 
     fn __repr__(&self) -> String {

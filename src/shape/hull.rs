@@ -1,11 +1,13 @@
 //! Convex polyhedra: the hull of a point cloud (incremental construction), its faces as
 //! polygons, its edges, and its mass properties by tetrahedral decomposition.
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Error, Result};
 use crate::math::{DMat3, DVec3};
 
 /// A face of a hull: a convex polygon with its outward plane.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Face {
     /// Outward unit normal (body frame).
     pub normal: DVec3,
@@ -16,7 +18,7 @@ pub struct Face {
 }
 
 /// A convex polyhedron in its body frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConvexHull {
     pub vertices: Vec<DVec3>,
     pub faces: Vec<Face>,
@@ -27,7 +29,7 @@ pub struct ConvexHull {
 }
 
 /// Volume, centroid and inertia per unit mass about the centroid (uniform density).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MassProperties {
     pub volume: f64,
     pub centroid: DVec3,
@@ -147,6 +149,32 @@ impl ConvexHull {
     }
 
     /// The same hull moved by `offset` (body frame).
+    /// Checks a hull that did not come from `from_points` (one read from a file): indices in
+    /// range, finite numbers, and every vertex inside every face plane.
+    pub fn check(&self, param: &str) -> Result<()> {
+        let n = self.vertices.len() as u32;
+        let bad = |what: &str| Err(Error::invalid(param, what, "is not a valid convex hull"));
+        if n < 4 || self.faces.len() < 4 {
+            return bad("fewer than 4 vertices or faces");
+        }
+        if self.vertices.iter().any(|v| !v.is_finite()) || self.edge_directions.iter().any(|d| !d.is_finite()) {
+            return bad("a coordinate that is not finite");
+        }
+        if self.edges.iter().flatten().any(|&i| i >= n) || self.faces.iter().any(|f| f.vertices.len() < 3 || f.vertices.iter().any(|&i| i >= n)) {
+            return bad("a vertex index out of range");
+        }
+        let scale = self.bounding_radius().max(f64::MIN_POSITIVE);
+        for f in &self.faces {
+            if !f.offset.is_finite() || (f.normal.length() - 1.0).abs() > 1e-9 {
+                return bad("a face normal that is not a unit vector");
+            }
+            if self.vertices.iter().any(|v| f.normal.dot(*v) - f.offset > 1e-6 * scale) {
+                return bad("a vertex outside a face plane (not convex)");
+            }
+        }
+        Ok(())
+    }
+
     pub fn translated(mut self, offset: DVec3) -> ConvexHull {
         for v in self.vertices.iter_mut() {
             *v += offset;

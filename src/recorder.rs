@@ -1,0 +1,188 @@
+//! Recording inside the engine: while the world runs, a recording samples the chosen
+//! quantities every k steps into flat arrays, so a long run costs no Python per step.
+
+use std::sync::{Arc, Mutex};
+
+use crate::body::BodyHandle;
+use crate::error::{Error, Result};
+use crate::math::DVec3;
+use crate::world::World;
+
+/// What a recording keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quantities {
+    pub positions: bool,
+    pub orientations: bool,
+    pub velocities: bool,
+    pub angular_velocities: bool,
+    /// The six energy terms of `World::energy`.
+    pub energy: bool,
+    pub momentum: bool,
+    /// About the world origin.
+    pub angular_momentum: bool,
+    /// The number of contact points.
+    pub contacts: bool,
+}
+
+impl Quantities {
+    pub const NAMES: &'static str = "'positions', 'orientations', 'velocities', 'angular_velocities', 'energy', 'momentum', 'angular_momentum', 'contacts'";
+
+    pub fn all() -> Quantities {
+        Quantities { positions: true, orientations: true, velocities: true, angular_velocities: true, energy: true, momentum: true, angular_momentum: true, contacts: true }
+    }
+
+    pub fn none() -> Quantities {
+        Quantities { positions: false, orientations: false, velocities: false, angular_velocities: false, energy: false, momentum: false, angular_momentum: false, contacts: false }
+    }
+
+    /// Adds a quantity by name.
+    pub fn add(&mut self, param: &str, name: &str) -> Result<()> {
+        let flag = match name {
+            "positions" => &mut self.positions,
+            "orientations" => &mut self.orientations,
+            "velocities" => &mut self.velocities,
+            "angular_velocities" => &mut self.angular_velocities,
+            "energy" => &mut self.energy,
+            "momentum" => &mut self.momentum,
+            "angular_momentum" => &mut self.angular_momentum,
+            "contacts" => &mut self.contacts,
+            _ => return Err(Error::UnknownName { param: param.into(), what: "quantity".into(), value: name.into(), choices: Self::NAMES.into() }),
+        };
+        *flag = true;
+        Ok(())
+    }
+}
+
+/// The energy terms in the order a recording keeps them.
+pub const ENERGY_TERMS: [&str; 6] = ["translational", "rotational", "kinetic", "gravitational", "elastic", "total"];
+
+/// Samples of a run. Per-body arrays are flat, row-major (sample, body, component); bodies are
+/// those of the world when recording began, in row order; a body removed since reads NaN.
+#[derive(Debug)]
+pub struct Recording {
+    pub every: u64,
+    pub quantities: Quantities,
+    pub body_ids: Vec<u64>,
+    handles: Vec<BodyHandle>,
+    steps_since_sample: u64,
+    pub active: bool,
+    pub time: Vec<f64>,
+    pub positions: Vec<f64>,
+    pub orientations: Vec<f64>,
+    pub velocities: Vec<f64>,
+    pub angular_velocities: Vec<f64>,
+    /// One vector per term of ENERGY_TERMS.
+    pub energy: [Vec<f64>; 6],
+    pub momentum: Vec<f64>,
+    pub angular_momentum: Vec<f64>,
+    pub contacts: Vec<u64>,
+}
+
+impl Recording {
+    pub fn len(&self) -> usize {
+        self.time.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.time.is_empty()
+    }
+
+    pub fn body_count(&self) -> usize {
+        self.body_ids.len()
+    }
+
+    fn sample(&mut self, w: &World) {
+        self.time.push(w.time());
+        let q = self.quantities;
+        let bodies = w.bodies();
+        for &h in &self.handles {
+            let b = bodies.get(h);
+            let nan3 = [f64::NAN; 3];
+            if q.positions {
+                self.positions.extend(b.map_or(nan3, |b| b.position.to_array()));
+            }
+            if q.orientations {
+                self.orientations.extend(b.map_or([f64::NAN; 4], |b| b.orientation.to_array()));
+            }
+            if q.velocities {
+                self.velocities.extend(b.map_or(nan3, |b| b.velocity.to_array()));
+            }
+            if q.angular_velocities {
+                self.angular_velocities.extend(b.map_or(nan3, |b| b.angular_velocity.to_array()));
+            }
+        }
+        if q.energy {
+            let e = w.energy();
+            for (v, x) in self.energy.iter_mut().zip([e.translational, e.rotational, e.kinetic, e.gravitational, e.elastic, e.total]) {
+                v.push(x);
+            }
+        }
+        if q.momentum {
+            self.momentum.extend(w.momentum().to_array());
+        }
+        if q.angular_momentum {
+            self.angular_momentum.extend(w.angular_momentum(DVec3::ZERO).to_array());
+        }
+        if q.contacts {
+            self.contacts.push(w.manifolds().iter().map(|m| m.points.len() as u64).sum());
+        }
+    }
+
+    /// Counts a step; samples on every `every`-th.
+    fn after_step(&mut self, w: &World) {
+        self.steps_since_sample += 1;
+        if self.steps_since_sample >= self.every {
+            self.steps_since_sample = 0;
+            self.sample(w);
+        }
+    }
+}
+
+/// A recording shared between the world (which fills it) and its reader.
+pub type SharedRecording = Arc<Mutex<Recording>>;
+
+impl World {
+    /// Starts recording `quantities` now and every `every` steps; the returned recording fills
+    /// while the world steps, until stopped (`active = false`) or dropped by its reader.
+    pub fn record(&mut self, every: u64, quantities: Quantities) -> Result<SharedRecording> {
+        if every == 0 {
+            return Err(Error::invalid("every", every, "must be at least 1"));
+        }
+        let mut rec = Recording {
+            every,
+            quantities,
+            body_ids: self.bodies.bodies().iter().map(|b| b.id).collect(),
+            handles: self.bodies.handles().to_vec(),
+            steps_since_sample: 0,
+            active: true,
+            time: Vec::new(),
+            positions: Vec::new(),
+            orientations: Vec::new(),
+            velocities: Vec::new(),
+            angular_velocities: Vec::new(),
+            energy: Default::default(),
+            momentum: Vec::new(),
+            angular_momentum: Vec::new(),
+            contacts: Vec::new(),
+        };
+        rec.sample(self);
+        let shared = Arc::new(Mutex::new(rec));
+        self.recordings.push(shared.clone());
+        Ok(shared)
+    }
+
+    /// Samples the active recordings after a step; forgets stopped or unread ones.
+    pub(crate) fn record_step(&mut self) {
+        if self.recordings.is_empty() {
+            return;
+        }
+        self.recordings.retain(|r| Arc::strong_count(r) > 1 && r.lock().is_ok_and(|r| r.active));
+        let recordings = std::mem::take(&mut self.recordings);
+        for r in &recordings {
+            if let Ok(mut rec) = r.lock() {
+                rec.after_step(self);
+            }
+        }
+        self.recordings = recordings;
+    }
+}

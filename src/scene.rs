@@ -1,0 +1,492 @@
+//! The versioned JSON scene format that Python and the viewer share: settings, bodies with
+//! their shapes and materials, pair overrides, springs, joints, loads, and the state a step
+//! reads (time, the contact cache with its warm-start impulses), so a loaded world continues
+//! exactly as the saved one would.
+//!
+//! Bodies are referred to by id. A file names its format and version; a newer version than
+//! this build reads, or anything malformed, gives an error naming what is wrong and where.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::body::{build_body, BodyDesc, BodyHandle, BodyKind, MassSpec};
+use crate::collision::manifold::{ContactPoint, Manifold};
+use crate::dynamics::integrator::IntegratorKind;
+use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
+use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
+use crate::dynamics::springs::{Spring, SpringHandle};
+use crate::error::{Error, Result};
+use crate::material::{CombineRule, Material};
+use crate::math::{DQuat, DVec3};
+use crate::shape::hull::{ConvexHull, MassProperties};
+use crate::shape::Shape;
+use crate::world::{Settings, World};
+
+pub const FORMAT: &str = "rigidlab-scene";
+pub const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneFile {
+    pub format: String,
+    pub version: u32,
+    pub settings: SettingsData,
+    pub time: TimeData,
+    pub next_id: u64,
+    pub next_handle: u64,
+    pub bodies: Vec<BodyData>,
+    #[serde(default)]
+    pub pair_materials: Vec<PairData>,
+    #[serde(default)]
+    pub springs: Vec<SpringData>,
+    #[serde(default)]
+    pub joints: Vec<JointData>,
+    #[serde(default)]
+    pub loads: Vec<LoadData>,
+    #[serde(default)]
+    pub contacts: Vec<ManifoldData>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsData {
+    pub gravity: DVec3,
+    pub dt: f64,
+    pub integrator: String,
+    pub solver_iterations: u32,
+    pub position_iterations: u32,
+    pub restitution_threshold: f64,
+    pub linear_slop: f64,
+    pub restitution_rule: String,
+    pub friction_rule: String,
+}
+
+/// Time is base + steps * dt (kept apart so it does not accumulate rounding).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeData {
+    pub base: f64,
+    pub steps: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ShapeData {
+    Sphere { radius: f64 },
+    Box { half_extents: DVec3 },
+    Capsule { radius: f64, half_height: f64 },
+    Convex { hull: ConvexHull, mass_properties: MassProperties },
+    Plane,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyData {
+    pub id: u64,
+    #[serde(default)]
+    pub name: Option<String>,
+    pub kind: String,
+    pub shape: ShapeData,
+    /// The shape's mass (kg), whatever the kind; null for a plane (infinite).
+    pub mass: Option<f64>,
+    pub position: DVec3,
+    pub orientation: DQuat,
+    pub velocity: DVec3,
+    pub angular_velocity: DVec3,
+    pub material: Material,
+    pub linear_damping: f64,
+    pub angular_damping: f64,
+    pub quadratic_drag: f64,
+    pub gravity_scale: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairData {
+    pub a: u64,
+    pub b: u64,
+    pub material: Material,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpringData {
+    pub handle: u64,
+    pub a: u64,
+    pub b: Option<u64>,
+    pub anchor_a: DVec3,
+    pub anchor_b: DVec3,
+    pub stiffness: f64,
+    pub damping: f64,
+    pub rest_length: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum JointKindData {
+    Distance { length: f64 },
+    Rope { max_length: f64 },
+    Ball,
+    Hinge { axis_a: DVec3, axis_b: DVec3, reference_a: DVec3, reference_b: DVec3, limits: Option<(f64, f64)>, motor: Option<(f64, f64)> },
+    Fixed { relative: DQuat },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointData {
+    pub handle: u64,
+    pub a: u64,
+    pub b: Option<u64>,
+    pub kind: JointKindData,
+    pub anchor_a: DVec3,
+    pub anchor_b: DVec3,
+    pub impulse: DVec3,
+    pub angular_impulse: DVec3,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadData {
+    pub handle: u64,
+    pub body: u64,
+    pub force: DVec3,
+    pub local_point: Option<DVec3>,
+    pub torque: DVec3,
+    /// Seconds left; null for the next step only; "until_removed" is `until_removed: true`.
+    pub remaining: Option<f64>,
+    #[serde(default)]
+    pub until_removed: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifoldData {
+    pub a: u64,
+    pub b: u64,
+    pub normal: DVec3,
+    pub points: Vec<ContactPoint>,
+}
+
+/// An error in a scene file at `path` (a JSON path such as bodies[3].shape).
+fn at(path: impl std::fmt::Display, e: Error) -> Error {
+    Error::Scene { message: format!("{path}: {e}") }
+}
+
+fn scene_error(message: impl Into<String>) -> Error {
+    Error::Scene { message: message.into() }
+}
+
+fn lasting_data(l: Lasting) -> (Option<f64>, bool) {
+    match l {
+        Lasting::OneStep => (None, false),
+        Lasting::For(t) => (Some(t), false),
+        Lasting::UntilRemoved => (None, true),
+    }
+}
+
+impl World {
+    /// The world as a scene file.
+    pub fn to_scene(&self) -> SceneFile {
+        let s = &self.settings;
+        let id_of = |h: BodyHandle| self.bodies.get(h).map_or(u64::MAX, |b| b.id);
+        let mut pairs: Vec<PairData> = self.pair_materials.iter().map(|(&(a, b), m)| PairData { a, b, material: *m }).collect();
+        pairs.sort_by_key(|p| (p.a, p.b));
+        SceneFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            settings: SettingsData {
+                gravity: s.gravity,
+                dt: s.dt,
+                integrator: s.integrator.name().into(),
+                solver_iterations: s.solver_iterations,
+                position_iterations: s.position_iterations,
+                restitution_threshold: s.restitution_threshold,
+                linear_slop: s.linear_slop,
+                restitution_rule: s.materials.restitution_rule.name().into(),
+                friction_rule: s.materials.friction_rule.name().into(),
+            },
+            time: TimeData { base: self.base_time, steps: self.steps_since_base },
+            next_id: self.next_id,
+            next_handle: self.next_handle,
+            bodies: self
+                .bodies
+                .bodies()
+                .iter()
+                .map(|b| BodyData {
+                    id: b.id,
+                    name: b.name.clone(),
+                    kind: b.kind.name().into(),
+                    shape: match &b.shape {
+                        Shape::Sphere { radius } => ShapeData::Sphere { radius: *radius },
+                        Shape::Box { half_extents, .. } => ShapeData::Box { half_extents: *half_extents },
+                        Shape::Capsule { radius, half_height } => ShapeData::Capsule { radius: *radius, half_height: *half_height },
+                        Shape::Convex { hull, mass } => ShapeData::Convex { hull: (**hull).clone(), mass_properties: *mass },
+                        Shape::Plane => ShapeData::Plane,
+                    },
+                    mass: b.shape_mass.is_finite().then_some(b.shape_mass),
+                    position: b.position,
+                    orientation: b.orientation,
+                    velocity: b.velocity,
+                    angular_velocity: b.angular_velocity,
+                    material: b.material,
+                    linear_damping: b.linear_damping,
+                    angular_damping: b.angular_damping,
+                    quadratic_drag: b.quadratic_drag,
+                    gravity_scale: b.gravity_scale,
+                })
+                .collect(),
+            pair_materials: pairs,
+            springs: self
+                .springs
+                .iter()
+                .map(|sp| SpringData {
+                    handle: sp.handle.0,
+                    a: id_of(sp.a),
+                    b: sp.b.map(id_of),
+                    anchor_a: sp.anchor_a,
+                    anchor_b: sp.anchor_b,
+                    stiffness: sp.stiffness,
+                    damping: sp.damping,
+                    rest_length: sp.rest_length,
+                })
+                .collect(),
+            joints: self
+                .joints
+                .iter()
+                .map(|j| JointData {
+                    handle: j.handle.0,
+                    a: id_of(j.a),
+                    b: j.b.map(id_of),
+                    kind: match &j.kind {
+                        JointKind::Distance { length } => JointKindData::Distance { length: *length },
+                        JointKind::Rope { max_length } => JointKindData::Rope { max_length: *max_length },
+                        JointKind::Ball => JointKindData::Ball,
+                        JointKind::Hinge { axis_a, axis_b, reference_a, reference_b, limits, motor } => JointKindData::Hinge {
+                            axis_a: *axis_a,
+                            axis_b: *axis_b,
+                            reference_a: *reference_a,
+                            reference_b: *reference_b,
+                            limits: *limits,
+                            motor: motor.map(|m| (m.speed, m.max_torque)),
+                        },
+                        JointKind::Fixed { relative } => JointKindData::Fixed { relative: *relative },
+                    },
+                    anchor_a: j.anchor_a,
+                    anchor_b: j.anchor_b,
+                    impulse: j.impulse,
+                    angular_impulse: j.angular_impulse,
+                })
+                .collect(),
+            loads: self
+                .loads
+                .iter()
+                .map(|l| {
+                    let (remaining, until_removed) = lasting_data(l.lasting);
+                    LoadData { handle: l.handle.0, body: id_of(l.body), force: l.force, local_point: l.local_point, torque: l.torque, remaining, until_removed }
+                })
+                .collect(),
+            contacts: self.contacts.manifolds.iter().map(|m| ManifoldData { a: id_of(m.a), b: id_of(m.b), normal: m.normal, points: m.points.clone() }).collect(),
+        }
+    }
+
+    /// The scene as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_scene()).expect("a scene always serialises")
+    }
+
+    /// The scene as JSON text without indentation.
+    pub fn to_json_compact(&self) -> String {
+        serde_json::to_string(&self.to_scene()).expect("a scene always serialises")
+    }
+
+    /// A world from JSON text, checked throughout.
+    pub fn from_json(text: &str) -> Result<World> {
+        // Read the header first, so a newer file says so rather than failing on a field.
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| scene_error(format!("not valid JSON: {e}")))?;
+        match value.get("format").and_then(|f| f.as_str()) {
+            Some(FORMAT) => {}
+            Some(other) => return Err(scene_error(format!("format: expected '{FORMAT}', got '{other}'"))),
+            None => return Err(scene_error(format!("format: missing; this is not a {FORMAT} file"))),
+        }
+        match value.get("version").and_then(|v| v.as_u64()) {
+            Some(v) if v == VERSION as u64 => {}
+            Some(v) if v > VERSION as u64 => return Err(scene_error(format!("version: the file is version {v}, newer than this rigidlab reads ({VERSION}); upgrade rigidlab"))),
+            Some(v) => return Err(scene_error(format!("version: unknown version {v}"))),
+            None => return Err(scene_error("version: missing or not a whole number")),
+        }
+        let file: SceneFile = serde_json::from_str(text).map_err(|e| scene_error(e.to_string()))?;
+        World::from_scene(file)
+    }
+
+    /// A world from a scene file, checked throughout: every error names where it is.
+    pub fn from_scene(file: SceneFile) -> Result<World> {
+        let sd = &file.settings;
+        let settings = Settings {
+            gravity: sd.gravity,
+            dt: sd.dt,
+            integrator: IntegratorKind::parse("settings.integrator", &sd.integrator)?,
+            solver_iterations: sd.solver_iterations,
+            position_iterations: sd.position_iterations,
+            restitution_threshold: sd.restitution_threshold,
+            linear_slop: sd.linear_slop,
+            materials: crate::material::MaterialRules {
+                restitution_rule: CombineRule::parse("settings.restitution_rule", &sd.restitution_rule)?,
+                friction_rule: CombineRule::parse("settings.friction_rule", &sd.friction_rule)?,
+                ..Default::default()
+            },
+        };
+        let mut w = World::new(Settings::default());
+        // The setters check each value.
+        w.set_gravity(settings.gravity).map_err(|e| at("settings", e))?;
+        w.set_dt(settings.dt).map_err(|e| at("settings", e))?;
+        w.set_solver_iterations(settings.solver_iterations).map_err(|e| at("settings", e))?;
+        w.set_restitution_threshold(settings.restitution_threshold).map_err(|e| at("settings", e))?;
+        crate::error::check_non_negative("linear_slop", settings.linear_slop).map_err(|e| at("settings", e))?;
+        w.settings = settings;
+        crate::error::check_finite("base", file.time.base).map_err(|e| at("time", e))?;
+        w.base_time = file.time.base;
+        w.steps_since_base = file.time.steps;
+
+        let mut handles: HashMap<u64, BodyHandle> = HashMap::new();
+        for (i, bd) in file.bodies.iter().enumerate() {
+            let path = format!("bodies[{i}]");
+            if bd.id >= file.next_id {
+                return Err(at(&path, Error::invalid("id", bd.id, &format!("must be below next_id ({})", file.next_id))));
+            }
+            let shape = match &bd.shape {
+                ShapeData::Sphere { radius } => Shape::sphere(*radius),
+                ShapeData::Box { half_extents } => Shape::cuboid(*half_extents),
+                ShapeData::Capsule { radius, half_height } => Shape::capsule(*radius, *half_height),
+                ShapeData::Convex { hull, mass_properties } => {
+                    hull.check("hull").map(|_| Shape::Convex { hull: Arc::new(hull.clone()), mass: *mass_properties })
+                }
+                ShapeData::Plane => Ok(Shape::Plane),
+            }
+            .map_err(|e| at(format!("{path}.shape"), e))?;
+            let desc = BodyDesc {
+                kind: BodyKind::parse("kind", &bd.kind).map_err(|e| at(&path, e))?,
+                mass: match (bd.mass, &shape) {
+                    (Some(m), _) => MassSpec::Mass(m),
+                    (None, Shape::Plane) => MassSpec::Density(1000.0),
+                    (None, _) => return Err(at(&path, Error::invalid("mass", "null", "is required for a body of finite volume"))),
+                },
+                position: bd.position,
+                orientation: bd.orientation,
+                velocity: bd.velocity,
+                angular_velocity: bd.angular_velocity,
+                material: Material::new(bd.material.restitution, bd.material.friction, bd.material.static_friction).map_err(|e| at(format!("{path}.material"), e))?,
+                linear_damping: bd.linear_damping,
+                angular_damping: bd.angular_damping,
+                quadratic_drag: bd.quadratic_drag,
+                gravity_scale: bd.gravity_scale,
+                name: bd.name.clone(),
+                ..BodyDesc::new(shape)
+            };
+            let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;
+            // Kept exactly as saved (build_body normalises).
+            body.orientation = bd.orientation;
+            let h = w.bodies.insert(body);
+            if handles.insert(bd.id, h).is_some() {
+                return Err(at(&path, Error::invalid("id", bd.id, "is used by two bodies")));
+            }
+        }
+        w.next_id = file.next_id;
+        let body = |path: &str, id: u64| -> Result<BodyHandle> { handles.get(&id).copied().ok_or_else(|| at(path, Error::invalid("body id", id, "names no body of the file"))) };
+        let opt_body = |path: &str, id: Option<u64>| -> Result<Option<BodyHandle>> { id.map(|id| body(path, id)).transpose() };
+
+        for (i, p) in file.pair_materials.iter().enumerate() {
+            let path = format!("pair_materials[{i}]");
+            let (a, b) = (body(&path, p.a)?, body(&path, p.b)?);
+            w.set_pair(a, b, p.material).map_err(|e| at(&path, e))?;
+        }
+        let mut handle_ids = std::collections::HashSet::new();
+        let mut new_handle = |path: &str, h: u64| -> Result<u64> {
+            if h >= file.next_handle || !handle_ids.insert(h) {
+                return Err(at(path, Error::invalid("handle", h, "must be unique and below next_handle")));
+            }
+            Ok(h)
+        };
+        for (i, sd) in file.springs.iter().enumerate() {
+            let path = format!("springs[{i}]");
+            for (name, v) in [("stiffness", sd.stiffness), ("damping", sd.damping), ("rest_length", sd.rest_length)] {
+                crate::error::check_non_negative(name, v).map_err(|e| at(&path, e))?;
+            }
+            for (name, v) in [("anchor_a", sd.anchor_a), ("anchor_b", sd.anchor_b)] {
+                crate::error::check_finite3(name, v).map_err(|e| at(&path, e))?;
+            }
+            w.springs.push(Spring {
+                handle: SpringHandle(new_handle(&path, sd.handle)?),
+                a: body(&path, sd.a)?,
+                b: opt_body(&path, sd.b)?,
+                anchor_a: sd.anchor_a,
+                anchor_b: sd.anchor_b,
+                stiffness: sd.stiffness,
+                damping: sd.damping,
+                rest_length: sd.rest_length,
+            });
+        }
+        for (i, jd) in file.joints.iter().enumerate() {
+            let path = format!("joints[{i}]");
+            let kind = match &jd.kind {
+                JointKindData::Distance { length } => JointKind::Distance { length: crate::error::check_positive("length", *length).map_err(|e| at(&path, e))? },
+                JointKindData::Rope { max_length } => JointKind::Rope { max_length: crate::error::check_positive("max_length", *max_length).map_err(|e| at(&path, e))? },
+                JointKindData::Ball => JointKind::Ball,
+                JointKindData::Hinge { axis_a, axis_b, reference_a, reference_b, limits, motor } => {
+                    for (name, v) in [("axis_a", axis_a), ("axis_b", axis_b), ("reference_a", reference_a), ("reference_b", reference_b)] {
+                        if !v.is_finite() || (v.length() - 1.0).abs() > 1e-6 {
+                            return Err(at(&path, Error::invalid(name, format!("{:?}", v.to_array()), "must be a unit vector")));
+                        }
+                    }
+                    JointKind::Hinge {
+                        axis_a: *axis_a,
+                        axis_b: *axis_b,
+                        reference_a: *reference_a,
+                        reference_b: *reference_b,
+                        limits: *limits,
+                        motor: motor.map(|(speed, max_torque)| Motor { speed, max_torque }),
+                    }
+                }
+                JointKindData::Fixed { relative } => JointKind::Fixed { relative: *relative },
+            };
+            w.joints.push(Joint {
+                handle: JointHandle(new_handle(&path, jd.handle)?),
+                a: body(&path, jd.a)?,
+                b: opt_body(&path, jd.b)?,
+                kind,
+                anchor_a: crate::error::check_finite3("anchor_a", jd.anchor_a).map_err(|e| at(&path, e))?,
+                anchor_b: crate::error::check_finite3("anchor_b", jd.anchor_b).map_err(|e| at(&path, e))?,
+                impulse: jd.impulse,
+                angular_impulse: jd.angular_impulse,
+            });
+        }
+        for (i, ld) in file.loads.iter().enumerate() {
+            let path = format!("loads[{i}]");
+            let lasting = match (ld.remaining, ld.until_removed) {
+                (_, true) => Lasting::UntilRemoved,
+                (Some(t), false) => Lasting::For(crate::error::check_positive("remaining", t).map_err(|e| at(&path, e))?),
+                (None, false) => Lasting::OneStep,
+            };
+            let b = body(&path, ld.body)?;
+            for (name, v) in [("force", ld.force), ("torque", ld.torque), ("local_point", ld.local_point.unwrap_or_default())] {
+                crate::error::check_finite3(name, v).map_err(|e| at(&path, e))?;
+            }
+            w.loads.push(AppliedLoad { handle: LoadHandle(new_handle(&path, ld.handle)?), body: b, force: ld.force, local_point: ld.local_point, torque: ld.torque, lasting });
+        }
+        w.next_handle = file.next_handle;
+        for (i, md) in file.contacts.iter().enumerate() {
+            let path = format!("contacts[{i}]");
+            let (a, b) = (body(&path, md.a)?, body(&path, md.b)?);
+            if md.points.len() > crate::collision::manifold::MAX_POINTS {
+                return Err(at(&path, Error::invalid("points", md.points.len(), "a manifold holds at most 4 points")));
+            }
+            let row_a = w.bodies.dense_index(a).expect("inserted above");
+            let row_b = w.bodies.dense_index(b).expect("inserted above");
+            let coefficients = w.settings.materials.coefficients(&w.bodies.bodies()[row_a].material, &w.bodies.bodies()[row_b].material, None);
+            w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients });
+        }
+        w.bodies_changed();
+        Ok(w)
+    }
+}
