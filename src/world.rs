@@ -324,7 +324,7 @@ impl World {
                 self.solver.bodies[row].touch(sc.start.q[row], &sc.masses[row]);
             }
         }
-        let joint_sweeps = 4 * set.iterations;
+        let joint_sweeps = 25 * set.iterations;
         self.joint_solver.solve_positions(&self.joints, &mut self.solver.bodies, &sc.end, set.dt, joint_sweeps);
         self.solver.warm_start();
         self.solver.impacts(set.restitution_threshold, set.dt, 4 * set.iterations + self.contacts.manifolds.len() as u32);

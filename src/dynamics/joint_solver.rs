@@ -93,10 +93,6 @@ impl Sides<'_> {
         (bb.v + bb.w.cross(rb)) - (ba.v + ba.w.cross(ra))
     }
 
-    fn relative_angular_velocity(&self) -> DVec3 {
-        self.body_b().w - self.bodies[self.a].w
-    }
-
     /// Point coupling: the change of relative velocity of the points at arms (ra, rb) per unit
     /// impulse on b applied at arms (ia, ib).
     fn coupling(&self, ra: DVec3, rb: DVec3, ia: DVec3, ib: DVec3) -> DMat3 {
@@ -274,10 +270,11 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
                 let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
                 let over = if angle < *lo { angle - lo } else if angle > *hi { angle - hi } else { 0.0 };
                 if over != 0.0 {
+                    // Turning b by +l about the axis turns a against b by -l.
                     let axis = qa * *axis_a;
                     let k = along(&s.angular_mass(), axis);
                     if k > 0.0 {
-                        let l = axis * (-over / (k * dt));
+                        let l = axis * (over / (k * dt));
                         s.turn(l, dt);
                         row.angular_impulse += l;
                     }
@@ -294,51 +291,123 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
     }
 }
 
-/// The anchors' relative velocity to zero.
-fn match_point_velocity(joint: &Joint, row: &mut Row, s: &mut Sides) {
-    let (ra, rb, _) = arms(joint, s);
-    let k = s.point_mass(ra, rb);
-    if k.determinant().abs() > 1e-300 {
-        let p = k.inverse() * -s.relative_velocity(ra, rb);
-        s.push(p, ra, rb, 0.0);
-        row.impulse += p;
+/// One velocity row of a joint: its value is lin . (v_b - v_a) + ang_b . w_b - ang_a . w_a,
+/// and a unit impulse gives b (lin, ang_b) and a (-lin, -ang_a).
+#[derive(Clone, Copy, Debug, Default)]
+struct VelocityRow {
+    lin: DVec3,
+    ang_a: DVec3,
+    ang_b: DVec3,
+    target: f64,
+    /// Bounds of the accumulated impulse of a one-sided or limited row, and what it holds so far.
+    bounds: Option<(f64, f64)>,
+    accumulated: f64,
+}
+
+const MAX_ROWS: usize = 6;
+
+impl Sides<'_> {
+    fn row_value(&self, r: &VelocityRow) -> f64 {
+        let (ba, bb) = (&self.bodies[self.a], self.body_b());
+        r.lin.dot(bb.v - ba.v) + r.ang_b.dot(bb.w) - r.ang_a.dot(ba.w)
+    }
+
+    fn apply_row(&mut self, r: &VelocityRow, lambda: f64) {
+        let a = &mut self.bodies[self.a];
+        a.v -= r.lin * (lambda * a.inv_mass);
+        a.w -= a.inv_inertia * r.ang_a * lambda;
+        if let Some(b) = self.b {
+            let b = &mut self.bodies[b];
+            b.v += r.lin * (lambda * b.inv_mass);
+            b.w += b.inv_inertia * r.ang_b * lambda;
+        }
     }
 }
 
-/// The relative angular velocity to zero (in the plane normal to `axis` when given).
-fn match_angular_velocity(row: &mut Row, s: &mut Sides, axis: Option<DVec3>) {
-    let k = s.angular_mass();
-    let dw = s.relative_angular_velocity();
-    let l = match axis {
-        None if k.determinant().abs() > 1e-300 => k.inverse() * -dw,
-        Some(axis) => {
-            let (p1, p2) = perpendiculars(axis);
-            match solve2(along(&k, p1), p1.dot(k * p2), along(&k, p2), -dw.dot(p1), -dw.dot(p2)) {
-                Some((l1, l2)) => p1 * l1 + p2 * l2,
-                None => DVec3::ZERO,
+/// Solves a joint's velocity rows together (a small dense system, so a hinge's point, axis,
+/// limit and motor rows do not fight each other as they would one at a time). Rows whose
+/// accumulated impulse would leave its bounds are held at the bound and the rest re-solved.
+fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
+    let n = rows.len();
+    let mut applied = [0.0; MAX_ROWS];
+    let mut free = [true; MAX_ROWS];
+    let (ba, bb) = (s.bodies[s.a], s.body_b());
+    for _ in 0..=n {
+        let idx: Vec<usize> = (0..n).filter(|&i| free[i]).collect();
+        let m = idx.len();
+        let mut k = [[0.0; MAX_ROWS + 1]; MAX_ROWS];
+        for (r, &i) in idx.iter().enumerate() {
+            for (c, &j) in idx.iter().enumerate() {
+                let (ri, rj) = (&rows[i], &rows[j]);
+                k[r][c] = (ba.inv_mass + bb.inv_mass) * ri.lin.dot(rj.lin) + ri.ang_a.dot(ba.inv_inertia * rj.ang_a) + ri.ang_b.dot(bb.inv_inertia * rj.ang_b);
+            }
+            k[r][m] = rows[i].target - s.row_value(&rows[i]);
+        }
+        let Some(x) = gauss(&mut k, m) else { return applied };
+        let mut clamped = false;
+        for (r, &i) in idx.iter().enumerate() {
+            if let Some((lo, hi)) = rows[i].bounds {
+                let acc = rows[i].accumulated + x[r];
+                if acc < lo || acc > hi {
+                    // Hold this row at its bound and solve the others again.
+                    let d = acc.clamp(lo, hi) - rows[i].accumulated;
+                    rows[i].accumulated += d;
+                    applied[i] += d;
+                    s.apply_row(&rows[i], d);
+                    free[i] = false;
+                    clamped = true;
+                    break;
+                }
             }
         }
-        None => DVec3::ZERO,
-    };
-    s.turn(l, 0.0);
-    row.angular_impulse += l;
+        if !clamped {
+            for (r, &i) in idx.iter().enumerate() {
+                rows[i].accumulated += x[r];
+                applied[i] += x[r];
+                s.apply_row(&rows[i], x[r]);
+            }
+            return applied;
+        }
+    }
+    applied
 }
 
-/// Angular impulse about `axis` towards relative speed `target`, with the accumulated impulse
-/// kept within [lo, hi].
-fn drive_axis(row_acc: &mut f64, row_l: &mut DVec3, s: &mut Sides, axis: DVec3, target: f64, lo: f64, hi: f64) {
-    let k = along(&s.angular_mass(), axis);
-    if k <= 0.0 {
-        return;
+/// Solves the m x m system in the first m columns of `k` (right-hand side in column m) by
+/// Gaussian elimination with partial pivoting.
+fn gauss(k: &mut [[f64; MAX_ROWS + 1]; MAX_ROWS], m: usize) -> Option<[f64; MAX_ROWS]> {
+    let scale = (0..m).map(|i| k[i][i].abs()).fold(0.0, f64::max);
+    for col in 0..m {
+        let pivot = (col..m).max_by(|&a, &b| k[a][col].abs().total_cmp(&k[b][col].abs()))?;
+        if k[pivot][col].abs() <= 1e-12 * scale {
+            return None;
+        }
+        k.swap(col, pivot);
+        for r in col + 1..m {
+            let f = k[r][col] / k[col][col];
+            for c in col..=m {
+                k[r][c] -= f * k[col][c];
+            }
+        }
     }
-    let speed = s.relative_angular_velocity().dot(axis);
-    let new = (*row_acc - (speed - target) / k).clamp(lo, hi);
-    let d = new - *row_acc;
-    *row_acc = new;
-    if d != 0.0 {
-        s.turn(axis * d, 0.0);
-        *row_l += axis * d;
+    let mut x = [0.0; MAX_ROWS];
+    for r in (0..m).rev() {
+        let mut v = k[r][m];
+        for c in r + 1..m {
+            v -= k[r][c] * x[c];
+        }
+        x[r] = v / k[r][r];
     }
+    Some(x)
+}
+
+/// The point rows: the anchors' relative velocity.
+fn point_rows(ra: DVec3, rb: DVec3) -> [VelocityRow; 3] {
+    [DVec3::X, DVec3::Y, DVec3::Z].map(|e| VelocityRow { lin: e, ang_a: ra.cross(e), ang_b: rb.cross(e), ..Default::default() })
+}
+
+/// An angular row: the relative angular velocity about p.
+fn angular_row(p: DVec3) -> VelocityRow {
+    VelocityRow { ang_a: p, ang_b: p, ..Default::default() }
 }
 
 /// One velocity pass over a joint.
@@ -373,29 +442,61 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
             s.push(n * lambda, ra, rb, 0.0);
             row.impulse += n * lambda;
         }
-        JointKind::Ball => match_point_velocity(joint, row, s),
-        JointKind::Hinge { axis_a, reference_a, reference_b, limits, motor, .. } => {
-            let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-            let axis = qa * *axis_a;
-            if let Some(m) = motor {
-                let most = m.max_torque * dt;
-                drive_axis(&mut row.motor, &mut row.angular_impulse, s, axis, m.speed, -most, most);
+        JointKind::Ball | JointKind::Hinge { .. } | JointKind::Fixed { .. } => {
+            let (ra, rb, _) = arms(joint, s);
+            let mut rows: Vec<VelocityRow> = point_rows(ra, rb).to_vec();
+            // Which of the rows are the limit and the motor, to keep their impulses.
+            let (mut limit_at, mut motor_at) = (None, None);
+            match &joint.kind {
+                JointKind::Hinge { axis_a, reference_a, reference_b, limits, motor, .. } => {
+                    let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
+                    let axis = qa * *axis_a;
+                    let (p1, p2) = perpendiculars(axis);
+                    rows.push(angular_row(p1));
+                    rows.push(angular_row(p2));
+                    // a's angular speed against b's about the axis.
+                    let spin = VelocityRow { ang_a: -axis, ang_b: -axis, ..Default::default() };
+                    if let Some((lo, hi)) = limits {
+                        let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
+                        let slack = 1e-9;
+                        let bounds = if angle <= lo + slack {
+                            Some((0.0, f64::INFINITY))
+                        } else if angle >= hi - slack {
+                            Some((f64::NEG_INFINITY, 0.0))
+                        } else {
+                            None
+                        };
+                        // A motor driving away from the limit takes over from it.
+                        let leaving = motor.is_some_and(|m| bounds.is_some_and(|(lo, _)| if lo == 0.0 { m.speed > 0.0 } else { m.speed < 0.0 }));
+                        if let (Some(b), false) = (bounds, leaving) {
+                            limit_at = Some(rows.len());
+                            rows.push(VelocityRow { bounds: Some(b), accumulated: row.limit, ..spin });
+                        }
+                    }
+                    if let (Some(m), None) = (motor, limit_at) {
+                        let most = m.max_torque * dt;
+                        motor_at = Some(rows.len());
+                        rows.push(VelocityRow { target: m.speed, bounds: Some((-most, most)), accumulated: row.motor, ..spin });
+                    }
+                }
+                JointKind::Fixed { .. } => rows.extend([DVec3::X, DVec3::Y, DVec3::Z].map(angular_row)),
+                _ => {}
             }
-            if let Some((lo, hi)) = limits {
-                let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-                let slack = 1e-9;
-                if angle <= lo + slack {
-                    drive_axis(&mut row.limit, &mut row.angular_impulse, s, axis, 0.0, 0.0, f64::INFINITY);
-                } else if angle >= hi - slack {
-                    drive_axis(&mut row.limit, &mut row.angular_impulse, s, axis, 0.0, f64::NEG_INFINITY, 0.0);
+            let applied = solve_rows(s, &mut rows);
+            for (i, r) in rows.iter().enumerate() {
+                if r.lin == DVec3::ZERO {
+                    row.angular_impulse += r.ang_b * applied[i];
+                } else {
+                    row.impulse += r.lin * applied[i];
                 }
             }
-            match_angular_velocity(row, s, Some(axis));
-            match_point_velocity(joint, row, s);
-        }
-        JointKind::Fixed { .. } => {
-            match_angular_velocity(row, s, None);
-            match_point_velocity(joint, row, s);
+            if let Some(i) = limit_at {
+                row.limit = rows[i].accumulated;
+            }
+            if let Some(i) = motor_at {
+                row.motor = rows[i].accumulated;
+            }
         }
     }
 }
+

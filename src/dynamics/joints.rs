@@ -26,8 +26,9 @@ pub enum JointKind {
     Ball,
     /// The anchors coincide and the bodies turn only about a common axis. The axis and a
     /// reference direction perpendicular to it are kept in each body's frame (b's in the world
-    /// frame when b is the world); the hinge angle is b's reference against a's, about the
-    /// axis, zero when the joint was made.
+    /// frame when b is the world); the hinge angle is a's reference against b's about the
+    /// axis, zero when the joint was made. Limits bound that angle and the motor drives a's
+    /// angular speed relative to b's about the axis.
     Hinge { axis_a: DVec3, axis_b: DVec3, reference_a: DVec3, reference_b: DVec3, limits: Option<(f64, f64)>, motor: Option<Motor> },
     /// The anchors coincide and the relative orientation q_a^-1 q_b stays `relative`.
     Fixed { relative: DQuat },
@@ -71,10 +72,11 @@ pub(crate) fn side_pose(bodies: &BodySet, h: Option<BodyHandle>) -> Option<(DVec
     }
 }
 
-/// The hinge angle of b against a about the axis (rad, in (-pi, pi]), from the two sides' poses.
+/// The hinge angle of a against b about the axis (rad, in (-pi, pi]), from the two sides'
+/// poses: how far a has turned about the axis relative to b since the joint was made.
 pub(crate) fn hinge_angle(qa: DQuat, qb: DQuat, axis_a: DVec3, reference_a: DVec3, reference_b: DVec3) -> f64 {
     let (axis, ra, rb) = (qa * axis_a, qa * reference_a, qb * reference_b);
-    ra.cross(rb).dot(axis).atan2(ra.dot(rb))
+    rb.cross(ra).dot(axis).atan2(ra.dot(rb))
 }
 
 impl Joint {

@@ -298,7 +298,8 @@ impl PyJoint {
         })
     }
 
-    /// A hinge's angle (rad) of b against a about the axis, zero when made; None for others.
+    /// A hinge's angle (rad): how far a has turned about the axis relative to b (or the world)
+    /// since the joint was made; None for other joints.
     #[getter]
     fn angle(&self, py: Python<'_>) -> PyResult<Option<f64>> {
         self.read(py, |j, w| j.angle(w.bodies()))
@@ -313,7 +314,8 @@ impl PyJoint {
         })
     }
 
-    /// A hinge's motor as (speed rad/s, max_torque N m), or None. Settable (None turns it off).
+    /// A hinge's motor as (speed rad/s of a relative to b about the axis, max_torque N m), or
+    /// None. Settable (None turns it off).
     #[getter]
     fn motor(&self, py: Python<'_>) -> PyResult<Option<(f64, f64)>> {
         self.read(py, |j, _| match j.kind {
