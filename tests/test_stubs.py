@@ -32,7 +32,7 @@ def public(cls: type) -> set[str]:
     return {n for n in dir(cls) if not n.startswith("_")}
 
 
-@pytest.mark.parametrize("name", ["World", "Body", "Spring", "Joint", "Load"])
+@pytest.mark.parametrize("name", ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot"])
 def test_stub_members_match_runtime(name):
     stubbed = {n for n in stub_classes()[name] if not n.startswith("_")}
     runtime = public(getattr(_core, name))
@@ -44,7 +44,7 @@ def test_stub_lists_every_exported_class():
     assert exported == set(stub_classes())
 
 
-@pytest.mark.parametrize("name", ["World", "Body", "Spring", "Joint", "Load"])
+@pytest.mark.parametrize("name", ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot"])
 def test_every_public_name_has_a_docstring(name):
     cls = getattr(_core, name)
     assert cls.__doc__

@@ -13,6 +13,6 @@ SI units throughout, y up, quaternions (x, y, z, w).
 """
 
 from . import experiments, presets
-from ._core import Body, Joint, Load, RemovedBodyError, Spring, World, __version__
+from ._core import Body, Joint, Load, Recording, RemovedBodyError, Snapshot, Spring, World, __version__
 
-__all__ = ["World", "Body", "Spring", "Joint", "Load", "RemovedBodyError", "__version__", "experiments", "presets"]
+__all__ = ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot", "RemovedBodyError", "__version__", "experiments", "presets"]

@@ -27,6 +27,8 @@ __all__ = [
     "bouncing_balls",
     "friction_incline",
     "newtons_cradle",
+    "spring_weights",
+    "pendulum",
     "axis_angle",
 ]
 
@@ -215,6 +217,58 @@ def newtons_cradle(n: int = 5, radius: float = 0.05, speed: float = 1.0, gap: fl
     return w, [striker, *row]
 
 
+def spring_weights(mass: float = 3.0, stiffness: float = 150.0, damping: float = 6.0, displacement: float = 0.15, plank_mass: float = 3.0) -> tuple[World, list[Body]]:
+    """Seed B's experiment 4: weights of `mass` kg hanging from springs of `stiffness` N/m under
+    a ceiling at y = 2, each started `displacement` m below its equilibrium: one undamped
+    spring, one damped (`damping` N s/m), two undamped springs sharing one weight, and three
+    damped springs whose weights carry a plank of `plank_mass` kg. The damped ones come to
+    rest; the undamped ones keep their amplitude. Bodies: the four weights of the first three
+    groups in order (single undamped, single damped, shared), then the three plank weights and
+    the plank. Springs have rest length 1 m."""
+    g = 9.81
+    w = World(gravity=(0.0, -g, 0.0))
+    half = (0.15, 0.1, 0.15)
+    top = (0.0, half[1], 0.0)
+    ceiling, rest = 2.0, 1.0
+
+    def hang(x: float, load: float, c: float, name: str) -> Body:
+        # Equilibrium: k (L - rest) = load g with the spring from (x, ceiling) to the weight's top.
+        y_top = ceiling - rest - load * g / stiffness - displacement
+        body = w.add_box(half, mass=mass, position=(x, y_top - half[1], 0.0), friction=0.5, name=name)
+        w.add_spring(body, None, stiffness=stiffness, damping=c, rest_length=rest, anchor_a=top, anchor_b=(x, ceiling, 0.0))
+        return body
+
+    single = hang(-3.0, mass, 0.0, "undamped")
+    damped = hang(-1.5, mass, damping, "damped")
+    # Two springs in parallel from (0 -+ 0.15, ceiling) to the weight's top corners: each takes
+    # half the load.
+    y_top = ceiling - rest - 0.5 * mass * g / stiffness - displacement
+    shared = w.add_box(half, mass=mass, position=(0.0, y_top - half[1], 0.0), name="shared")
+    for side in (-1.0, 1.0):
+        corner = (side * half[0], half[1], 0.0)
+        w.add_spring(shared, None, stiffness=stiffness, rest_length=rest, anchor_a=corner, anchor_b=(side * half[0], ceiling, 0.0))
+    carriers = [hang(x, mass + plank_mass / 3.0, damping, f"carrier {i}") for i, x in enumerate((1.5, 2.5, 3.5))]
+    plank_y = carriers[0].position[1] + half[1] + 0.03
+    plank = w.add_box((1.2, 0.03, 0.2), mass=plank_mass, position=(2.5, plank_y, 0.0), friction=0.5, name="plank")
+    return w, [single, damped, shared, *carriers, plank]
+
+
+def pendulum(angle_deg: float = 30.0, length: float = 1.0, kind: str = "distance", radius: float = 0.05) -> tuple[World, list[Body]]:
+    """A simple pendulum: a 1 kg ball on a massless rod (kind "distance") or on a ball joint
+    at its pivot (kind "ball", so the ball turns too), pivot at the origin, released from
+    `angle_deg` at rest. Theory: period 4 sqrt(L/g) K(sin^2(angle/2)). Bodies: the bob."""
+    w = World()
+    th = np.radians(angle_deg)
+    bob = w.add_sphere(radius, mass=1.0, position=(length * np.sin(th), -length * np.cos(th), 0.0), name="bob")
+    if kind == "distance":
+        w.add_distance_joint(bob, None, anchor_b=(0.0, 0.0, 0.0))
+    elif kind == "ball":
+        w.add_ball_joint(bob, None, anchor=(0.0, 0.0, 0.0))
+    else:
+        raise ValueError(f"kind: expected 'distance' or 'ball', got {kind!r}")
+    return w, [bob]
+
+
 #: Every preset by name, for menus and the viewer's number keys.
 PRESETS: dict[str, Callable[[], tuple[World, list[Body]]]] = {
     **{f"feature pair: {k}": (lambda k=k: feature_pair(k)) for k in FEATURE_PAIRS},
@@ -226,4 +280,6 @@ PRESETS: dict[str, Callable[[], tuple[World, list[Body]]]] = {
     "bouncing balls": bouncing_balls,
     "friction incline": friction_incline,
     "Newton's cradle": newtons_cradle,
+    "spring weights": spring_weights,
+    "pendulum": pendulum,
 }
