@@ -43,6 +43,9 @@ def snapshot(w):
         "orientations": w.orientations,
         "velocities": w.velocities,
         "angular_velocities": w.angular_velocities,
+        "springs": len(w.springs),
+        "joints": len(w.joints),
+        "json": w.to_json(),
         "bodies": [
             (b.id, b.kind, b.name, b.mass, b.restitution, b.friction, b.static_friction, b.linear_damping, b.angular_damping)
             for b in w.bodies
@@ -687,3 +690,83 @@ def test_set_pair_with_body_of_another_world():
     # and in any case ball1 must still bounce with the default restitution 0
     w1.run(1.0)
     assert abs(ball1.velocity[1]) < 1e-3 and ball1.position[1] == pytest.approx(0.05, abs=1e-3)
+
+
+# ---------------------------------------------------------------------------------------------
+# springs, joints, recording, drag
+
+
+@pytest.mark.parametrize("value", [-1.0, NAN, INF])
+@pytest.mark.parametrize("param", ["stiffness", "damping", "rest_length"])
+def test_bad_spring_numbers(param, value):
+    w, _, ball, box, _ = populated()
+    kwargs = {"stiffness": 10.0, param: value}
+    rejects(w, ValueError, param, w.add_spring, ball, box, **kwargs)
+
+
+@pytest.mark.parametrize("value", BAD_VECTORS + [(1, 2)])
+def test_bad_spring_anchor(value):
+    w, _, ball, box, _ = populated()
+    rejects(w, (ValueError, TypeError), "anchor_a", w.add_spring, ball, box, stiffness=1.0, anchor_a=value)
+    rejects(w, (ValueError, TypeError), "anchor_b", w.add_distance_joint, ball, None, anchor_b=value)
+
+
+def test_links_refuse_bad_bodies():
+    w, _, ball, box, _ = populated()
+    other = rl.World().add_sphere(0.1)
+    rejects(w, ValueError, "b", w.add_spring, ball, other, stiffness=1.0)
+    rejects(w, ValueError, "b", w.add_ball_joint, ball, ball, anchor=(0, 0, 0))
+    rejects(w, TypeError, "a", w.add_hinge_joint, "ball", None, anchor=(0, 0, 0))
+    rejects(w, TypeError, "anchor", w.add_ball_joint, ball)
+    w.remove(box)
+    rejects(w, rl.RemovedBodyError, "b", w.add_fixed_joint, ball, box)
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        (dict(axis=(0, 0, 0)), "axis"),
+        (dict(axis=(NAN, 0, 1)), "axis"),
+        (dict(limits=(1.0, -1.0)), "limits"),
+        (dict(limits=(-4.0, 0.0)), "limits"),
+        (dict(limits=(0.0,)), "limits"),
+        (dict(motor=(1.0, -5.0)), "motor max_torque"),
+        (dict(motor={"speed": 1.0}), "motor"),
+        (dict(motor=(NAN, 1.0)), "motor speed"),
+    ],
+)
+def test_bad_hinge(kwargs, param):
+    w, _, ball, box, _ = populated()
+    rejects(w, (ValueError, TypeError), param, w.add_hinge_joint, ball, box, anchor=(0, 1, 0), **kwargs)
+
+
+@pytest.mark.parametrize("value", [0.0, -1.0, NAN])
+def test_bad_joint_lengths(value):
+    w, _, ball, box, _ = populated()
+    rejects(w, ValueError, "length", w.add_distance_joint, ball, box, length=value)
+    rejects(w, ValueError, "max_length", w.add_rope_joint, ball, box, max_length=value)
+
+
+def test_removed_links_raise():
+    w, _, ball, box, _ = populated()
+    s = w.add_spring(ball, box, stiffness=1.0)
+    j = w.add_distance_joint(ball, box)
+    w.remove(box)
+    assert not s.alive and not j.alive and w.springs == [] and w.joints == []
+    with pytest.raises(IndexError, match="spring"):
+        s.stiffness
+    with pytest.raises(IndexError, match="joint"):
+        j.impulse
+
+
+@pytest.mark.parametrize("param, value", [("quadratic_drag", -1.0), ("quadratic_drag", NAN), ("gravity_scale", NAN), ("gravity_scale", INF)])
+def test_bad_drag_and_gravity_scale(param, value):
+    w, _, ball, _, _ = populated()
+    rejects(w, ValueError, param, setattr, ball, param, value)
+    rejects(w, ValueError, param, w.add_sphere, 0.1, **{param: value})
+
+
+def test_bad_force_points():
+    w, _, ball, _, _ = populated()
+    rejects(w, ValueError, "local_point", ball.apply_force, (1, 0, 0), local_point=(NAN, 0, 0))
+    rejects(w, ValueError, "point, local_point", ball.apply_force, (1, 0, 0), point=(0, 0, 0), local_point=(0, 0, 0))

@@ -357,7 +357,7 @@ impl PyBody {
                     let b = w.body(self.handle)?;
                     Some(b.orientation.inverse() * (p - b.position))
                 }
-                None => lp,
+                None => lp.map(|p| crate::error::check_finite3("local_point", p)).transpose()?,
             };
             w.apply_load(self.handle, f, local, DVec3::ZERO, lasting)
         })?;
