@@ -49,7 +49,7 @@ impl World {
             e.rotational += b.rotational_energy();
             e.gravitational -= b.mass() * g.dot(b.position);
         }
-        e.elastic = self.springs.iter().map(|s| s.energy(&self.bodies)).sum();
+        e.elastic = self.springs.iter().fold(0.0, |sum, s| sum + s.energy(&self.bodies));
         e.kinetic = e.translational + e.rotational;
         e.total = e.kinetic + e.gravitational + e.elastic;
         e
