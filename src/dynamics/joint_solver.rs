@@ -333,8 +333,13 @@ fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
     let mut free = [true; MAX_ROWS];
     let (ba, bb) = (s.bodies[s.a], s.body_b());
     for _ in 0..=n {
-        let idx: Vec<usize> = (0..n).filter(|&i| free[i]).collect();
-        let m = idx.len();
+        let mut all = [0usize; MAX_ROWS];
+        let mut m = 0;
+        for i in (0..n).filter(|&i| free[i]) {
+            all[m] = i;
+            m += 1;
+        }
+        let idx = &all[..m];
         let mut k = [[0.0; MAX_ROWS + 1]; MAX_ROWS];
         for (r, &i) in idx.iter().enumerate() {
             for (c, &j) in idx.iter().enumerate() {
@@ -444,7 +449,9 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
         }
         JointKind::Ball | JointKind::Hinge { .. } | JointKind::Fixed { .. } => {
             let (ra, rb, _) = arms(joint, s);
-            let mut rows: Vec<VelocityRow> = point_rows(ra, rb).to_vec();
+            let mut rows = [VelocityRow::default(); MAX_ROWS];
+            rows[..3].copy_from_slice(&point_rows(ra, rb));
+            let mut len = 3;
             // Which of the rows are the limit and the motor, to keep their impulses.
             let (mut limit_at, mut motor_at) = (None, None);
             match &joint.kind {
@@ -452,8 +459,9 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
                     let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
                     let axis = qa * *axis_a;
                     let (p1, p2) = perpendiculars(axis);
-                    rows.push(angular_row(p1));
-                    rows.push(angular_row(p2));
+                    rows[3] = angular_row(p1);
+                    rows[4] = angular_row(p2);
+                    len = 5;
                     // a's angular speed against b's about the axis.
                     let spin = VelocityRow { ang_a: -axis, ang_b: -axis, ..Default::default() };
                     if let Some((lo, hi)) = limits {
@@ -469,20 +477,26 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
                         // A motor driving away from the limit takes over from it.
                         let leaving = motor.is_some_and(|m| bounds.is_some_and(|(lo, _)| if lo == 0.0 { m.speed > 0.0 } else { m.speed < 0.0 }));
                         if let (Some(b), false) = (bounds, leaving) {
-                            limit_at = Some(rows.len());
-                            rows.push(VelocityRow { bounds: Some(b), accumulated: row.limit, ..spin });
+                            limit_at = Some(len);
+                            rows[len] = VelocityRow { bounds: Some(b), accumulated: row.limit, ..spin };
+                            len += 1;
                         }
                     }
                     if let (Some(m), None) = (motor, limit_at) {
                         let most = m.max_torque * dt;
-                        motor_at = Some(rows.len());
-                        rows.push(VelocityRow { target: m.speed, bounds: Some((-most, most)), accumulated: row.motor, ..spin });
+                        motor_at = Some(len);
+                        rows[len] = VelocityRow { target: m.speed, bounds: Some((-most, most)), accumulated: row.motor, ..spin };
+                        len += 1;
                     }
                 }
-                JointKind::Fixed { .. } => rows.extend([DVec3::X, DVec3::Y, DVec3::Z].map(angular_row)),
+                JointKind::Fixed { .. } => {
+                    rows[3..6].copy_from_slice(&[DVec3::X, DVec3::Y, DVec3::Z].map(angular_row));
+                    len = 6;
+                }
                 _ => {}
             }
-            let applied = solve_rows(s, &mut rows);
+            let rows = &mut rows[..len];
+            let applied = solve_rows(s, rows);
             for (i, r) in rows.iter().enumerate() {
                 if r.lin == DVec3::ZERO {
                     row.angular_impulse += r.ang_b * applied[i];
