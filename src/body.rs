@@ -71,6 +71,8 @@ pub struct BodyDesc {
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
     pub name: Option<String>,
+    /// Display colour (r, g, b) in [0, 1] for the viewer and plots; None picks one by id.
+    pub color: Option<[f64; 3]>,
 }
 
 impl BodyDesc {
@@ -89,6 +91,7 @@ impl BodyDesc {
             quadratic_drag: 0.0,
             gravity_scale: 1.0,
             name: None,
+            color: None,
         }
     }
 }
@@ -99,6 +102,8 @@ pub struct Body {
     /// Unique for the life of the world, never reused.
     pub id: u64,
     pub name: Option<String>,
+    /// Display colour (r, g, b) in [0, 1]; None picks one by id.
+    pub color: Option<[f64; 3]>,
     pub kind: BodyKind,
     pub shape: Shape,
     pub position: DVec3,
@@ -200,6 +205,7 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     Ok(Body {
         id,
         name: desc.name,
+        color: check_color("color", desc.color)?,
         kind: desc.kind,
         shape: desc.shape,
         position: desc.position,
@@ -308,5 +314,13 @@ impl BodySet {
 
     pub fn handles(&self) -> &[BodyHandle] {
         &self.handles
+    }
+}
+
+/// Checks a display colour: three numbers in [0, 1].
+pub fn check_color(param: &str, color: Option<[f64; 3]>) -> Result<Option<[f64; 3]>> {
+    match color {
+        Some(c) if !c.iter().all(|x| (0.0..=1.0).contains(x)) => Err(Error::invalid(param, format!("{c:?}"), "must be three numbers (r, g, b) in [0, 1]")),
+        c => Ok(c),
     }
 }

@@ -29,6 +29,9 @@ pub mod recorder;
 pub mod scene;
 pub mod shape;
 pub mod snapshot;
+pub mod stream;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 pub mod world;
 pub mod world_edit;
 pub mod world_links;

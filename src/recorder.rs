@@ -63,6 +63,10 @@ pub struct Recording {
     pub every: u64,
     pub quantities: Quantities,
     pub body_ids: Vec<u64>,
+    /// The world when recording began (its bodies' shapes and materials), for replay.
+    pub start: Box<crate::scene::SceneFile>,
+    /// The world's revision when recording began.
+    pub start_revision: u64,
     handles: Vec<BodyHandle>,
     steps_since_sample: u64,
     pub active: bool,
@@ -152,6 +156,8 @@ impl World {
             every,
             quantities,
             body_ids: self.bodies.bodies().iter().map(|b| b.id).collect(),
+            start: Box::new(self.to_scene()),
+            start_revision: self.revision,
             handles: self.bodies.handles().to_vec(),
             steps_since_sample: 0,
             active: true,

@@ -27,7 +27,7 @@ use crate::world::{Settings, World};
 pub const FORMAT: &str = "rigidlab-scene";
 pub const VERSION: u32 = 1;
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneFile {
     pub format: String,
@@ -49,7 +49,7 @@ pub struct SceneFile {
     pub contacts: Vec<ManifoldData>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SettingsData {
     pub gravity: DVec3,
@@ -64,14 +64,14 @@ pub struct SettingsData {
 }
 
 /// Time is base + steps * dt (kept apart so it does not accumulate rounding).
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimeData {
     pub base: f64,
     pub steps: u64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ShapeData {
     Sphere { radius: f64 },
@@ -81,12 +81,14 @@ pub enum ShapeData {
     Plane,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodyData {
     pub id: u64,
     #[serde(default)]
     pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<[f64; 3]>,
     pub kind: String,
     pub shape: ShapeData,
     /// The shape's mass (kg), whatever the kind; null for a plane (infinite).
@@ -102,7 +104,7 @@ pub struct BodyData {
     pub gravity_scale: f64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PairData {
     pub a: u64,
@@ -110,7 +112,7 @@ pub struct PairData {
     pub material: Material,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpringData {
     pub handle: u64,
@@ -123,7 +125,7 @@ pub struct SpringData {
     pub rest_length: f64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum JointKindData {
     Distance { length: f64 },
@@ -133,7 +135,7 @@ pub enum JointKindData {
     Fixed { relative: DQuat },
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JointData {
     pub handle: u64,
@@ -146,7 +148,7 @@ pub struct JointData {
     pub angular_impulse: DVec3,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LoadData {
     pub handle: u64,
@@ -160,7 +162,7 @@ pub struct LoadData {
     pub until_removed: bool,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ManifoldData {
     pub a: u64,
@@ -217,6 +219,7 @@ impl World {
                 .map(|b| BodyData {
                     id: b.id,
                     name: b.name.clone(),
+                    color: b.color,
                     kind: b.kind.name().into(),
                     shape: match &b.shape {
                         Shape::Sphere { radius } => ShapeData::Sphere { radius: *radius },
@@ -382,6 +385,7 @@ impl World {
                 quadratic_drag: bd.quadratic_drag,
                 gravity_scale: bd.gravity_scale,
                 name: bd.name.clone(),
+                color: bd.color,
                 ..BodyDesc::new(shape)
             };
             let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;

@@ -90,6 +90,9 @@ pub struct World {
     pub(crate) next_handle: u64,
     /// Recordings being filled as the world steps.
     pub(crate) recordings: Vec<crate::recorder::SharedRecording>,
+    /// Counts changes to what the world holds (bodies, their kinds and colours, springs and
+    /// joints), so a viewer knows when to reload the scene rather than only the state.
+    pub(crate) revision: u64,
     broad_phase: BroadPhase,
     integrator: Integrator,
     solver: ContactSolver,
@@ -122,6 +125,7 @@ impl World {
             joints: Vec::new(),
             next_handle: 0,
             recordings: Vec::new(),
+            revision: 0,
             broad_phase: BroadPhase::default(),
             solver: ContactSolver::default(),
             joint_solver: JointSolver::default(),
@@ -152,7 +156,13 @@ impl World {
         self.scratch.pairs.len()
     }
 
+    /// See the `revision` field.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     pub(crate) fn bodies_changed(&mut self) {
+        self.revision += 1;
         self.broad_phase.invalidate();
     }
 

@@ -108,6 +108,7 @@ impl World {
             body.angular_velocity = DVec3::ZERO;
         }
         self.contacts.forget_body(h);
+        self.revision += 1;
         Ok(())
     }
 
@@ -142,6 +143,13 @@ impl World {
 
     pub fn set_name(&mut self, h: BodyHandle, name: Option<String>) -> Result<()> {
         self.body_mut(h)?.name = name;
+        Ok(())
+    }
+
+    pub fn set_color(&mut self, h: BodyHandle, color: Option<[f64; 3]>) -> Result<()> {
+        let color = crate::body::check_color("color", color)?;
+        self.body_mut(h)?.color = color;
+        self.revision += 1;
         Ok(())
     }
 

@@ -83,6 +83,7 @@ impl World {
         };
         let handle = SpringHandle(self.take_handle());
         self.springs.push(Spring { handle, a: at.a, b: at.b, anchor_a: at.anchor_a, anchor_b: at.anchor_b, stiffness, damping, rest_length });
+        self.revision += 1;
         Ok(handle)
     }
 
@@ -106,12 +107,14 @@ impl World {
     pub fn remove_spring(&mut self, h: SpringHandle) -> bool {
         let before = self.springs.len();
         self.springs.retain(|s| s.handle != h);
+        self.revision += 1;
         self.springs.len() != before
     }
 
     fn push_joint(&mut self, at: Attachment, kind: JointKind) -> JointHandle {
         let handle = JointHandle(self.take_handle());
         self.joints.push(Joint { handle, a: at.a, b: at.b, kind, anchor_a: at.anchor_a, anchor_b: at.anchor_b, impulse: DVec3::ZERO, angular_impulse: DVec3::ZERO });
+        self.revision += 1;
         handle
     }
 
@@ -225,6 +228,7 @@ impl World {
     pub fn remove_joint(&mut self, h: JointHandle) -> bool {
         let before = self.joints.len();
         self.joints.retain(|j| j.handle != h);
+        self.revision += 1;
         self.joints.len() != before
     }
 

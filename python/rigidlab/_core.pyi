@@ -24,6 +24,7 @@ class _Options(TypedDict, total=False):
     friction: Optional[float]
     static_friction: Optional[float]
     name: Optional[str]
+    color: Vec3
     velocity: Vec3
     angular_velocity: Vec3
 
@@ -69,6 +70,7 @@ class Body:
     def inertia_body(self) -> Array: ...
     kind: KindName
     name: Optional[str]
+    color: Optional[tuple[float, float, float]]
     @property
     def shape(self) -> Literal["sphere", "box", "plane"]: ...
     @property

@@ -30,6 +30,8 @@ __all__ = [
     "spring_weights",
     "pendulum",
     "axis_angle",
+    "slug",
+    "export_scenes",
 ]
 
 #: The six ways two boxes can first touch (seed A's demo scenes).
@@ -283,3 +285,24 @@ PRESETS: dict[str, Callable[[], tuple[World, list[Body]]]] = {
     "spring weights": spring_weights,
     "pendulum": pendulum,
 }
+
+
+def slug(name: str) -> str:
+    """The file name (without .json) of a preset's scene: lower case, words joined by '-'."""
+    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+
+
+def export_scenes(directory: str) -> list[str]:
+    """Saves every preset's scene as `directory/<slug>.json` (the viewer embeds these files)
+    and returns the paths written."""
+    import os
+
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for name, build in PRESETS.items():
+        world, _ = build()
+        path = os.path.join(directory, slug(name) + ".json")
+        world.save(path)
+        paths.append(path)
+    return paths
+

@@ -8,5 +8,6 @@ pub mod events;
 pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
+pub mod ray;
 pub mod rounded;
 pub mod sat;

@@ -187,6 +187,18 @@ impl PyBody {
         self.edit(py, |w| w.set_name(self.handle, name))
     }
 
+    /// Display colour (r, g, b) in [0, 1] used by the viewer, or None for one picked by id.
+    #[getter]
+    fn color(&self, py: Python<'_>) -> PyResult<Option<(f64, f64, f64)>> {
+        self.read(py, |b| b.color.map(|[r, g, b]| (r, g, b)))
+    }
+
+    #[setter(color)]
+    fn set_color(&self, py: Python<'_>, color: &Bound<'_, PyAny>) -> PyResult<()> {
+        let color = if color.is_none() { None } else { Some(vec3(color, "color")?.to_array()) };
+        self.edit(py, |w| w.set_color(self.handle, color))
+    }
+
     /// The shape's type: "sphere", "box", "capsule", "convex" or "plane".
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<&'static str> {

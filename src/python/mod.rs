@@ -5,6 +5,8 @@ mod convert;
 mod errors;
 mod links;
 mod recording;
+#[cfg(feature = "viewer")]
+mod view;
 mod world;
 
 use pyo3::prelude::*;
@@ -20,6 +22,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
     m.add("RemovedBodyError", m.py().get_type::<errors::RemovedBodyError>())?;
+    #[cfg(feature = "viewer")]
+    m.add_function(wrap_pyfunction!(view::view_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

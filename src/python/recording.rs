@@ -5,13 +5,14 @@ use std::sync::{Arc, MutexGuard};
 
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::convert::table;
 use crate::recorder::{Recording, SharedRecording, ENERGY_TERMS};
 use crate::snapshot::Snapshot;
+use crate::stream::replay::Replay;
 
 /// A recording of a run (from World.record). It fills while the world steps, with no Python
 /// per step. Per-body arrays have shape (T, n, k) for the n bodies present when recording
@@ -93,6 +94,14 @@ impl PyRecording {
     /// Stops recording; the samples stay.
     fn stop(&self) {
         self.lock().active = false;
+    }
+
+    /// Saves the recording for replay in the viewer (`rigidlab-view path`): the scene when
+    /// recording began and one frame per sample. Needs positions and orientations recorded.
+    fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
+        let replay = Replay::from_recording(&self.lock()).map_err(PyValueError::new_err)?;
+        replay.save(&path).map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
     }
 
     /// Positions, shape (T, n, 3).

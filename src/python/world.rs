@@ -17,10 +17,11 @@ use crate::math::{DQuat, DVec3};
 use crate::shape::{ConvexHull, Shape};
 use crate::recorder::Quantities;
 use crate::world::{Settings, World};
+use crate::stream::link::Link;
 use crate::world_edit::StateUpdate;
 
 /// Keywords every add_* method takes, and those only bodies with volume take.
-const COMMON_KEYS: &[&str] = &["restitution", "friction", "static_friction", "kind", "name", "velocity", "angular_velocity"];
+const COMMON_KEYS: &[&str] = &["restitution", "friction", "static_friction", "kind", "name", "color", "velocity", "angular_velocity"];
 const SOLID_KEYS: &[&str] = &["mass", "density", "position", "orientation", "linear_damping", "angular_damping", "quadratic_drag", "gravity_scale"];
 
 /// The handle of a Body of this world; other objects and bodies of other worlds are refused.
@@ -72,6 +73,9 @@ fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, sol
     if let Some(n) = get("name")? {
         desc.name = Some(string(&n, "name")?);
     }
+    if let Some(c) = get("color")? {
+        desc.color = Some(vec3(&c, "color")?.to_array());
+    }
     desc.linear_damping = float("linear_damping")?.unwrap_or(desc.linear_damping);
     desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
     desc.quadratic_drag = float("quadratic_drag")?.unwrap_or(desc.quadratic_drag);
@@ -101,9 +105,42 @@ fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, sol
 #[pyclass(name = "World", module = "rigidlab")]
 pub struct PyWorld {
     pub(crate) inner: World,
+    /// The viewer this world streams to, once `view()` was called.
+    link: Option<Link>,
+}
+
+impl Drop for PyWorld {
+    /// The viewer gets the final state, then End; it keeps showing it.
+    fn drop(&mut self) {
+        if let Some(link) = &mut self.link {
+            link.offer(&self.inner, true);
+        }
+    }
 }
 
 impl PyWorld {
+    pub(crate) fn wrap(inner: World) -> PyWorld {
+        PyWorld { inner, link: None }
+    }
+
+    fn viewer_open(&mut self) -> bool {
+        self.link.as_mut().is_some_and(|l| l.is_open())
+    }
+
+    /// Steps `n` times without the GIL, offering each step's state to the viewer.
+    fn step_detached(&mut self, py: Python<'_>, n: u64) {
+        let PyWorld { inner, link } = self;
+        py.detach(|| match link {
+            Some(link) => {
+                for _ in 0..n {
+                    inner.step();
+                    link.offer(inner, false);
+                }
+            }
+            None => inner.step_n(n),
+        });
+    }
+
     /// An (n, K) array with one row per body, filled in one pass into a buffer of the final size.
     fn per_body<'py, const K: usize>(&self, py: Python<'py>, row: impl Fn(&crate::body::Body) -> [f64; K]) -> Bound<'py, numpy::PyArray2<f64>> {
         let bodies = self.inner.bodies().bodies();
@@ -146,7 +183,7 @@ impl PyWorld {
         restitution_rule: Option<&Bound<'_, PyAny>>,
         friction_rule: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut w = PyWorld { inner: World::new(Settings::default()) };
+        let mut w = PyWorld::wrap(World::new(Settings::default()));
         if let Some(g) = gravity {
             w.set_gravity(g)?;
         }
@@ -481,31 +518,48 @@ impl PyWorld {
             return Err(PyValueError::new_err(format!("n: must not be negative (got {n})")));
         }
         let py = slf.py();
-        let w = &mut slf.inner;
-        py.detach(|| w.step_n(n as u64));
+        slf.step_detached(py, n as u64);
         Ok(())
     }
 
     /// Runs the world for `seconds` (rounded to whole steps) and returns the number of steps.
-    /// With progress=True a tqdm progress bar is shown when tqdm is installed.
-    #[pyo3(signature = (seconds, progress=None))]
-    #[pyo3(text_signature = "(seconds, progress=False)")]
-    fn run(mut slf: PyRefMut<'_, Self>, seconds: &Bound<'_, PyAny>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    /// With progress=True a tqdm progress bar is shown when tqdm is installed. With
+    /// realtime=True the run takes `seconds` of wall-clock time; by default it does so while a
+    /// viewer is open (see `view`) and otherwise runs as fast as it can.
+    #[pyo3(signature = (seconds, progress=None, realtime=None))]
+    #[pyo3(text_signature = "(seconds, progress=False, realtime=None)")]
+    fn run(mut slf: PyRefMut<'_, Self>, seconds: &Bound<'_, PyAny>, progress: Option<&Bound<'_, PyAny>>, realtime: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let seconds = float(seconds, "seconds")?;
         let progress = progress.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
+        let realtime = match realtime.filter(|r| !r.is_none()) {
+            Some(r) => r.is_truthy()?,
+            None => slf.viewer_open(),
+        };
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(PyValueError::new_err(format!("seconds: must be a finite number >= 0 (got {seconds})")));
         }
         let py = slf.py();
-        let steps = (seconds / slf.inner.settings().dt).round() as u64;
+        let dt = slf.inner.settings().dt;
+        let steps = (seconds / dt).round() as u64;
         let bar = if progress { py.import("tqdm").and_then(|m| m.getattr("tqdm")?.call((), Some(&[("total", steps)].into_py_dict(py)?))).ok() } else { None };
-        let chunk = if bar.is_some() { (steps / 100).max(1) } else { steps.max(1) };
+        let chunk = if realtime {
+            // About one display frame of steps at a time.
+            ((1.0 / 60.0) / dt).ceil().max(1.0) as u64
+        } else if bar.is_some() {
+            (steps / 100).max(1)
+        } else {
+            steps.max(1)
+        };
+        let start = std::time::Instant::now();
         let mut done = 0;
         while done < steps {
             let k = chunk.min(steps - done);
-            let w = &mut slf.inner;
-            py.detach(|| w.step_n(k));
+            slf.step_detached(py, k);
             done += k;
+            if realtime {
+                let due = std::time::Duration::from_secs_f64(done as f64 * dt);
+                py.detach(|| std::thread::sleep(due.saturating_sub(start.elapsed())));
+            }
             if let Some(b) = &bar {
                 b.call_method1("update", (k,))?;
             }
@@ -514,7 +568,54 @@ impl PyWorld {
         if let Some(b) = &bar {
             b.call_method0("close")?;
         }
+        let PyWorld { inner, link } = &mut *slf;
+        if let Some(link) = link {
+            link.offer(inner, true);
+        }
         Ok(steps)
+    }
+
+    /// Opens the viewer on this world without blocking the script: a window of its own (another
+    /// process) shows each step's state, at most `rate` frames a second (frames are dropped,
+    /// never queued, when the viewer is slower). Python stays in charge: bodies added or removed
+    /// here appear or vanish there; `run` paces itself to real time while the viewer is open.
+    /// Closing the window does not stop the script; when the script ends the viewer keeps the
+    /// last frame. Calling it again while the viewer is open does nothing.
+    ///
+    /// `command` replaces the viewer program (a list of strings: program and arguments; it gets
+    /// the stream on its standard input); by default `rigidlab.view.stream_command()`.
+    #[pyo3(signature = (*, rate=None, command=None))]
+    #[pyo3(text_signature = "(*, rate=60.0, command=None)")]
+    fn view(&mut self, py: Python<'_>, rate: Option<&Bound<'_, PyAny>>, command: Option<Vec<String>>) -> PyResult<()> {
+        let rate = rate.filter(|r| !r.is_none()).map(|r| float(r, "rate")).transpose()?.unwrap_or(60.0);
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err(PyValueError::new_err(format!("rate: must be a positive number of frames per second (got {rate})")));
+        }
+        if self.viewer_open() {
+            return Ok(());
+        }
+        let command = match command {
+            Some(c) if c.is_empty() => return Err(PyValueError::new_err("command: must name a program")),
+            Some(c) => c,
+            None => py.import("rigidlab.view")?.call_method0("stream_command")?.extract()?,
+        };
+        let mut link = Link::spawn(&command, rate).map_err(|e| PyOSError::new_err(format!("command: cannot start the viewer {command:?}: {e}")))?;
+        link.offer(&self.inner, true);
+        self.link = Some(link);
+        Ok(())
+    }
+
+    /// True while a viewer opened by `view` is showing this world.
+    #[getter]
+    fn viewing(&mut self) -> bool {
+        self.viewer_open()
+    }
+
+    /// Closes the viewer opened by `view` (its window goes away); the world is unchanged.
+    fn close_view(&mut self) {
+        if let Some(mut link) = self.link.take() {
+            link.kill();
+        }
     }
 
     /// Positions of all bodies' centres of mass, shape (n, 3).
@@ -722,7 +823,7 @@ impl PyWorld {
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyWorld> {
         let text = string(text, "text")?;
-        Ok(PyWorld { inner: World::from_json(&text).py()? })
+        Ok(PyWorld::wrap(World::from_json(&text).py()?))
     }
 
     /// Saves the world as a versioned JSON scene file: settings, bodies, shapes, materials,
@@ -740,7 +841,7 @@ impl PyWorld {
         let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
         let text = std::fs::read_to_string(&path).map_err(|e| PyOSError::new_err(format!("path: cannot read {}: {e}", path.display())))?;
         let inner = World::from_json(&text).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
-        Ok(PyWorld { inner })
+        Ok(PyWorld::wrap(inner))
     }
 
     /// Pickles as the scene JSON (state included), so an unpickled world continues exactly.

@@ -1,0 +1,137 @@
+//! Ray casts against shapes and the world: what a viewer's mouse click picks, and what a script
+//! can ask ("what does this laser hit first?").
+
+use crate::body::BodyHandle;
+use crate::math::{DQuat, DVec3};
+use crate::shape::{ConvexHull, Shape};
+use crate::world::World;
+
+/// The first point a ray meets: at `origin + t * direction` (direction of unit length), on
+/// `body`, with the surface's outward normal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    pub body: BodyHandle,
+    pub t: f64,
+    pub point: DVec3,
+    pub normal: DVec3,
+}
+
+/// The entry of a ray (body frame, unit direction) into a shape: distance and outward normal.
+/// A ray starting inside a solid hits it at t = 0.
+pub fn ray_shape(shape: &Shape, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    match shape {
+        Shape::Sphere { radius } => ray_sphere(DVec3::ZERO, *radius, origin, dir, max_t),
+        Shape::Box { hull, .. } | Shape::Convex { hull, .. } => ray_hull(hull, origin, dir, max_t),
+        Shape::Capsule { radius, half_height } => ray_capsule(*radius, *half_height, origin, dir, max_t),
+        Shape::Plane => ray_half_space(origin, dir, max_t),
+    }
+}
+
+fn ray_sphere(centre: DVec3, radius: f64, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    let m = origin - centre;
+    let c = m.length_squared() - radius * radius;
+    if c <= 0.0 {
+        return Some((0.0, m.normalize_or(DVec3::Y)));
+    }
+    let b = m.dot(dir);
+    let disc = b * b - c;
+    if b > 0.0 || disc < 0.0 {
+        return None;
+    }
+    let t = -b - disc.sqrt();
+    (t <= max_t).then(|| (t, (m + dir * t) / radius))
+}
+
+/// Clips the ray against every face plane (Cyrus-Beck).
+fn ray_hull(hull: &ConvexHull, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    let (mut enter, mut leave) = (0.0, max_t);
+    let mut normal = None;
+    for f in &hull.faces {
+        let height = f.normal.dot(origin) - f.offset;
+        let rate = f.normal.dot(dir);
+        if rate == 0.0 {
+            if height > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -height / rate;
+        if rate < 0.0 {
+            if t > enter {
+                enter = t;
+                normal = Some(f.normal);
+            }
+        } else {
+            leave = leave.min(t);
+        }
+        if enter > leave {
+            return None;
+        }
+    }
+    Some((enter, normal.unwrap_or_else(|| -dir)))
+}
+
+fn ray_capsule(radius: f64, half_height: f64, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    // The side: the infinite cylinder about y, kept where |y| <= half_height.
+    let mut best: Option<(f64, DVec3)> = None;
+    let (o, d) = (DVec3::new(origin.x, 0.0, origin.z), DVec3::new(dir.x, 0.0, dir.z));
+    let a = d.length_squared();
+    let c = o.length_squared() - radius * radius;
+    if c <= 0.0 && origin.y.abs() <= half_height {
+        return Some((0.0, o.normalize_or(DVec3::X)));
+    }
+    if a > 0.0 {
+        let b = o.dot(d);
+        let disc = b * b - a * c;
+        if disc >= 0.0 {
+            let t = (-b - disc.sqrt()) / a;
+            let p = origin + dir * t;
+            if t >= 0.0 && t <= max_t && p.y.abs() <= half_height {
+                best = Some((t, DVec3::new(p.x, 0.0, p.z) / radius));
+            }
+        }
+    }
+    for cap in [-half_height, half_height] {
+        if let Some(hit) = ray_sphere(DVec3::new(0.0, cap, 0.0), radius, origin, dir, max_t) {
+            if best.is_none_or(|b| hit.0 < b.0) {
+                best = Some(hit);
+            }
+        }
+    }
+    best
+}
+
+/// The half-space y <= 0 of a plane body.
+fn ray_half_space(origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    if origin.y <= 0.0 {
+        return Some((0.0, DVec3::Y));
+    }
+    let t = -origin.y / dir.y;
+    (dir.y < 0.0 && t <= max_t).then_some((t, DVec3::Y))
+}
+
+impl World {
+    /// The first body a ray from `origin` along `direction` meets within `max_distance`, or
+    /// None. Planes are skipped when `solids_only`. A ray starting inside a body hits it at 0.
+    pub fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64, solids_only: bool) -> Option<RayHit> {
+        let dir = direction.normalize_or_zero();
+        if dir == DVec3::ZERO || !origin.is_finite() {
+            return None;
+        }
+        let mut best: Option<RayHit> = None;
+        let bodies = self.bodies();
+        for (&h, b) in bodies.handles().iter().zip(bodies.bodies()) {
+            if solids_only && matches!(b.shape, Shape::Plane) {
+                continue;
+            }
+            let limit = best.map_or(max_distance, |hit| hit.t);
+            let inv: DQuat = b.orientation.inverse();
+            if let Some((t, n)) = ray_shape(&b.shape, inv * (origin - b.position), inv * dir, limit) {
+                if best.is_none_or(|hit| t < hit.t) {
+                    best = Some(RayHit { body: h, t, point: origin + dir * t, normal: b.orientation * n });
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,5 @@
+//! The `rigidlab-view` program.
+
+fn main() {
+    std::process::exit(rigidlab::viewer::main(std::env::args()));
+}

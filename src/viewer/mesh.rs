@@ -1,0 +1,147 @@
+//! Triangle meshes of shapes in their body frames, with normals for shading: spheres and
+//! capsules smooth, boxes and hulls flat (each face its own vertices). Built once per shape.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use glam::DVec3;
+
+use crate::shape::{ConvexHull, Shape};
+
+#[derive(Clone, Debug, Default)]
+pub struct ShapeMesh {
+    pub positions: Vec<DVec3>,
+    pub normals: Vec<DVec3>,
+    /// Triangles, counter-clockwise seen from outside.
+    pub indices: Vec<u16>,
+}
+
+impl ShapeMesh {
+    fn vertex(&mut self, p: DVec3, n: DVec3) -> u16 {
+        self.positions.push(p);
+        self.normals.push(n);
+        (self.positions.len() - 1) as u16
+    }
+
+    /// A sphere of `radius` about `centre`, or the half of it on the side `hemisphere` points to
+    /// (for capsule caps), as latitude rings.
+    fn add_sphere(&mut self, centre: DVec3, radius: f64, hemisphere: Option<f64>) {
+        const SLICES: usize = 20;
+        const STACKS: usize = 12;
+        let (from, to) = match hemisphere {
+            None => (0, STACKS),
+            Some(s) if s > 0.0 => (0, STACKS / 2),
+            Some(_) => (STACKS / 2, STACKS),
+        };
+        let base = self.positions.len() as u16;
+        for i in from..=to {
+            let theta = std::f64::consts::PI * i as f64 / STACKS as f64;
+            for j in 0..=SLICES {
+                let phi = std::f64::consts::TAU * j as f64 / SLICES as f64;
+                let n = DVec3::new(theta.sin() * phi.sin(), theta.cos(), theta.sin() * phi.cos());
+                self.vertex(centre + n * radius, n);
+            }
+        }
+        let row = (SLICES + 1) as u16;
+        for i in 0..(to - from) as u16 {
+            for j in 0..SLICES as u16 {
+                let (a, b) = (base + i * row + j, base + (i + 1) * row + j);
+                self.indices.extend([a, b, b + 1, a, b + 1, a + 1]);
+            }
+        }
+    }
+
+    fn add_capsule(&mut self, radius: f64, half_height: f64) {
+        self.add_sphere(DVec3::Y * half_height, radius, Some(1.0));
+        self.add_sphere(-DVec3::Y * half_height, radius, Some(-1.0));
+        const SLICES: usize = 20;
+        let base = self.positions.len() as u16;
+        for j in 0..=SLICES {
+            let phi = std::f64::consts::TAU * j as f64 / SLICES as f64;
+            let n = DVec3::new(phi.sin(), 0.0, phi.cos());
+            self.vertex(n * radius + DVec3::Y * half_height, n);
+            self.vertex(n * radius - DVec3::Y * half_height, n);
+        }
+        for j in 0..SLICES as u16 {
+            let (top, bottom) = (base + 2 * j, base + 2 * j + 1);
+            self.indices.extend([top, bottom, bottom + 2, top, bottom + 2, top + 2]);
+        }
+    }
+
+    /// Each face fanned from its first vertex, with the face normal (flat shading).
+    fn add_hull(&mut self, hull: &ConvexHull) {
+        for f in &hull.faces {
+            let first = self.positions.len() as u16;
+            for &v in &f.vertices {
+                self.vertex(hull.vertices[v as usize], f.normal);
+            }
+            for k in 1..f.vertices.len() as u16 - 1 {
+                self.indices.extend([first, first + k, first + k + 1]);
+            }
+        }
+    }
+
+    /// The mesh of a shape; planes have none (they are drawn as tiles around the view).
+    pub fn of(shape: &Shape) -> ShapeMesh {
+        let mut m = ShapeMesh::default();
+        match shape {
+            Shape::Sphere { radius } => m.add_sphere(DVec3::ZERO, *radius, None),
+            Shape::Capsule { radius, half_height } => m.add_capsule(*radius, *half_height),
+            Shape::Box { hull, .. } | Shape::Convex { hull, .. } => m.add_hull(hull),
+            Shape::Plane => {}
+        }
+        m
+    }
+}
+
+/// Meshes shared between bodies of equal shape.
+#[derive(Default)]
+pub struct MeshCache {
+    meshes: HashMap<String, Arc<ShapeMesh>>,
+}
+
+impl MeshCache {
+    pub fn get(&mut self, shape: &Shape) -> Arc<ShapeMesh> {
+        let key = match shape {
+            Shape::Sphere { radius } => format!("s{radius}"),
+            Shape::Box { half_extents, .. } => format!("b{half_extents}"),
+            Shape::Capsule { radius, half_height } => format!("c{radius},{half_height}"),
+            Shape::Convex { hull, .. } => format!("h{:p}", Arc::as_ptr(hull)),
+            Shape::Plane => "p".into(),
+        };
+        self.meshes.entry(key).or_insert_with(|| Arc::new(ShapeMesh::of(shape))).clone()
+    }
+
+    pub fn clear(&mut self) {
+        self.meshes.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The divergence theorem: a closed mesh's volume from its triangles.
+    fn volume(m: &ShapeMesh) -> f64 {
+        m.indices.chunks(3).map(|t| {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
+            a.dot(b.cross(c)) / 6.0
+        }).sum()
+    }
+
+    #[test]
+    fn meshes_are_closed_outward_and_close_to_the_shapes() {
+        let sphere = Shape::sphere(0.5).unwrap();
+        let boxed = Shape::cuboid(DVec3::new(0.1, 0.2, 0.3)).unwrap();
+        let capsule = Shape::capsule(0.2, 0.5).unwrap();
+        let (hull, _) = Shape::convex(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]).unwrap();
+        for (shape, tolerance) in [(sphere, 0.03), (boxed, 1e-12), (capsule, 0.03), (hull, 1e-12)] {
+            let m = ShapeMesh::of(&shape);
+            let v = volume(&m);
+            assert!((v / shape.volume() - 1.0).abs() < tolerance, "{shape:?}: {v} against {}", shape.volume());
+            for (p, n) in m.positions.iter().zip(&m.normals) {
+                assert!((n.length() - 1.0).abs() < 1e-9 && p.dot(*n) > 0.0, "{shape:?}");
+            }
+        }
+    }
+}
