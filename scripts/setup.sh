@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the project on a Debian machine with Rust and Python 3: a virtualenv (.venv) with the
-# build and test tools, and rigidlab built in release mode and installed into it.
+# build and test tools, and rigidlab built in release mode and installed into it. With --test,
+# also what the viewer's headless tests need (Xvfb and Mesa, from Debian).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -17,6 +18,11 @@ apt_install() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 }
+
+# The test suite runs the viewer headless: a virtual X server and software OpenGL (Mesa).
+if [ "${1:-}" = "--test" ]; then
+    apt_install xvfb xauth libgl1-mesa-dri libglx-mesa0
+fi
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust first (https://rustup.rs)" >&2; exit 1; }
 if ! "$PYTHON" -c "import venv, ensurepip" 2>/dev/null; then

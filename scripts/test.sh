@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-scripts/setup.sh
+scripts/setup.sh --test
 echo "== cargo test"
-cargo test --quiet
+cargo test --quiet --features viewer
 echo "== pytest"
 .venv/bin/python -m pytest -q
 echo "== wheel in a clean virtualenv"

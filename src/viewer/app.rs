@@ -78,8 +78,6 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
         for c in commands.drain(..) {
             state.apply(c);
         }
-        // Headless runs advance by exactly 1/60 s a frame, so their pictures are reproducible.
-        state.advance(if headless { 1.0 / 60.0 } else { real_dt });
         if state.scene_changed || input.fit || input.switch_view {
             if state.scene_changed {
                 planar = state.is_planar();
@@ -96,6 +94,9 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
             input.fit = false;
             input.switch_view = false;
         }
+        // A new scene is framed before it moves (a planar world is told by its initial state).
+        // Headless runs advance by exactly 1/60 s a frame, so their pictures are reproducible.
+        state.advance(if headless { 1.0 / 60.0 } else { real_dt });
         clear_background(Color::new(0.16, 0.18, 0.21, 1.0));
         let aspect = screen_width() as f64 / screen_height().max(1.0) as f64;
         set_camera(&GlCamera::new(&cam, aspect));

@@ -129,16 +129,25 @@ mod tests {
         }).sum()
     }
 
+    /// Boxes and hulls are exact. Round shapes are inscribed polyhedra: every vertex on the
+    /// surface, the volume a little less than the shape's (a 20 x 12 sphere loses 3.3%).
     #[test]
     fn meshes_are_closed_outward_and_close_to_the_shapes() {
         let sphere = Shape::sphere(0.5).unwrap();
         let boxed = Shape::cuboid(DVec3::new(0.1, 0.2, 0.3)).unwrap();
         let capsule = Shape::capsule(0.2, 0.5).unwrap();
         let (hull, _) = Shape::convex(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]).unwrap();
-        for (shape, tolerance) in [(sphere, 0.03), (boxed, 1e-12), (capsule, 0.03), (hull, 1e-12)] {
+        for (shape, deficit) in [(sphere, 0.04), (boxed, 1e-12), (capsule, 0.04), (hull, 1e-12)] {
             let m = ShapeMesh::of(&shape);
             let v = volume(&m);
-            assert!((v / shape.volume() - 1.0).abs() < tolerance, "{shape:?}: {v} against {}", shape.volume());
+            assert!(v <= shape.volume() * (1.0 + 1e-12) && v > shape.volume() * (1.0 - deficit), "{shape:?}: {v} against {}", shape.volume());
+            if let Shape::Sphere { radius } | Shape::Capsule { radius, .. } = shape {
+                let h = if let Shape::Capsule { half_height, .. } = shape { half_height } else { 0.0 };
+                for p in &m.positions {
+                    let axis = DVec3::new(0.0, p.y.clamp(-h, h), 0.0);
+                    assert!(((*p - axis).length() - radius).abs() < 1e-12);
+                }
+            }
             for (p, n) in m.positions.iter().zip(&m.normals) {
                 assert!((n.length() - 1.0).abs() < 1e-9 && p.dot(*n) > 0.0, "{shape:?}");
             }

@@ -242,7 +242,7 @@ impl Renderer {
             let bodies = w.bodies();
             for sp in w.springs() {
                 if let Some((a, b)) = sp.world_anchors(bodies) {
-                    coil(a, b, scale * 0.25, Color::new(0.2, 0.5, 1.0, 1.0));
+                    coil(a, b, cam.eye() - cam.target, scale * 0.25, Color::new(0.2, 0.5, 1.0, 1.0));
                 }
             }
             for j in w.joints() {
@@ -297,13 +297,13 @@ fn box_lines(min: DVec3, max: DVec3, c: Color) {
     }
 }
 
-/// A spring as a zigzag between its anchors.
-fn coil(a: DVec3, b: DVec3, radius: f64, c: Color) {
+/// A spring as a zigzag between its anchors, across the line of sight.
+fn coil(a: DVec3, b: DVec3, towards_eye: DVec3, radius: f64, c: Color) {
     let axis = b - a;
     if axis.length() < 1e-12 {
         return;
     }
-    let (u, _) = orthonormal(axis.normalize());
+    let u = axis.cross(towards_eye).try_normalize().unwrap_or_else(|| orthonormal(axis.normalize()).0);
     const TURNS: usize = 12;
     let lead = 0.1;
     let mut last = a;

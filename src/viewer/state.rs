@@ -172,7 +172,8 @@ impl RealTimeFactor {
 }
 
 /// Mouse-spring stiffness and damping per unit mass: about 2 Hz, near critical damping, so any
-/// body follows the cursor the same way.
+/// body follows the cursor the same way. The spring also carries the body's weight, so a held
+/// body settles on the cursor instead of sagging g / omega^2 below it.
 const DRAG_OMEGA: f64 = std::f64::consts::TAU * 2.0;
 const DRAG_ZETA: f64 = 0.7;
 
@@ -421,7 +422,8 @@ impl ViewerState {
                 self.playback_time += real_dt * self.time_scale;
                 let times = &self.replay.as_ref().expect("replay mode has a replay").frames;
                 let mut k = self.cursor;
-                while k + 1 < len && times[k + 1].time <= self.playback_time {
+                // A frame is due when the clock reaches its time, give or take rounding.
+                while k + 1 < len && times[k + 1].time <= self.playback_time + 1e-9 {
                     k += 1;
                 }
                 if k != self.cursor {
@@ -449,7 +451,8 @@ impl ViewerState {
             if let Some(h) = self.handle(d.body) {
                 if let Ok(b) = self.world.body(h) {
                     let p = b.world_point(d.local_point);
-                    let force = b.mass() * (DRAG_OMEGA * DRAG_OMEGA * (d.target - p) - 2.0 * DRAG_ZETA * DRAG_OMEGA * b.velocity_at(p));
+                    let weight = -self.world.settings().gravity * b.gravity_scale;
+                    let force = b.mass() * (DRAG_OMEGA * DRAG_OMEGA * (d.target - p) - 2.0 * DRAG_ZETA * DRAG_OMEGA * b.velocity_at(p) + weight);
                     let _ = self.world.apply_load(h, force, Some(d.local_point), DVec3::ZERO, Lasting::OneStep);
                 }
             }
@@ -634,18 +637,23 @@ impl ViewerState {
             && solids.iter().all(|b| flat(b.position) && flat(b.velocity) && b.angular_velocity.x.abs() < 1e-9 && b.angular_velocity.y.abs() < 1e-9)
     }
 
-    /// The box around every solid shown (planes left out).
+    /// The box around every solid shown and every spring and joint anchor (planes left out).
     pub fn bounds(&self) -> Option<(DVec3, DVec3)> {
         let mut out: Option<(DVec3, DVec3)> = None;
-        for (row, b) in self.world.bodies().bodies().iter().enumerate() {
+        let mut add = |lo: DVec3, hi: DVec3| {
+            out = Some(out.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        };
+        let bodies = self.world.bodies();
+        for (row, b) in bodies.bodies().iter().enumerate() {
             if matches!(b.shape, Shape::Plane) || !self.present.get(row).copied().unwrap_or(true) {
                 continue;
             }
             let a = b.shape.aabb(b.position, b.orientation);
-            out = Some(match out {
-                None => (a.min, a.max),
-                Some((lo, hi)) => (lo.min(a.min), hi.max(a.max)),
-            });
+            add(a.min, a.max);
+        }
+        let springs = self.world.springs().iter().filter_map(|s| s.world_anchors(bodies));
+        for (a, b) in springs.chain(self.world.joints().iter().filter_map(|j| j.world_anchors(bodies))) {
+            add(a.min(b), a.max(b));
         }
         out
     }
