@@ -972,3 +972,16 @@ def test_run_with_progress_bar_counts_every_step(capsys):
     assert w.time == pytest.approx(0.5, abs=1e-12)
     assert b.position[1] == pytest.approx(-0.5 * 9.81 * 0.25, rel=1e-12)
     assert "120/120" in capsys.readouterr().err
+
+
+def test_body_colour_is_kept_edited_and_saved():
+    w = rl.World()
+    a = w.add_sphere(0.1, color=(1.0, 0.5, 0.0))
+    b = w.add_box((0.1, 0.1, 0.1))
+    assert a.color == (1.0, 0.5, 0.0) and b.color is None
+    b.color = np.array([0.0, 0.0, 1.0])
+    assert b.color == (0.0, 0.0, 1.0)
+    a.color = None
+    assert a.color is None
+    again = rl.World.from_json(w.to_json())
+    assert [x.color for x in again.bodies] == [None, (0.0, 0.0, 1.0)]

@@ -770,3 +770,14 @@ def test_bad_force_points():
     w, _, ball, _, _ = populated()
     rejects(w, ValueError, "local_point", ball.apply_force, (1, 0, 0), local_point=(NAN, 0, 0))
     rejects(w, ValueError, "point, local_point", ball.apply_force, (1, 0, 0), point=(0, 0, 0), local_point=(0, 0, 0))
+
+
+@pytest.mark.parametrize("color", [(1.5, 0, 0), (0, -0.1, 0), (0, 0, float("nan")), (1, 1)])
+def test_a_bad_colour_names_color_and_changes_nothing(color):
+    w = rl.World()
+    b = w.add_sphere(0.1, color=(0.2, 0.2, 0.2))
+    with pytest.raises(ValueError, match="color"):
+        w.add_sphere(0.1, color=color)
+    with pytest.raises(ValueError, match="color"):
+        b.color = color
+    assert len(w) == 1 and b.color == (0.2, 0.2, 0.2)

@@ -70,6 +70,9 @@ pub struct Args {
     /// Show contact points and normals from the start.
     #[arg(long)]
     pub contacts: bool,
+    /// Hide the HUD and the energy graph (for clean pictures).
+    #[arg(long)]
+    pub no_hud: bool,
     /// Multisample anti-aliasing samples (1 to turn it off).
     #[arg(long, default_value_t = 4)]
     pub msaa: i32,
@@ -130,6 +133,8 @@ fn initial_state(args: &Args) -> Result<ViewerState, String> {
     state.time_scale = args.time_scale;
     state.paused = args.paused || state.paused;
     state.toggles.contacts = args.contacts;
+    state.toggles.hud = !args.no_hud;
+    state.toggles.graph = !args.no_hud;
     Ok(state)
 }
 

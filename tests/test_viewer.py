@@ -1,0 +1,424 @@
+"""The viewer: its command line, headless screenshots under Xvfb checked against an independent
+pinhole projection, the live stream of World.view() (throttled, never blocking, surviving a
+closed or crashed viewer), and replays saved by Recording.save."""
+
+import gc
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import rigidlab as rl
+import rigidlab.view
+
+VIEW = [sys.executable, "-m", "rigidlab.view"]
+
+
+@pytest.fixture(scope="module")
+def display():
+    """A virtual X display with software OpenGL (Xvfb, installed by the test set-up)."""
+    xvfb = shutil.which("Xvfb")
+    assert xvfb, "Xvfb is missing: scripts/setup.sh --test installs it (Debian package xvfb)"
+    read, write = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+    os.close(write)
+    number = b""
+    while not number.endswith(b"\n"):
+        chunk = os.read(read, 16)
+        assert chunk, "Xvfb did not start"
+        number += chunk
+    os.close(read)
+    yield f":{int(number)}"
+    proc.terminate()
+    proc.wait(10)
+
+
+def run_view(args, display, timeout=120):
+    env = dict(os.environ, DISPLAY=display)
+    return subprocess.run([*VIEW, *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def project(p, eye, target, fov_deg, width, height):
+    """Pixel (x right, y down) of world point p for a pinhole camera at `eye` looking at
+    `target` with y up and a vertical field of view `fov_deg`."""
+    p, eye, target = (np.asarray(v, float) for v in (p, eye, target))
+    f = target - eye
+    f /= np.linalg.norm(f)
+    r = np.cross(f, [0.0, 1.0, 0.0])
+    r /= np.linalg.norm(r)
+    u = np.cross(r, f)
+    d = p - eye
+    depth = d @ f
+    t = math.tan(math.radians(fov_deg) / 2)
+    ndc_x = (d @ r) / (depth * t * width / height)
+    ndc_y = (d @ u) / (depth * t)
+    return (ndc_x + 1) / 2 * width, (1 - ndc_y) / 2 * height
+
+
+def pixel(img, xy):
+    """The median colour of the 5 x 5 pixels around xy."""
+    x, y = (int(round(c)) for c in xy)
+    assert 2 <= x < img.shape[1] - 2 and 2 <= y < img.shape[0] - 2, f"{xy} is off the picture"
+    patch = img[y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3)
+    return np.median(patch, axis=0)
+
+
+def dominant(rgb):
+    """Which channel clearly dominates ('r', 'g', 'b'), or None for a grey."""
+    k = int(np.argmax(rgb))
+    others = np.delete(rgb, k)
+    return "rgb"[k] if rgb[k] > 1.6 * others.max() + 10 else None
+
+
+EYE, TARGET, FOV, W, H = (0.0, 1.5, 4.0), (0.0, 0.5, 0.0), 45.0, 800, 450
+CAMERA = ["--eye", ",".join(map(str, EYE)), "--target", ",".join(map(str, TARGET)), "--fov", str(FOV), "--size", f"{W}x{H}"]
+COLOURS = {"r": (0.9, 0.1, 0.1), "g": (0.1, 0.8, 0.1), "b": (0.1, 0.2, 0.95)}
+
+
+def three_bodies(gravity=(0.0, 0.0, 0.0)):
+    """A red sphere, a green box and a blue capsule in a row above a grey floor."""
+    w = rl.World(gravity=gravity)
+    w.add_plane(name="floor")
+    bodies = {
+        "r": w.add_sphere(0.3, position=(-1.2, 0.5, 0.0), color=COLOURS["r"]),
+        "g": w.add_box((0.3, 0.3, 0.3), position=(0.0, 0.5, 0.0), orientation=rl.presets.axis_angle((0, 1, 0), 0.4), color=COLOURS["g"]),
+        "b": w.add_capsule(0.2, 0.25, position=(1.2, 0.5, 0.0), color=COLOURS["b"]),
+    }
+    return w, bodies
+
+
+def read_png(path):
+    img = np.asarray(Image.open(path).convert("RGB")).astype(float)
+    assert img.shape == (H, W, 3)
+    return img
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line
+
+
+def test_help_lists_the_options_and_presets_are_listed():
+    out = subprocess.run([*VIEW, "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    for option in ("--screenshot", "--frames", "--stream", "--preset", "--eye", "--time-scale"):
+        assert option in out.stdout
+    out = subprocess.run([*VIEW, "--list-presets"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    names = [line.split("  (")[0] for line in out.stdout.splitlines()]
+    assert sorted(names) == sorted(rl.presets.PRESETS)
+
+
+def test_the_console_script_is_installed():
+    exe = shutil.which("rigidlab-view", path=os.path.dirname(sys.executable))
+    assert exe, "the wheel installs a rigidlab-view script next to python"
+    assert subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60).stdout.startswith("rigidlab-view")
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--size", "12x10"], 2, "between 64 and 8192"),
+        (["--size", "wide"], 2, "WIDTHxHEIGHT"),
+        (["--eye", "1,2"], 2, "x,y,z"),
+        (["--screenshot", "x.png"], 2, "--frames"),
+        (["--preset", "no such scene"], 1, "unknown preset"),
+        (["--preset", "pendulum", "--time-scale", "0"], 1, "--time-scale"),
+        (["/nonexistent/scene.json"], 1, "/nonexistent/scene.json"),
+    ],
+)
+def test_bad_arguments_are_named(args, code, message):
+    out = subprocess.run([*VIEW, *args], capture_output=True, text=True, timeout=60)
+    assert out.returncode == code
+    assert message in out.stderr
+
+
+def test_a_corrupt_file_is_refused_with_its_name_and_what_is_wrong(tmp_path):
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "rigidlab-scene", "version": 1, "bodies": [}')
+    out = subprocess.run([*VIEW, str(bad)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "broken.json" in out.stderr and "JSON" in out.stderr
+    replay = tmp_path / "broken.replay"
+    w, _ = three_bodies()
+    rec = w.record()
+    w.step(3)
+    rec.save(replay)
+    lines = replay.read_text().splitlines()
+    replay.write_text("\n".join(lines[:2] + ['{"type": "frame", "time": 1}']) + "\n")
+    out = subprocess.run([*VIEW, str(replay)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "line 3" in out.stderr
+
+
+def test_without_a_display_the_viewer_says_so():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    out = subprocess.run([*VIEW, "--preset", "pendulum"], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "no display" in out.stderr and "xvfb-run" in out.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Headless screenshots
+
+
+def check_bodies_drawn(img, positions):
+    """Each body's colour where the camera projects its centre."""
+    for key, p in positions.items():
+        xy = project(p, EYE, TARGET, FOV, W, H)
+        assert 0 <= xy[0] < W and 0 <= xy[1] < H
+        assert dominant(pixel(img, xy)) == key, f"{key} body at {p} -> pixel {xy}: {pixel(img, xy)}"
+
+
+def test_a_scene_file_renders_its_bodies_where_the_camera_projects_them(tmp_path, display):
+    w, bodies = three_bodies()
+    scene = tmp_path / "scene.json"
+    w.save(scene)
+    out = tmp_path / "out.png"
+    res = run_view([str(scene), "--screenshot", str(out), "--frames", "10", "--no-hud", *CAMERA], display)
+    assert res.returncode == 0, res.stderr
+    img = read_png(out)
+    assert img.std() > 20, "the picture is blank"
+    check_bodies_drawn(img, {k: b.position for k, b in bodies.items()})
+    # The floor in front of the bodies is grey, the sky above them the background colour.
+    floor = pixel(img, project((0.6, 0.0, 1.0), EYE, TARGET, FOV, W, H))
+    assert dominant(floor) is None and floor.min() > 80
+    sky = pixel(img, (W / 2, 4))
+    assert np.allclose(sky, [41, 46, 54], atol=3)
+
+
+def test_the_hud_is_drawn_and_a_falling_scene_moves(tmp_path, display):
+    """With gravity the bodies fall for 30 frames of 1/60 s: the sphere's colour leaves its
+    starting point and appears where free fall puts it (0.5 g t^2 = 1.23 m lower, on the floor)."""
+    w, bodies = three_bodies(gravity=(0.0, -9.81, 0.0))
+    scene = tmp_path / "scene.json"
+    w.save(scene)
+    out = tmp_path / "fall.png"
+    res = run_view([str(scene), "--screenshot", str(out), "--frames", "30", *CAMERA], display)
+    assert res.returncode == 0, res.stderr
+    img = read_png(out)
+    # The HUD panel: light text on a dark panel at the top left.
+    hud = img[10:120, 10:400]
+    assert (hud.max(axis=2) > 200).mean() > 0.01
+    w.run(0.5)
+    assert w.time == pytest.approx(0.5)
+    resting = bodies["r"].position
+    assert resting[1] == pytest.approx(0.3, abs=1e-3)
+    assert dominant(pixel(img, project(resting, EYE, TARGET, FOV, W, H))) == "r"
+    assert dominant(pixel(img, project((-1.2, 0.5 + 0.25, 0.0), EYE, TARGET, FOV, W, H))) != "r"
+
+
+def test_a_planar_world_opens_in_the_2d_view(tmp_path, display):
+    """A pendulum in the x-y plane: the orthographic view frames it; its bob is the only coloured
+    thing, at the height its angle gives relative to the pivot."""
+    w, (bob,) = rl.presets.pendulum(angle_deg=60.0)
+    bob.color = (0.9, 0.1, 0.1)
+    scene = tmp_path / "pendulum.json"
+    w.save(scene)
+    out = tmp_path / "pendulum.png"
+    res = run_view([str(scene), "--screenshot", str(out), "--frames", "2", "--paused", "--no-hud", "--size", f"{W}x{H}"], display)
+    assert res.returncode == 0, res.stderr
+    img = read_png(out)
+    red = np.argwhere((img[:, :, 0] > 1.6 * img[:, :, 1:].max(axis=2) + 10))
+    assert len(red) > 50
+    (cy, cx) = red.mean(axis=0)
+    # Orthographic: the bob is a circle (equal spread in x and y) right of and below centre.
+    spread = red.std(axis=0)
+    assert spread[0] == pytest.approx(spread[1], rel=0.1)
+    assert cx > W / 2 and cy > H / 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Replays
+
+
+def test_recording_save_writes_the_scene_and_a_frame_per_sample(tmp_path):
+    w, bodies = three_bodies()
+    bodies["r"].velocity = (1.0, 0.0, 0.0)
+    rec = w.record(every=2)
+    w.step(10)
+    w.remove(bodies["g"])
+    w.step(10)
+    path = tmp_path / "run.replay"
+    rec.save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["type"] == "scene" and lines[0]["scene"]["format"] == "rigidlab-scene"
+    frames = lines[1:]
+    assert len(frames) == len(rec.time) == 11
+    for k, f in enumerate(frames):
+        assert f["time"] == rec.time[k]
+        present = ~np.isnan(rec.positions[k, :, 0])
+        assert f["ids"] == [i for i, p in zip([0, 1, 2, 3], present) if p]
+        np.testing.assert_array_equal(np.array(f["positions"]), rec.positions[k][present])
+    assert len(frames[0]["ids"]) == 4 and len(frames[-1]["ids"]) == 3
+
+
+def test_recording_save_refuses_what_it_cannot_replay(tmp_path):
+    w, _ = three_bodies()
+    rec = w.record(quantities=["energy"])
+    w.step(2)
+    with pytest.raises(ValueError, match="positions and orientations"):
+        rec.save(tmp_path / "x.replay")
+    rec = w.record()
+    with pytest.raises(OSError, match="path"):
+        rec.save(tmp_path / "missing" / "x.replay")
+    with pytest.raises(TypeError, match="path"):
+        rec.save(3)
+
+
+def test_a_replay_plays_back_in_real_time(tmp_path, display):
+    """A red ball crossing the view at 1 m/s, replayed for 30 frames of 1/60 s: it is drawn
+    where it was at t = 0.5 s, and no longer where it started."""
+    w, bodies = three_bodies()
+    w.remove(bodies["g"])
+    w.remove(bodies["b"])
+    ball = bodies["r"]
+    ball.velocity = (2.0, 0.0, 0.0)
+    rec = w.record()
+    w.run(1.0)
+    path = tmp_path / "run.replay"
+    rec.save(path)
+    out = tmp_path / "replay.png"
+    res = run_view([str(path), "--screenshot", str(out), "--frames", "30", "--no-hud", *CAMERA], display)
+    assert res.returncode == 0, res.stderr
+    img = read_png(out)
+    assert dominant(pixel(img, project((-1.2 + 2.0 * 0.5, 0.5, 0.0), EYE, TARGET, FOV, W, H))) == "r"
+    assert dominant(pixel(img, project((-1.2, 0.5, 0.0), EYE, TARGET, FOV, W, H))) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# The live stream
+
+
+def dump_command(path):
+    """A stand-in viewer that writes what it is sent to a file."""
+    code = f"import shutil, sys; shutil.copyfileobj(sys.stdin.buffer, open({str(path)!r}, 'wb'), 1)"
+    return [sys.executable, "-c", code]
+
+
+def wait_for(predicate, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def messages(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_the_stream_sends_the_scene_then_throttled_frames_then_end(tmp_path):
+    w, bodies = three_bodies(gravity=(0.0, -9.81, 0.0))
+    path = tmp_path / "stream.jsonl"
+    w.view(rate=20.0, command=dump_command(path))
+    assert w.viewing
+    start = time.monotonic()
+    w.run(1.0)  # paced to real time: a viewer is attached
+    elapsed = time.monotonic() - start
+    assert elapsed >= 0.95
+    extra = w.add_sphere(0.1, position=(0.0, 2.0, 0.0), name="late")
+    w.run(0.5, realtime=False)
+    w.remove(bodies["g"])
+    w.step(10)
+    final = (w.time, w.positions.copy(), [b.id for b in w.bodies])
+    del w, bodies, extra
+    gc.collect()
+    assert wait_for(lambda: path.exists() and path.read_text().rstrip().endswith('{"type":"end"}'))
+    msgs = messages(path)
+    assert msgs[0]["type"] == "scene" and msgs[-1]["type"] == "end"
+    scenes = [m for m in msgs if m["type"] == "scene"]
+    frames = [m for m in msgs if m["type"] == "frame"]
+    assert [len(s["scene"]["bodies"]) for s in scenes] == [4, 5, 4]
+    # At most `rate` frames a second while running in real time (plus the forced ones).
+    first_second = [f for f in frames if f["time"] <= 1.0]
+    assert 10 <= len(first_second) <= 20 * elapsed + 3
+    # Every frame belongs to the scene sent before it, and times only grow.
+    revision = None
+    for m in msgs[:-1]:
+        if m["type"] == "scene":
+            revision = m["revision"]
+        else:
+            assert m["revision"] == revision and len(m["ids"]) == len(m["positions"])
+    assert all(a["time"] <= b["time"] for a, b in zip(frames, frames[1:]))
+    last = frames[-1]
+    assert last["time"] == final[0] and last["ids"] == final[2]
+    np.testing.assert_array_equal(np.array(last["positions"]), final[1])
+    assert len(last["energy"]) == 6 and last["energy"][5] == pytest.approx(sum(last["energy"][2:5]))
+
+
+def test_a_crashed_viewer_leaves_the_script_running(tmp_path):
+    w, _ = three_bodies(gravity=(0.0, -9.81, 0.0))
+    crash = [sys.executable, "-c", "import sys; sys.stdin.readline(); sys.exit(3)"]
+    w.view(command=crash)
+    assert wait_for(lambda: (w.step(), not w.viewing)[1])
+    t = w.time
+    w.run(0.5)  # no viewer: not paced, no error
+    assert w.time == pytest.approx(t + 0.5)
+    # A viewer that cannot start is an error naming the command; the world is unchanged.
+    with pytest.raises(OSError, match="command"):
+        w.view(command=["/nonexistent/viewer"])
+    with pytest.raises(ValueError, match="rate"):
+        w.view(rate=0)
+    assert not w.viewing and w.time == pytest.approx(t + 0.5)
+
+
+def test_a_viewer_that_stops_reading_never_blocks_the_script():
+    w = rl.World()
+    w.add_plane()
+    for i in range(200):
+        w.add_sphere(0.05, position=(0.0, 0.1 + 0.11 * i, 0.0))
+    asleep = [sys.executable, "-c", "import time; time.sleep(60)"]
+    w.view(command=asleep, rate=1000.0)
+    # Each frame is ~40 kB: the pipe fills after a couple of frames and the writer blocks, but
+    # stepping goes on, dropping frames.
+    w.run(2.0, realtime=False)
+    assert w.time == pytest.approx(2.0)
+    assert w.viewing
+    w.close_view()
+    assert not w.viewing
+    w.step(10)
+
+
+def test_the_real_viewer_shows_the_live_world_with_bodies_added_and_removed(tmp_path, display, monkeypatch):
+    """w.view() with the real viewer under Xvfb: bodies added and removed in Python after the
+    viewer opened appear and vanish; when the viewer's window closes (here: after its frames),
+    the script goes on."""
+    monkeypatch.setenv("DISPLAY", display)
+    w, bodies = three_bodies()
+    out = tmp_path / "live.png"
+    w.view(command=[*VIEW, "--stream", "--screenshot", str(out), "--frames", "90", "--no-hud", *CAMERA])
+    w.remove(bodies["g"])
+    late = w.add_sphere(0.25, position=(0.0, 1.3, 0.0), color=(0.1, 0.8, 0.1))
+    assert wait_for(lambda: (w.run(0.1), out.exists() and not w.viewing)[1], timeout=60)
+    img = read_png(out)
+    check_bodies_drawn(img, {"r": bodies["r"].position, "b": bodies["b"].position, "g": late.position})
+    assert dominant(pixel(img, project((0.0, 0.5, 0.0), EYE, TARGET, FOV, W, H))) is None
+    t = w.time
+    w.run(0.2)
+    assert w.time == pytest.approx(t + 0.2)
+
+
+def test_stream_command_can_be_replaced_by_the_environment(monkeypatch):
+    monkeypatch.setenv("RIGIDLAB_VIEWER", "my-viewer --fast")
+    assert rl.view.stream_command() == ["my-viewer", "--fast", "--stream"]
+    monkeypatch.delenv("RIGIDLAB_VIEWER")
+    assert rl.view.stream_command()[1:] == ["-m", "rigidlab.view", "--stream"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The viewer's presets are the Python presets
+
+
+def test_the_viewers_preset_scenes_match_the_python_presets():
+    here = os.path.join(os.path.dirname(__file__), "..", "src", "viewer", "presets")
+    for name, build in rl.presets.PRESETS.items():
+        path = os.path.join(here, rl.presets.slug(name) + ".json")
+        assert os.path.exists(path), f"{path} is missing; regenerate with rigidlab.presets.export_scenes"
+        world, _ = build()
+        with open(path) as f:
+            assert json.load(f) == json.loads(world.to_json()), f"{name}: regenerate with rigidlab.presets.export_scenes('src/viewer/presets')"
