@@ -8,6 +8,20 @@ use glam::DVec3;
 
 use crate::shape::{ConvexHull, Shape};
 
+/// Slices and stacks of round meshes by level of detail.
+const ROUND_DETAIL: [(usize, usize); 3] = [(8, 6), (12, 8), (20, 12)];
+
+/// The level of detail for a round shape of `radius_px` pixels on screen.
+pub fn detail_for(radius_px: f64) -> usize {
+    if radius_px < 16.0 {
+        0
+    } else if radius_px < 48.0 {
+        1
+    } else {
+        2
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct ShapeMesh {
     pub positions: Vec<DVec3>,
@@ -24,45 +38,44 @@ impl ShapeMesh {
     }
 
     /// A sphere of `radius` about `centre`, or the half of it on the side `hemisphere` points to
-    /// (for capsule caps), as latitude rings.
-    fn add_sphere(&mut self, centre: DVec3, radius: f64, hemisphere: Option<f64>) {
-        const SLICES: usize = 20;
-        const STACKS: usize = 12;
+    /// (for capsule caps), as latitude rings: `detail` 0, 1, 2 for 8 x 6, 12 x 8, 20 x 12.
+    fn add_sphere(&mut self, centre: DVec3, radius: f64, hemisphere: Option<f64>, detail: usize) {
+        let (slices, stacks) = ROUND_DETAIL[detail.min(2)];
         let (from, to) = match hemisphere {
-            None => (0, STACKS),
-            Some(s) if s > 0.0 => (0, STACKS / 2),
-            Some(_) => (STACKS / 2, STACKS),
+            None => (0, stacks),
+            Some(s) if s > 0.0 => (0, stacks / 2),
+            Some(_) => (stacks / 2, stacks),
         };
         let base = self.positions.len() as u16;
         for i in from..=to {
-            let theta = std::f64::consts::PI * i as f64 / STACKS as f64;
-            for j in 0..=SLICES {
-                let phi = std::f64::consts::TAU * j as f64 / SLICES as f64;
+            let theta = std::f64::consts::PI * i as f64 / stacks as f64;
+            for j in 0..=slices {
+                let phi = std::f64::consts::TAU * j as f64 / slices as f64;
                 let n = DVec3::new(theta.sin() * phi.sin(), theta.cos(), theta.sin() * phi.cos());
                 self.vertex(centre + n * radius, n);
             }
         }
-        let row = (SLICES + 1) as u16;
+        let row = (slices + 1) as u16;
         for i in 0..(to - from) as u16 {
-            for j in 0..SLICES as u16 {
+            for j in 0..slices as u16 {
                 let (a, b) = (base + i * row + j, base + (i + 1) * row + j);
                 self.indices.extend([a, b, b + 1, a, b + 1, a + 1]);
             }
         }
     }
 
-    fn add_capsule(&mut self, radius: f64, half_height: f64) {
-        self.add_sphere(DVec3::Y * half_height, radius, Some(1.0));
-        self.add_sphere(-DVec3::Y * half_height, radius, Some(-1.0));
-        const SLICES: usize = 20;
+    fn add_capsule(&mut self, radius: f64, half_height: f64, detail: usize) {
+        self.add_sphere(DVec3::Y * half_height, radius, Some(1.0), detail);
+        self.add_sphere(-DVec3::Y * half_height, radius, Some(-1.0), detail);
+        let (slices, _) = ROUND_DETAIL[detail.min(2)];
         let base = self.positions.len() as u16;
-        for j in 0..=SLICES {
-            let phi = std::f64::consts::TAU * j as f64 / SLICES as f64;
+        for j in 0..=slices {
+            let phi = std::f64::consts::TAU * j as f64 / slices as f64;
             let n = DVec3::new(phi.sin(), 0.0, phi.cos());
             self.vertex(n * radius + DVec3::Y * half_height, n);
             self.vertex(n * radius - DVec3::Y * half_height, n);
         }
-        for j in 0..SLICES as u16 {
+        for j in 0..slices as u16 {
             let (top, bottom) = (base + 2 * j, base + 2 * j + 1);
             self.indices.extend([top, bottom, bottom + 2, top, bottom + 2, top + 2]);
         }
@@ -81,12 +94,13 @@ impl ShapeMesh {
         }
     }
 
-    /// The mesh of a shape; planes have none (they are drawn as tiles around the view).
-    pub fn of(shape: &Shape) -> ShapeMesh {
+    /// The mesh of a shape at a level of detail (0 coarse to 2 fine; it only matters for round
+    /// shapes); planes have none (they are drawn as tiles around the view).
+    pub fn of(shape: &Shape, detail: usize) -> ShapeMesh {
         let mut m = ShapeMesh::default();
         match shape {
-            Shape::Sphere { radius } => m.add_sphere(DVec3::ZERO, *radius, None),
-            Shape::Capsule { radius, half_height } => m.add_capsule(*radius, *half_height),
+            Shape::Sphere { radius } => m.add_sphere(DVec3::ZERO, *radius, None, detail),
+            Shape::Capsule { radius, half_height } => m.add_capsule(*radius, *half_height, detail),
             Shape::Box { hull, .. } | Shape::Convex { hull, .. } => m.add_hull(hull),
             Shape::Plane => {}
         }
@@ -101,15 +115,18 @@ pub struct MeshCache {
 }
 
 impl MeshCache {
-    pub fn get(&mut self, shape: &Shape) -> Arc<ShapeMesh> {
+    pub fn get(&mut self, shape: &Shape, detail: usize) -> Arc<ShapeMesh> {
         let key = match shape {
-            Shape::Sphere { radius } => format!("s{radius}"),
+            Shape::Sphere { radius } => format!("s{radius}/{detail}"),
             Shape::Box { half_extents, .. } => format!("b{half_extents}"),
-            Shape::Capsule { radius, half_height } => format!("c{radius},{half_height}"),
+            Shape::Capsule { radius, half_height } => format!("c{radius},{half_height}/{detail}"),
             Shape::Convex { hull, .. } => format!("h{:p}", Arc::as_ptr(hull)),
             Shape::Plane => "p".into(),
         };
-        self.meshes.entry(key).or_insert_with(|| Arc::new(ShapeMesh::of(shape))).clone()
+        if let Some(m) = self.meshes.get(&key) {
+            return m.clone();
+        }
+        self.meshes.entry(key).or_insert_with(|| Arc::new(ShapeMesh::of(shape, detail))).clone()
     }
 
     pub fn clear(&mut self) {
@@ -138,7 +155,7 @@ mod tests {
         let capsule = Shape::capsule(0.2, 0.5).unwrap();
         let (hull, _) = Shape::convex(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]).unwrap();
         for (shape, deficit) in [(sphere, 0.04), (boxed, 1e-12), (capsule, 0.04), (hull, 1e-12)] {
-            let m = ShapeMesh::of(&shape);
+            let m = ShapeMesh::of(&shape, 2);
             let v = volume(&m);
             assert!(v <= shape.volume() * (1.0 + 1e-12) && v > shape.volume() * (1.0 - deficit), "{shape:?}: {v} against {}", shape.volume());
             if let Shape::Sphere { radius } | Shape::Capsule { radius, .. } = shape {

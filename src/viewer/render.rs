@@ -7,7 +7,7 @@ use glam::{DMat4, DVec3};
 use macroquad::prelude::{draw_line_3d, draw_mesh, Color, Mat4, Mesh, Vec2, Vec3, Vec4, Vertex};
 
 use super::camera::Camera;
-use super::mesh::MeshCache;
+use super::mesh::{detail_for, MeshCache};
 use super::state::ViewerState;
 use crate::body::Body;
 use crate::shape::Shape;
@@ -91,13 +91,15 @@ fn shade(color: [f32; 3], normal: DVec3, highlight: bool) -> [u8; 4] {
 pub struct Renderer {
     pub meshes: MeshCache,
     batch: Mesh,
+    /// Solids by depth along the view (reused every frame).
+    order: Vec<(f64, usize)>,
     /// Draw calls issued in the last frame (triangle batches).
     pub batches: usize,
 }
 
 impl Default for Renderer {
     fn default() -> Self {
-        Renderer { meshes: MeshCache::default(), batch: Mesh { vertices: Vec::with_capacity(BATCH_VERTICES), indices: Vec::with_capacity(BATCH_INDICES), texture: None }, batches: 0 }
+        Renderer { meshes: MeshCache::default(), batch: Mesh { vertices: Vec::with_capacity(BATCH_VERTICES), indices: Vec::with_capacity(BATCH_INDICES), texture: None }, order: Vec::new(), batches: 0 }
     }
 }
 
@@ -128,8 +130,9 @@ impl Renderer {
         self.batch.indices.extend([i[0], i[1], i[2], i[0], i[2], i[3]]);
     }
 
-    fn body(&mut self, b: &Body, highlight: bool) {
-        let mesh = self.meshes.get(&b.shape);
+    fn body(&mut self, b: &Body, highlight: bool, pixels_per_metre: f64) {
+        let detail = detail_for(b.shape.bounding_radius() * pixels_per_metre);
+        let mesh = self.meshes.get(&b.shape, detail);
         let color = body_color(b);
         self.reserve(mesh.positions.len(), mesh.indices.len());
         let base = self.batch.vertices.len() as u16;
@@ -175,19 +178,31 @@ impl Renderer {
     }
 
     /// The bodies, then the overlays the toggles ask for.
-    pub fn draw(&mut self, s: &ViewerState, cam: &Camera) {
+    pub fn draw(&mut self, s: &ViewerState, cam: &Camera, height_px: f64) {
         self.batches = 0;
-        let w = &s.world;
-        let bodies = w.bodies().bodies();
+        // Pixels per metre at the distance of each body (at the target in 2D).
+        let eye = cam.eye();
+        let focal = height_px / (2.0 * (cam.fovy / 2.0).tan());
+        let bodies = s.world.bodies().bodies();
+        // Nearest first, so the depth test rejects hidden pixels before they are shaded (this
+        // is what a software renderer spends its time on in a heap of bodies).
+        let forward = (cam.target - eye).normalize();
+        self.order.clear();
         for (row, b) in bodies.iter().enumerate() {
-            if !s.present.get(row).copied().unwrap_or(true) {
-                continue;
+            if s.present.get(row).copied().unwrap_or(true) && !matches!(b.shape, Shape::Plane) {
+                self.order.push(((b.position - eye).dot(forward), row));
             }
-            if matches!(b.shape, Shape::Plane) {
-                self.plane(b, cam);
-            } else {
-                self.body(b, s.selected == Some(b.id));
-            }
+        }
+        self.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        for k in 0..self.order.len() {
+            let (depth, row) = self.order[k];
+            let b = &bodies[row];
+            let depth = if cam.orthographic { cam.distance } else { depth.max(1e-6) };
+            self.body(b, s.selected == Some(b.id), focal / depth);
+        }
+        // Planes last: most of a floor is behind something.
+        for b in bodies.iter().filter(|b| matches!(b.shape, Shape::Plane)) {
+            self.plane(b, cam);
         }
         self.flush();
         self.overlays(s, cam);

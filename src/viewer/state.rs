@@ -312,7 +312,9 @@ impl ViewerState {
         if let Some(e) = self.energy {
             self.history.push(self.world.time(), e);
         }
-        self.trails.push(&self.world, &self.present);
+        if self.toggles.trails {
+            self.trails.push(&self.world, &self.present);
+        }
     }
 
     pub fn replay_len(&self) -> usize {
@@ -585,6 +587,9 @@ impl ViewerState {
                     Toggle::Help => &mut g.help,
                 };
                 *flag = !*flag;
+                if !self.toggles.trails {
+                    self.trails.points.clear();
+                }
             }
             Command::Preset(key) => self.load_preset(key),
             Command::Seek(fraction) => {
