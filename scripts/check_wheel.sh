@@ -10,4 +10,6 @@ trap 'rm -rf "$tmp"' EXIT
 "$tmp/venv/bin/python" -m pip install --quiet dist/*.whl
 # Run from elsewhere so the source tree's python/ cannot shadow the installed package.
 (cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/README.md")
-echo "wheel $(basename dist/*.whl) installs and runs the README example"
+# The viewer ships in the wheel: its console script runs the Rust viewer's command line.
+"$tmp/venv/bin/rigidlab-view" --list-presets | grep -q "Newton's cradle"
+echo "wheel $(basename dist/*.whl) installs, runs the README example and has rigidlab-view"
