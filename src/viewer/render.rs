@@ -155,7 +155,7 @@ impl Renderer {
             let along = n.cross(DVec3::Z).normalize();
             let (reach, depth) = (cam.distance * 4.0, cam.distance * 4.0);
             let c = shade(color, DVec3::new(0.0, 0.0, 1.0), false);
-            let dark = c.map(|x| (x as f32 * 0.8) as u8);
+            let dark = darker(c, 0.8);
             let z = -0.5;
             let lift = DVec3::Z * z;
             self.quad([centre - along * reach + lift, centre + along * reach + lift, centre + along * reach - n * depth + lift, centre - along * reach - n * depth + lift], dark);
@@ -165,8 +165,8 @@ impl Renderer {
         let u0 = (t1.dot(centre - b.position) / tile).round();
         let v0 = (t2.dot(centre - b.position) / tile).round();
         const HALF: i32 = 20;
-        let light = shade(color, DVec3::Y, false);
-        let dark = light.map(|x| (x as f32 * 0.86) as u8);
+        let light = shade(color, n, false);
+        let dark = darker(light, 0.86);
         for i in -HALF..HALF {
             for j in -HALF..HALF {
                 let (u, v) = ((u0 + i as f64) * tile, (v0 + j as f64) * tile);
@@ -200,9 +200,13 @@ impl Renderer {
             let depth = if cam.orthographic { cam.distance } else { depth.max(1e-6) };
             self.body(b, s.selected == Some(b.id), focal / depth);
         }
-        // Planes last: most of a floor is behind something.
+        // Planes last: most of a floor is behind something. A plane the eye is inside (behind
+        // a wall of a room, below a floor) is left out, so the room is seen as a cut-away.
         for b in bodies.iter().filter(|b| matches!(b.shape, Shape::Plane)) {
-            self.plane(b, cam);
+            let normal = b.orientation * DVec3::Y;
+            if cam.orthographic || normal.dot(eye - b.position) > 0.0 {
+                self.plane(b, cam);
+            }
         }
         self.flush();
         self.overlays(s, cam);
@@ -281,6 +285,11 @@ impl Renderer {
             }
         }
     }
+}
+
+/// The same colour, darker, still opaque.
+fn darker(c: [u8; 4], k: f32) -> [u8; 4] {
+    [(c[0] as f32 * k) as u8, (c[1] as f32 * k) as u8, (c[2] as f32 * k) as u8, c[3]]
 }
 
 /// A round number (1, 2 or 5 times a power of ten) near x.
