@@ -18,6 +18,13 @@ pub struct Energy {
     pub total: f64,
 }
 
+impl Energy {
+    /// The terms in the order of `recorder::ENERGY_TERMS`.
+    pub fn terms(&self) -> [f64; 6] {
+        [self.translational, self.rotational, self.kinetic, self.gravitational, self.elastic, self.total]
+    }
+}
+
 impl Body {
     pub fn translational_energy(&self) -> f64 {
         if self.is_dynamic() { 0.5 * self.mass() * self.velocity.length_squared() } else { 0.0 }

@@ -117,7 +117,7 @@ impl Recording {
         }
         if q.energy {
             let e = w.energy();
-            for (v, x) in self.energy.iter_mut().zip([e.translational, e.rotational, e.kinetic, e.gravitational, e.elastic, e.total]) {
+            for (v, x) in self.energy.iter_mut().zip(e.terms()) {
                 v.push(x);
             }
         }

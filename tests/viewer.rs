@@ -137,6 +137,11 @@ fn a_frame_of_an_older_scene_or_with_bad_rows_is_ignored() {
     let after: Vec<DVec3> = state.world.bodies().bodies().iter().map(|b| b.position).collect();
     assert_eq!(before, after);
     assert_eq!(state.frames_received, 0);
+    // Paused, a live view holds its picture.
+    assert!(state.accepts_stream());
+    state.apply(Command::TogglePause);
+    assert!(!state.accepts_stream());
+    state.apply(Command::TogglePause);
     // Edits and presets belong to the script.
     state.apply(Command::Select(Some(1)));
     state.apply(Command::Delete);

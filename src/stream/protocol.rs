@@ -51,7 +51,6 @@ impl Frame {
     /// The world's current state, with its energy and contact points.
     pub fn capture(w: &World) -> Frame {
         let bodies = w.bodies().bodies();
-        let e = w.energy();
         Frame {
             revision: w.revision(),
             time: w.time(),
@@ -60,7 +59,7 @@ impl Frame {
             orientations: bodies.iter().map(|b| b.orientation).collect(),
             velocities: bodies.iter().map(|b| b.velocity).collect(),
             angular_velocities: bodies.iter().map(|b| b.angular_velocity).collect(),
-            energy: Some([e.translational, e.rotational, e.kinetic, e.gravitational, e.elastic, e.total]),
+            energy: Some(w.energy().terms()),
             contacts: contact_marks(w),
         }
     }

@@ -72,7 +72,7 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
             fps = 0.9 * fps + 0.1 / real_dt.max(1e-6);
             frame_ms.push(real_dt * 1e3);
         }
-        if let Some(r) = &reader {
+        if let Some(r) = reader.as_ref().filter(|_| state.accepts_stream()) {
             state.receive_inbox(r.take());
         }
         commands.clear();

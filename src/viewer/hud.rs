@@ -8,7 +8,7 @@ use super::state::{Mode, ViewerState};
 /// The key map, as the help overlay lists it (and the README repeats).
 pub const KEYS: &[(&str, &str)] = &[
     ("H / F1", "show or hide this help"),
-    ("P", "pause / resume"),
+    ("P", "pause / resume (live: hold the picture while the script runs on)"),
     ("Space", "pause; when paused, one step (replay: one frame)"),
     ("Enter / F5", "run (resume)"),
     ("R", "reset to the initial state (replay: first frame)"),
@@ -59,7 +59,7 @@ pub fn draw(s: &ViewerState, fps: f64) {
         let info = s.selection_lines();
         panel(12.0, 20.0 + LINE * (lines.len() as f32 + 1.0), &info);
     }
-    if s.toggles.graph {
+    if s.toggles.graph && !s.toggles.help {
         energy_graph(s);
     }
     if s.mode == Mode::Replay {

@@ -73,6 +73,9 @@ pub struct Args {
     /// Hide the HUD and the energy graph (for clean pictures).
     #[arg(long)]
     pub no_hud: bool,
+    /// Open with the key map shown (H hides it).
+    #[arg(long)]
+    pub show_keys: bool,
     /// Multisample anti-aliasing samples (1 to turn it off).
     #[arg(long, default_value_t = 4)]
     pub msaa: i32,
@@ -135,6 +138,7 @@ fn initial_state(args: &Args) -> Result<ViewerState, String> {
     state.toggles.contacts = args.contacts;
     state.toggles.hud = !args.no_hud;
     state.toggles.graph = !args.no_hud;
+    state.toggles.help = args.show_keys;
     Ok(state)
 }
 

@@ -273,7 +273,7 @@ impl ViewerState {
         s
     }
 
-    /// A replay, at its first frame, paused.
+    /// A replay from its first frame, playing.
     pub fn replay(replay: Replay, title: impl Into<String>) -> Result<ViewerState, String> {
         let world = World::from_scene((*replay.scene).clone()).map_err(|e| e.to_string())?;
         let mut s = ViewerState::with_world(world, Mode::Replay, title.into());
@@ -306,8 +306,7 @@ impl ViewerState {
     fn refresh(&mut self) {
         if self.mode == Mode::Simulation {
             self.contacts = crate::stream::protocol::contact_marks(&self.world);
-            let e = self.world.energy();
-            self.energy = Some([e.translational, e.rotational, e.kinetic, e.gravitational, e.elastic, e.total]);
+            self.energy = Some(self.world.energy().terms());
         }
         if let Some(e) = self.energy {
             self.history.push(self.world.time(), e);
@@ -376,6 +375,12 @@ impl ViewerState {
             self.ended = true;
             self.note = Some("the script has ended: this is its last frame".into());
         }
+    }
+
+    /// Whether to take what a stream brings: not while paused, so the picture holds still
+    /// (the reader keeps only the newest scene and frame meanwhile).
+    pub fn accepts_stream(&self) -> bool {
+        !(self.mode == Mode::Stream && self.paused)
     }
 
     /// What a stream reader gathered since the last frame.
