@@ -985,3 +985,22 @@ def test_body_colour_is_kept_edited_and_saved():
     assert a.color is None
     again = rl.World.from_json(w.to_json())
     assert [x.color for x in again.bodies] == [None, (0.0, 0.0, 1.0)]
+
+
+def test_ray_cast_finds_the_first_body_along_a_ray():
+    w = rl.World()
+    floor = w.add_plane()
+    near = w.add_sphere(0.1, position=(0, 1, 0))
+    w.add_box((0.2, 0.2, 0.2), position=(0, 0.5, 0))
+    hit = w.ray_cast((0, 3, 0), (0, -2, 0))
+    assert hit["body"].id == near.id and hit["distance"] == pytest.approx(1.9)
+    np.testing.assert_allclose(hit["point"], [0, 1.1, 0])
+    np.testing.assert_allclose(hit["normal"], [0, 1, 0])
+    beside = w.ray_cast((1, 3, 0), (0, -1, 0))
+    assert beside["body"].id == floor.id and beside["distance"] == pytest.approx(3.0)
+    assert w.ray_cast((1, 3, 0), (0, -1, 0), planes=False) is None
+    assert w.ray_cast((0, 3, 0), (0, -1, 0), max_distance=1.5) is None
+    for bad, name in [(dict(direction=(0, 0, 0)), "direction"), (dict(max_distance=-1), "max_distance"), (dict(origin=(0, math.nan, 0)), "origin")]:
+        args = dict(origin=(0, 3, 0), direction=(0, -1, 0)) | bad
+        with pytest.raises(ValueError, match=name):
+            w.ray_cast(**args)

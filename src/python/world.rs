@@ -509,6 +509,40 @@ impl PyWorld {
         w.inner.bodies().handles().iter().zip(w.inner.bodies().bodies()).map(|(h, b)| PyBody::new(slf.clone().unbind(), *h, b.id)).collect()
     }
 
+    /// The first body a ray meets: from `origin` along `direction` (any length), at most
+    /// `max_distance` away. Returns None, or a dict with the body, the distance along the ray,
+    /// the point and the surface's outward normal. A ray starting inside a body meets it at
+    /// distance 0. planes=False ignores planes.
+    #[pyo3(signature = (origin, direction, max_distance=None, planes=true))]
+    #[pyo3(text_signature = "(origin, direction, max_distance=inf, planes=True)")]
+    fn ray_cast<'py>(slf: &Bound<'py, Self>, origin: &Bound<'py, PyAny>, direction: &Bound<'py, PyAny>, max_distance: Option<&Bound<'py, PyAny>>, planes: bool) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let py = slf.py();
+        let origin = crate::error::check_finite3("origin", vec3(origin, "origin")?).py()?;
+        let direction = crate::error::check_finite3("direction", vec3(direction, "direction")?).py()?;
+        if direction == DVec3::ZERO {
+            return Err(PyValueError::new_err("direction: must not be zero"));
+        }
+        let max_distance = match max_distance.filter(|m| !m.is_none()) {
+            Some(m) => {
+                let m = float(m, "max_distance")?;
+                if m.is_nan() || m < 0.0 {
+                    return Err(PyValueError::new_err(format!("max_distance: must be a number >= 0 (got {m})")));
+                }
+                m
+            }
+            None => f64::INFINITY,
+        };
+        let hit = slf.borrow().inner.ray_cast(origin, direction, max_distance, !planes);
+        let Some(hit) = hit else { return Ok(None) };
+        let id = slf.borrow().inner.body(hit.body).py()?.id;
+        let out = PyDict::new(py);
+        out.set_item("body", PyBody::new(slf.clone().unbind(), hit.body, id))?;
+        out.set_item("distance", hit.t)?;
+        out.set_item("point", PyArray1::from_slice(py, &hit.point.to_array()))?;
+        out.set_item("normal", PyArray1::from_slice(py, &hit.normal.to_array()))?;
+        Ok(Some(out))
+    }
+
     /// Advances the world by n steps of dt (the GIL is released while stepping).
     #[pyo3(signature = (n=None))]
     #[pyo3(text_signature = "(n=1)")]

@@ -147,10 +147,12 @@ impl Input {
                 let (o, d) = Self::ray(cam, m);
                 match s.world.ray_cast(o, d, f64::INFINITY, true) {
                     Some(hit) => {
-                        let id = s.world.body(hit.body).map(|b| b.id).ok();
-                        if let Some(body) = id {
-                            out.push(Command::BeginDrag { body, point: hit.point });
-                            self.drag_plane = Some((hit.point, -d));
+                        if let Ok(b) = s.world.body(hit.body) {
+                            // In the 2D view, hold the body in its own plane, so the pull has
+                            // no lever arm out of it.
+                            let point = if cam.orthographic { DVec3::new(hit.point.x, hit.point.y, b.position.z) } else { hit.point };
+                            out.push(Command::BeginDrag { body: b.id, point });
+                            self.drag_plane = Some((point, -d));
                         }
                     }
                     None => out.push(Command::Select(None)),
