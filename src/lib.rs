@@ -1,5 +1,5 @@
 //! rigidlab: a rigid-body physics lab. The engine is plain Rust (f64, glam); `python` wraps it
-//! for Python and `viewer` will show it.
+//! for Python and `viewer` shows it (with `stream` carrying a running world to it).
 //!
 //! A step of `World` (see world.rs), in order:
 //! 1. broad phase: candidate pairs from an incremental sweep and prune,
