@@ -1004,3 +1004,18 @@ def test_ray_cast_finds_the_first_body_along_a_ray():
         args = dict(origin=(0, 3, 0), direction=(0, -1, 0)) | bad
         with pytest.raises(ValueError, match=name):
             w.ray_cast(**args)
+
+
+def test_animate_draws_the_run_and_advances_the_world(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    w, _ = rl.presets.newtons_cradle()
+    html = w.animate(0.5, fps=10, save=str(tmp_path / "cradle.gif"))
+    assert w.time == pytest.approx(0.5)
+    assert "<script" in html.data and (tmp_path / "cradle.gif").stat().st_size > 1000
+    for bad, name in [(dict(plane="xx"), "plane"), (dict(fps=0), "fps")]:
+        with pytest.raises(ValueError, match=name):
+            w.animate(0.1, **bad)
+    with pytest.raises(ValueError, match="seconds"):
+        w.animate(-1)

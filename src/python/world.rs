@@ -639,6 +639,16 @@ impl PyWorld {
         Ok(())
     }
 
+    /// Runs the world for `seconds` (it advances) and returns an animation of it drawn with
+    /// matplotlib in a coordinate plane: in a notebook it plays inline, headless too, with no
+    /// viewer. Keywords: fps=30, plane="xy" ("xz" from above, "zy"), size=(6, 4), limits,
+    /// save="file.gif". See rigidlab.animation.animate.
+    #[pyo3(signature = (seconds, **options))]
+    fn animate<'py>(slf: &Bound<'py, Self>, seconds: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+        let animate = slf.py().import("rigidlab.animation")?.getattr("animate")?;
+        animate.call((slf, seconds), options)
+    }
+
     /// True while a viewer opened by `view` is showing this world.
     #[getter]
     fn viewing(&mut self) -> bool {
