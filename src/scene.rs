@@ -169,6 +169,8 @@ pub struct ManifoldData {
     pub b: u64,
     pub normal: DVec3,
     pub points: Vec<ContactPoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sliding: Option<bool>,
 }
 
 /// An error in a scene file at `path` (a JSON path such as bodies[3].shape).
@@ -290,7 +292,7 @@ impl World {
                     LoadData { handle: l.handle.0, body: id_of(l.body), force: l.force, local_point: l.local_point, torque: l.torque, remaining, until_removed }
                 })
                 .collect(),
-            contacts: self.contacts.manifolds.iter().map(|m| ManifoldData { a: id_of(m.a), b: id_of(m.b), normal: m.normal, points: m.points.clone() }).collect(),
+            contacts: self.contacts.manifolds.iter().map(|m| ManifoldData { a: id_of(m.a), b: id_of(m.b), normal: m.normal, points: m.points.clone(), sliding: m.sliding }).collect(),
         }
     }
 
@@ -488,7 +490,7 @@ impl World {
             let row_a = w.bodies.dense_index(a).expect("inserted above");
             let row_b = w.bodies.dense_index(b).expect("inserted above");
             let coefficients = w.settings.materials.coefficients(&w.bodies.bodies()[row_a].material, &w.bodies.bodies()[row_b].material, None);
-            w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients });
+            w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients, sliding: md.sliding });
         }
         w.bodies_changed();
         Ok(w)

@@ -293,7 +293,7 @@ impl World {
                 .collect();
             // Points within a few percent of the smaller body's size count as the same point.
             let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
-            self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients }, match_distance);
+            self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients, sliding: None }, match_distance);
         }
     }
 
@@ -341,6 +341,14 @@ impl World {
         for _ in 0..set.iterations {
             self.solver.solve_iteration();
             self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &sc.end, set.dt);
+        }
+        // A contact that static friction cannot hold slides from this step on, with kinetic
+        // friction: solve again with it let go.
+        if self.solver.release_saturated() {
+            for _ in 0..set.iterations {
+                self.solver.solve_iteration();
+                self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &sc.end, set.dt);
+            }
         }
         self.solver.store_impulses(&mut self.contacts.manifolds);
         self.joint_solver.store_impulses(&mut self.joints);

@@ -12,7 +12,7 @@ Build a world of bodies, run it, and read every quantity back as numpy arrays::
 SI units throughout, y up, quaternions (x, y, z, w).
 """
 
-from . import experiments, presets
+from . import experiments, plot, presets
 from ._core import Body, Joint, Load, Recording, RemovedBodyError, Snapshot, Spring, World, __version__
 
-__all__ = ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot", "RemovedBodyError", "__version__", "experiments", "presets"]
+__all__ = ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot", "RemovedBodyError", "__version__", "experiments", "plot", "presets"]

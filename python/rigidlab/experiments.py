@@ -13,7 +13,21 @@ import numpy as np
 
 from ._core import Body, World
 
-__all__ = ["bouncing_balls", "restitution_lab", "RestitutionResult", "bounce_apexes"]
+__all__ = [
+    "bouncing_balls",
+    "restitution_lab",
+    "RestitutionResult",
+    "bounce_apexes",
+    "incline",
+    "sliding_box",
+    "oscillator",
+    "coupled_oscillators",
+    "head_on",
+    "pendulum_period",
+    "double_pendulum",
+    "spinning_top",
+    "zero_crossings",
+]
 
 
 def bouncing_balls(
@@ -120,3 +134,165 @@ def restitution_lab(
         result.ratios.append(apexes / previous)
         result.impact_speeds.append(np.sqrt(2.0 * g * previous))
     return result
+
+
+def _axis_angle(axis, angle: float) -> np.ndarray:
+    a = np.asarray(axis, dtype=float)
+    a = a / np.linalg.norm(a)
+    return np.concatenate([a * np.sin(angle / 2.0), [np.cos(angle / 2.0)]])
+
+
+def incline(angle_deg: float, mu_s: float = 0.5, mu_k: float = 0.4, body: str = "box", size: float = 0.1, dt: float = 1.0 / 240.0) -> tuple[World, Body, np.ndarray]:
+    """A block (body="box", a cube of half size `size`) or a solid ball (body="ball", radius
+    `size`) at rest on a static ramp inclined at `angle_deg`, with static and kinetic friction
+    `mu_s` and `mu_k` (the ramp sets none, so the body's apply). Returns the world, the body and
+    the unit vector pointing down the slope.
+
+    Theory: a block sticks while tan(angle) <= mu_s and otherwise slides with
+    a = g (sin - mu_k cos); a ball rolls without slipping at a = (5/7) g sin while
+    tan(angle) <= (7/2) mu_s.
+    """
+    th = np.radians(angle_deg)
+    n = np.array([np.sin(th), np.cos(th), 0.0])
+    down = np.array([np.cos(th), -np.sin(th), 0.0])
+    w = World(dt=dt)
+    w.add_box((20.0, 0.5, 2.0), position=tuple(-0.5 * n), orientation=_axis_angle((0, 0, 1), -th), kind="static", name="ramp")
+    if body == "box":
+        b = w.add_box((size,) * 3, position=tuple(size * n), orientation=_axis_angle((0, 0, 1), -th), mass=1.0, friction=mu_k, static_friction=mu_s, name="block")
+    elif body == "ball":
+        b = w.add_sphere(size, position=tuple(size * n - 8.0 * down), mass=1.0, friction=mu_k, static_friction=mu_s, name="ball")
+    else:
+        raise ValueError(f"body: expected 'box' or 'ball', got {body!r}")
+    return w, b, down
+
+
+def sliding_box(v0: float, mu_k: float, size: float = 0.1) -> tuple[World, Body]:
+    """A cube of half size `size` resting on a floor (kinetic friction `mu_k`, static the same),
+    then launched along +x at `v0`. Theory: it stops after v0^2 / (2 mu_k g), at t = v0 / (mu_k g).
+    """
+    w = World()
+    w.add_plane(name="floor")
+    box = w.add_box((size,) * 3, mass=1.0, position=(0.0, size, 0.0), friction=mu_k, name="box")
+    w.step(10)  # settle the resting contact
+    box.velocity = (v0, 0.0, 0.0)
+    return w, box
+
+
+def oscillator(mass: float = 1.0, stiffness: float = 100.0, damping: float = 0.0, displacement: float = 0.1, dt: float = 1.0 / 240.0, integrator: str = "verlet") -> tuple[World, Body]:
+    """A body on a spring to a fixed point, in zero gravity, released `displacement` metres from
+    equilibrium (along x, at rest). Theory: x(t) = A exp(-zeta w0 t) cos(wd t) with
+    w0 = sqrt(k/m), zeta = c / (2 sqrt(k m)), wd = w0 sqrt(1 - zeta^2); the period is 2 pi / wd.
+    """
+    w = World(gravity=(0.0, 0.0, 0.0), dt=dt, integrator=integrator)
+    b = w.add_sphere(0.05, mass=mass, position=(1.0 + displacement, 0.0, 0.0), name="mass")
+    w.add_spring(b, None, stiffness=stiffness, damping=damping, rest_length=1.0, anchor_b=(0.0, 0.0, 0.0))
+    return w, b
+
+
+def coupled_oscillators(mass: float = 1.0, stiffness: float = 100.0, coupling: float = 20.0, x1: float = 0.1, x2: float = 0.0) -> tuple[World, list[Body]]:
+    """Two equal masses in a row between two walls, each held by a spring `stiffness` to its wall
+    and coupled by a spring `coupling`, in zero gravity, released from displacements x1 and x2.
+    Theory: the normal modes have w1 = sqrt(k/m) (in phase) and w2 = sqrt((k + 2 kc)/m)
+    (opposite phase); any motion is a sum of the two.
+    """
+    w = World(gravity=(0.0, 0.0, 0.0))
+    a = w.add_sphere(0.05, mass=mass, position=(-0.5 + x1, 0.0, 0.0), name="left")
+    b = w.add_sphere(0.05, mass=mass, position=(0.5 + x2, 0.0, 0.0), name="right")
+    w.add_spring(a, None, stiffness=stiffness, rest_length=1.0, anchor_b=(-1.5, 0.0, 0.0))
+    w.add_spring(b, None, stiffness=stiffness, rest_length=1.0, anchor_b=(1.5, 0.0, 0.0))
+    w.add_spring(a, b, stiffness=coupling, rest_length=1.0)
+    return w, [a, b]
+
+
+def head_on(m1: float, m2: float, v1: float, v2: float, e: float, radius: float = 0.1) -> tuple[World, list[Body]]:
+    """Two balls on the x axis in zero gravity, 1 m apart, moving at v1 and v2 with restitution
+    e (both). Theory: momentum is conserved, and the separation speed is e times the approach
+    speed: v1' = (m1 v1 + m2 v2 - m2 e (v1 - v2)) / (m1 + m2), v2' = v1' + e (v1 - v2).
+    """
+    w = World(gravity=(0.0, 0.0, 0.0))
+    a = w.add_sphere(radius, mass=m1, position=(-0.5, 0.0, 0.0), velocity=(v1, 0.0, 0.0), restitution=e, name="1")
+    b = w.add_sphere(radius, mass=m2, position=(0.5, 0.0, 0.0), velocity=(v2, 0.0, 0.0), restitution=e, name="2")
+    return w, [a, b]
+
+
+def zero_crossings(t: np.ndarray, x: np.ndarray, rising: bool = True) -> np.ndarray:
+    """Times at which x crosses zero upwards (or downwards), by linear interpolation."""
+    x = np.asarray(x, dtype=float)
+    if rising:
+        i = np.nonzero((x[:-1] < 0.0) & (x[1:] >= 0.0))[0]
+    else:
+        i = np.nonzero((x[:-1] > 0.0) & (x[1:] <= 0.0))[0]
+    return t[i] - x[i] * (t[i + 1] - t[i]) / (x[i + 1] - x[i])
+
+
+def pendulum_period(angle_deg: float, length: float = 1.0, periods: int = 3, dt: float = 1.0 / 240.0) -> float:
+    """The measured period of a simple pendulum (a 1 kg ball on a massless rod) released from
+    rest at `angle_deg`, from the times its bob crosses the vertical going one way.
+    Theory: T = 4 sqrt(L / g) K(sin^2(angle / 2)) (K the complete elliptic integral of the first
+    kind), which tends to 2 pi sqrt(L / g) for small angles."""
+    w = World(dt=dt)
+    th = np.radians(angle_deg)
+    bob = w.add_sphere(0.02, mass=1.0, position=(length * np.sin(th), -length * np.cos(th), 0.0), name="bob")
+    w.add_distance_joint(bob, None, anchor_b=(0.0, 0.0, 0.0))
+    g = float(-w.gravity[1])
+    rec = w.record(quantities=["positions"])
+    w.run((periods + 0.6) * 2 * np.pi * np.sqrt(length / g) * (1 + th**2 / 8 + th**4 / 40))
+    crossings = zero_crossings(rec.time, rec.positions[:, 0, 0], rising=False)
+    return float(np.mean(np.diff(crossings)))
+
+
+def double_pendulum(angle1_deg: float = 120.0, angle2_deg: float = 120.0, length: float = 0.5, mass: float = 1.0, nudge: float = 0.0, dt: float = 1.0 / 240.0, integrator: str = "verlet") -> tuple[World, list[Body]]:
+    """Two bobs on massless rods of `length`, the first pivoting on the origin, released at rest
+    with the rods at `angle1_deg` and `angle2_deg` from the downward vertical; `nudge` moves
+    the second bob's starting angle by that many radians. Theory: energy is conserved, and the
+    motion is chaotic: runs that start 1e-9 apart separate exponentially."""
+    w = World(dt=dt, integrator=integrator)
+    t1 = np.radians(angle1_deg)
+    t2 = np.radians(angle2_deg) + nudge
+    p1 = np.array([np.sin(t1), -np.cos(t1), 0.0]) * length
+    p2 = p1 + np.array([np.sin(t2), -np.cos(t2), 0.0]) * length
+    a = w.add_sphere(0.03, mass=mass, position=tuple(p1), name="bob 1")
+    b = w.add_sphere(0.03, mass=mass, position=tuple(p2), name="bob 2")
+    w.add_distance_joint(a, None, anchor_b=(0.0, 0.0, 0.0))
+    w.add_distance_joint(a, b)
+    return w, [a, b]
+
+
+def spinning_top(spin: float = 100.0, tilt_deg: float = 20.0, half_width: float = 0.1, half_length: float = 0.02, arm: float = 0.05, dt: float = 1.0 / 1000.0, integrator: str = "rk4") -> tuple[World, Body, dict]:
+    """A symmetric top: a square plate (half sizes `half_width`, `half_length` along its axis)
+    whose centre is `arm` metres along its axis from a fixed pivot (a ball joint at the origin),
+    the axis tilted `tilt_deg` from the vertical, spinning at `spin` rad/s about its axis and
+    started on the slow steady precession (so it does not nod).
+
+    Theory (the gyroscope): the axis turns about the vertical at the rate Omega that solves
+    I1' Omega^2 cos(tilt) - I3 w3 Omega + m g arm = 0 (I1' the transverse inertia about the
+    pivot, I3 the axial inertia, w3 the angular velocity along the axis); for a fast top
+    Omega ~ m g arm / (I3 w3). A fast spin needs a short step: spin * dt = 0.1 rad by default.
+    Returns the world, the top and these quantities."""
+    w = World(dt=dt, integrator=integrator)
+    m = 1.0
+    a, h = half_width, half_length
+    th = np.radians(tilt_deg)
+    axis = np.array([np.sin(th), np.cos(th), 0.0])
+    q = _axis_angle((0, 0, 1), -th)
+    top = w.add_box((a, h, a), mass=m, position=tuple(arm * axis), orientation=q, name="top")
+    w.add_ball_joint(top, None, anchor=(0.0, 0.0, 0.0))
+    g = float(-w.gravity[1])
+    i3 = m * (a * a + a * a) / 3.0
+    i1 = m * (a * a + h * h) / 3.0 + m * arm * arm
+    # Steady precession: w3 = spin + Omega cos(tilt); solve the quadratic for Omega.
+    omega = m * g * arm / (i3 * spin)
+    for _ in range(50):
+        w3 = spin + omega * np.cos(th)
+        disc = (i3 * w3) ** 2 - 4.0 * i1 * np.cos(th) * m * g * arm
+        if disc < 0:
+            raise ValueError(f"spin: {spin} rad/s is too slow for this top to precess steadily; spin it faster")
+        omega_new = (i3 * w3 - np.sqrt(disc)) / (2.0 * i1 * np.cos(th))
+        omega, done = omega_new, abs(omega_new - omega) < 1e-15
+        if done:
+            break
+    top.angular_velocity = tuple(spin * axis + omega * np.array([0.0, 1.0, 0.0]))
+    # The centre moves on its circle: v = Omega y x r.
+    top.velocity = tuple(np.cross([0.0, omega, 0.0], arm * axis))
+    theory = {"precession": omega, "fast_top": m * g * arm / (i3 * spin), "i1": i1, "i3": i3, "w3": spin + omega * np.cos(th), "tilt": th}
+    return w, top, theory

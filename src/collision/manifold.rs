@@ -67,6 +67,9 @@ pub struct Manifold {
     pub normal: DVec3,
     pub points: Vec<ContactPoint>,
     pub coefficients: PairCoefficients,
+    /// Whether the surfaces were sliding on each other when the last step ended (None for a
+    /// new contact), which sets the friction limit of this step: static or kinetic.
+    pub sliding: Option<bool>,
 }
 
 /// Keeps from one step to the next the manifolds of all touching pairs, in a deterministic
@@ -97,6 +100,7 @@ impl ContactSet {
     pub fn push(&mut self, mut m: Manifold, match_distance: f64) {
         if let Some(&i) = self.previous_index.get(&(m.a, m.b)) {
             let old = &self.previous[i];
+            m.sliding = old.sliding;
             let mut taken = [false; MAX_POINTS];
             let mut pending = [false; MAX_POINTS];
             for (k, p) in m.points.iter_mut().enumerate() {

@@ -40,6 +40,9 @@ pub struct SolverSettings {
     pub touching: f64,
 }
 
+/// Below this slip speed (m/s) when it begins, a new contact counts as sticking.
+const STICK_SPEED: f64 = 1e-3;
+
 #[derive(Clone, Copy, Debug)]
 struct SolverPoint {
     manifold: usize,
@@ -52,6 +55,9 @@ struct SolverPoint {
     normal_mass: f64,
     mu_s: f64,
     mu_k: f64,
+    /// Whether the surfaces were at rest on each other when the step began (see
+    /// `store_impulses`): then friction holds up to mu_s N; a sliding contact gets mu_k N.
+    sticking: bool,
     /// How far the bodies move per unit velocity change by the end of the step (s).
     reach: f64,
     /// Lowest relative normal velocity the main solve allows at step end.
@@ -204,6 +210,7 @@ impl ContactSolver {
                     normal_mass: effective_mass(ba, bb, ra, rb, n_),
                     mu_s: m.coefficients.static_friction,
                     mu_k: m.coefficients.friction,
+                    sticking: !m.sliding.unwrap_or((vel0 - n_ * vn0).length() >= STICK_SPEED),
                     reach,
                     target: target.min(0.0),
                     vn_free,
@@ -365,10 +372,14 @@ impl ContactSolver {
         }
     }
 
-    /// Coulomb friction: the contact sticks while the impulse that stops sliding is within
-    /// mu_s times the normal impulse; otherwise it slides with mu_k times it. Each correction
-    /// is taken along the current slip velocity (with the effective mass in that direction), so
-    /// a sliding contact's impulse ends up opposing its slip, not pushing it sideways.
+    /// Coulomb friction: a contact at rest when the step began holds with up to mu_s times its
+    /// normal impulse; a sliding one is held back with up to mu_k times it (and stops when
+    /// that is enough). The static limit is kept per point while the points share the load:
+    /// dropping a point to mu_k as soon as it needs more than mu_s would shift its share to the
+    /// others, which would then let go too, and a block would slide below its friction angle.
+    /// Each correction is taken along the current slip velocity (with the effective mass in
+    /// that direction), so a sliding contact's impulse ends up opposing its slip, not pushing
+    /// it sideways.
     fn solve_friction(bodies: &mut [SolverBody], p: &mut SolverPoint) {
         let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
         let slip = vel - p.n * vel.dot(p.n);
@@ -380,8 +391,9 @@ impl ContactSolver {
             new -= dir * (effective_mass(&bodies[p.a], &bodies[p.b], p.ra, p.rb, dir) * speed);
         }
         let len = new.length();
-        if len > p.mu_s * p.normal_impulse {
-            new *= if len > 0.0 { p.mu_k * p.normal_impulse / len } else { 0.0 };
+        let limit = if p.sticking { p.mu_s } else { p.mu_k } * p.normal_impulse;
+        if len > limit {
+            new *= if len > 0.0 { limit / len } else { 0.0 };
         }
         p.tangent_impulse = new;
         if new != old {
@@ -457,6 +469,54 @@ impl ContactSolver {
 
     /// Stage 5: keeps the accumulated impulses in the manifolds for next step's warm start
     /// and for `World::contacts`.
+    /// The friction impulse that would hold a block's contact as a whole: taken at the
+    /// centroid of its points, from the velocities now (the impulse so far plus what stops the
+    /// slip left), with its normal impulse and whether its points stick. Per point the answer
+    /// would depend on how the iterations happened to share the load out between the points.
+    fn holding(&self, block: &Block) -> Option<(f64, f64, bool)> {
+        let pts = &self.points[block.start..block.start + block.len];
+        let first = pts.first()?;
+        let k = pts.len() as f64;
+        let (ra, rb) = (pts.iter().map(|p| p.ra).sum::<DVec3>() / k, pts.iter().map(|p| p.rb).sum::<DVec3>() / k);
+        let (ba, bb) = (&self.bodies[first.a], &self.bodies[first.b]);
+        let vel = relative_velocity(ba, bb, ra, rb);
+        let slip = vel - first.n * vel.dot(first.n);
+        let mut needed: DVec3 = pts.iter().map(|p| p.tangent_impulse).sum();
+        if let Some(dir) = slip.try_normalize() {
+            needed -= dir * (effective_mass(ba, bb, ra, rb, dir) * slip.length());
+        }
+        let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
+        Some((needed.length(), normal, pts.iter().all(|p| p.sticking)))
+    }
+
+    /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
+    /// sliding one) when kinetic friction stopped it.
+    fn holds(&self, block: &Block) -> Option<bool> {
+        let (needed, normal, sticking) = self.holding(block)?;
+        let first = &self.points[block.start];
+        let mu = if sticking { first.mu_s } else { first.mu_k };
+        (normal > 0.0).then(|| needed <= mu * normal * (1.0 + 1e-9))
+    }
+
+    /// Lets go of the sticking contacts that static friction cannot hold: they slide, so
+    /// kinetic friction acts from this step on. Returns whether any did, to be solved again.
+    pub fn release_saturated(&mut self) -> bool {
+        let mut any = false;
+        for b in 0..self.blocks.len() {
+            let block = &self.blocks[b];
+            let sticking = self.points[block.start..block.start + block.len].iter().all(|p| p.sticking);
+            if sticking && self.holds(block) == Some(false) {
+                let (start, len) = (block.start, block.len);
+                self.points[start..start + len].iter_mut().for_each(|p| p.sticking = false);
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Keeps the impulses for warm starting, and whether each contact slides into the next
+    /// step: a contact held this step sticks; a sliding one that kinetic friction stopped
+    /// sticks; the others slide.
     pub fn store_impulses(&self, manifolds: &mut [Manifold]) {
         for p in &self.points {
             let cp = &mut manifolds[p.manifold].points[p.index];
@@ -465,6 +525,11 @@ impl ContactSolver {
             cp.bounced = p.bounced;
             cp.touch_time = p.touched_at;
             cp.approach_speed = p.approach_speed;
+        }
+        for block in &self.blocks {
+            if let Some(first) = self.points.get(block.start).filter(|_| block.len > 0) {
+                manifolds[first.manifold].sliding = self.holds(block).map(|held| !held);
+            }
         }
     }
 }
