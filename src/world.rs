@@ -161,8 +161,14 @@ impl World {
         self.revision
     }
 
-    pub(crate) fn bodies_changed(&mut self) {
+    /// Notes that what the world holds (not only its state) changed, so a viewer showing it
+    /// reloads the scene.
+    pub(crate) fn content_changed(&mut self) {
         self.revision += 1;
+    }
+
+    pub(crate) fn bodies_changed(&mut self) {
+        self.content_changed();
         self.broad_phase.invalidate();
     }
 

@@ -108,17 +108,19 @@ impl World {
             body.angular_velocity = DVec3::ZERO;
         }
         self.contacts.forget_body(h);
-        self.revision += 1;
+        self.content_changed();
         Ok(())
     }
 
     pub fn set_material(&mut self, h: BodyHandle, material: Material) -> Result<()> {
+        self.content_changed();
         let m = Material::new(material.restitution, material.friction, material.static_friction)?;
         self.body_mut(h)?.material = m;
         Ok(())
     }
 
     pub fn set_damping(&mut self, h: BodyHandle, linear: f64, angular: f64) -> Result<()> {
+        self.content_changed();
         check_non_negative("linear_damping", linear)?;
         check_non_negative("angular_damping", angular)?;
         let b = self.body_mut(h)?;
@@ -129,6 +131,7 @@ impl World {
 
     /// Sets the quadratic drag coefficient c2 of the force -c2 |v| v (kg/m).
     pub fn set_quadratic_drag(&mut self, h: BodyHandle, c2: f64) -> Result<()> {
+        self.content_changed();
         check_non_negative("quadratic_drag", c2)?;
         self.body_mut(h)?.quadratic_drag = c2;
         Ok(())
@@ -136,12 +139,14 @@ impl World {
 
     /// Sets how much of the world's gravity acts on a body (0: none, 1: all).
     pub fn set_gravity_scale(&mut self, h: BodyHandle, scale: f64) -> Result<()> {
+        self.content_changed();
         crate::error::check_finite("gravity_scale", scale)?;
         self.body_mut(h)?.gravity_scale = scale;
         Ok(())
     }
 
     pub fn set_name(&mut self, h: BodyHandle, name: Option<String>) -> Result<()> {
+        self.content_changed();
         self.body_mut(h)?.name = name;
         Ok(())
     }
@@ -149,7 +154,7 @@ impl World {
     pub fn set_color(&mut self, h: BodyHandle, color: Option<[f64; 3]>) -> Result<()> {
         let color = crate::body::check_color("color", color)?;
         self.body_mut(h)?.color = color;
-        self.revision += 1;
+        self.content_changed();
         Ok(())
     }
 
@@ -271,6 +276,7 @@ impl World {
 
     /// Overrides the material coefficients used between two bodies (None keeps the rule).
     pub fn set_pair(&mut self, a: BodyHandle, b: BodyHandle, material: Material) -> Result<()> {
+        self.content_changed();
         let m = Material::new(material.restitution, material.friction, material.static_friction)?;
         let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
         if ia == ib {
@@ -281,11 +287,13 @@ impl World {
     }
 
     pub fn set_gravity(&mut self, g: DVec3) -> Result<()> {
+        self.content_changed();
         self.settings.gravity = check_finite3("gravity", g)?;
         Ok(())
     }
 
     pub fn set_dt(&mut self, dt: f64) -> Result<()> {
+        self.content_changed();
         check_positive("dt", dt)?;
         self.base_time = self.time();
         self.steps_since_base = 0;
@@ -301,10 +309,12 @@ impl World {
     }
 
     pub fn set_integrator(&mut self, kind: IntegratorKind) {
+        self.content_changed();
         self.settings.integrator = kind;
     }
 
     pub fn set_solver_iterations(&mut self, n: u32) -> Result<()> {
+        self.content_changed();
         if n == 0 {
             return Err(Error::invalid("solver_iterations", n, "must be at least 1"));
         }
@@ -313,11 +323,13 @@ impl World {
     }
 
     pub fn set_restitution_threshold(&mut self, v: f64) -> Result<()> {
+        self.content_changed();
         self.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;
         Ok(())
     }
 
     pub fn set_combine_rules(&mut self, restitution: CombineRule, friction: CombineRule) {
+        self.content_changed();
         self.settings.materials.restitution_rule = restitution;
         self.settings.materials.friction_rule = friction;
     }

@@ -83,7 +83,7 @@ impl World {
         };
         let handle = SpringHandle(self.take_handle());
         self.springs.push(Spring { handle, a: at.a, b: at.b, anchor_a: at.anchor_a, anchor_b: at.anchor_b, stiffness, damping, rest_length });
-        self.revision += 1;
+        self.content_changed();
         Ok(handle)
     }
 
@@ -93,6 +93,7 @@ impl World {
 
     /// Changes a spring's stiffness, damping and rest length.
     pub fn set_spring(&mut self, h: SpringHandle, stiffness: f64, damping: f64, rest_length: f64) -> Result<()> {
+        self.content_changed();
         check_non_negative("stiffness", stiffness)?;
         check_non_negative("damping", damping)?;
         check_non_negative("rest_length", rest_length)?;
@@ -107,14 +108,14 @@ impl World {
     pub fn remove_spring(&mut self, h: SpringHandle) -> bool {
         let before = self.springs.len();
         self.springs.retain(|s| s.handle != h);
-        self.revision += 1;
+        self.content_changed();
         self.springs.len() != before
     }
 
     fn push_joint(&mut self, at: Attachment, kind: JointKind) -> JointHandle {
         let handle = JointHandle(self.take_handle());
         self.joints.push(Joint { handle, a: at.a, b: at.b, kind, anchor_a: at.anchor_a, anchor_b: at.anchor_b, impulse: DVec3::ZERO, angular_impulse: DVec3::ZERO });
-        self.revision += 1;
+        self.content_changed();
         handle
     }
 
@@ -210,6 +211,7 @@ impl World {
 
     /// Changes a hinge's motor (None switches it off).
     pub fn set_hinge_motor(&mut self, h: JointHandle, motor: Option<Motor>) -> Result<()> {
+        self.content_changed();
         if let Some(m) = motor {
             check_finite("motor speed", m.speed)?;
             check_non_negative("motor max_torque", m.max_torque)?;
@@ -228,7 +230,7 @@ impl World {
     pub fn remove_joint(&mut self, h: JointHandle) -> bool {
         let before = self.joints.len();
         self.joints.retain(|j| j.handle != h);
-        self.revision += 1;
+        self.content_changed();
         self.joints.len() != before
     }
 

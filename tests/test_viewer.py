@@ -155,6 +155,42 @@ def test_a_corrupt_file_is_refused_with_its_name_and_what_is_wrong(tmp_path):
     assert out.returncode == 1 and "line 3" in out.stderr
 
 
+def test_malformed_replays_are_refused_with_the_line_and_what_is_wrong(tmp_path):
+    w, _ = three_bodies()
+    rec = w.record()
+    w.step(3)
+    good = tmp_path / "good.replay"
+    rec.save(good)
+    lines = good.read_text().splitlines()
+    cases = {
+        "orientations[0] is not a unit quaternion": lambda f: f.update(orientations=[[0, 0, 0, 0]] * len(f["ids"])),
+        "positions[1] is not finite or beyond 1e9": lambda f: f["positions"].__setitem__(1, [1e308, 0, 0]),
+        "which its scene lacks": lambda f: f["ids"].__setitem__(0, 999),
+    }
+    for message, spoil in cases.items():
+        frame = json.loads(lines[2])
+        spoil(frame)
+        bad = tmp_path / "bad.replay"
+        bad.write_text("\n".join([lines[0], lines[1], json.dumps(frame)]) + "\n")
+        out = subprocess.run([*VIEW, str(bad)], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1 and message in out.stderr and "bad.replay" in out.stderr, out.stderr
+
+
+def test_a_one_line_scene_file_is_told_from_a_replay(tmp_path, display):
+    w = rl.World()
+    w.add_sphere(0.1, name="scene", color=(0.9, 0.1, 0.1))
+    path = tmp_path / "compact.json"
+    path.write_text(json.dumps(json.loads(w.to_json())))
+    res = run_view([str(path), "--screenshot", str(tmp_path / "x.png"), "--frames", "2"], display)
+    assert res.returncode == 0, res.stderr
+
+
+def test_the_viewer_opens_one_window_per_process(tmp_path, display):
+    code = f"import rigidlab.view as v; a = v.main(['--preset', 'pendulum', '--frames', '2']); b = v.main(['--preset', 'pendulum', '--frames', '2']); print(a, b)"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, DISPLAY=display), capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["0", "1"] and "already opened" in out.stderr
+
+
 def test_without_a_display_the_viewer_says_so():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     out = subprocess.run([*VIEW, "--preset", "pendulum"], env=env, capture_output=True, text=True, timeout=60)
@@ -366,8 +402,9 @@ def test_a_crashed_viewer_leaves_the_script_running(tmp_path):
     # A viewer that cannot start is an error naming the command; the world is unchanged.
     with pytest.raises(OSError, match="command"):
         w.view(command=["/nonexistent/viewer"])
-    with pytest.raises(ValueError, match="rate"):
-        w.view(rate=0)
+    for rate in (0, 1e-20, 1e6, math.nan):
+        with pytest.raises(ValueError, match="rate"):
+            w.view(rate=rate)
     assert not w.viewing and w.time == pytest.approx(t + 0.5)
 
 
@@ -395,7 +432,10 @@ def test_the_real_viewer_shows_the_live_world_with_bodies_added_and_removed(tmp_
     monkeypatch.setenv("DISPLAY", display)
     w, bodies = three_bodies()
     out = tmp_path / "live.png"
-    w.view(command=[*VIEW, "--stream", "--screenshot", str(out), "--frames", "90", "--no-hud", *CAMERA])
+    # The viewer draws at most 60 frames a second: 240 frames outlast the change made at 1.5 s.
+    w.view(command=[*VIEW, "--stream", "--screenshot", str(out), "--frames", "240", "--no-hud", *CAMERA])
+    w.run(1.5)
+    assert w.viewing
     w.remove(bodies["g"])
     late = w.add_sphere(0.25, position=(0.0, 1.3, 0.0), color=(0.1, 0.8, 0.1))
     assert wait_for(lambda: (w.run(0.1), out.exists() and not w.viewing)[1], timeout=60)

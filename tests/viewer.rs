@@ -306,3 +306,38 @@ fn presets_load_on_number_keys_and_planar_worlds_are_told() {
     assert_eq!(state.title, "ramp room");
     assert!(!state.is_planar());
 }
+
+#[test]
+fn a_garbled_line_is_reported_and_the_stream_goes_on() {
+    let w = bouncing_world();
+    let mut input = b"\xff\xfe not a message\n".to_vec();
+    input.extend(format!("{}\n{}\n", Message::scene_of(&w).to_line(), Message::Frame(Frame::capture(&w)).to_line()).as_bytes());
+    let reader = StreamReader::spawn(std::io::Cursor::new(input));
+    let mut state = ViewerState::stream();
+    let start = Instant::now();
+    while !state.ended && start.elapsed() < Duration::from_secs(10) {
+        state.receive_inbox(reader.take());
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(state.stream_error.as_deref().unwrap_or("").contains("not a rigidlab stream message"), "{:?}", state.stream_error);
+    assert!(state.hud_lines(60.0).iter().any(|l| l.starts_with("stream: not a rigidlab")));
+    assert_eq!(state.world.bodies().len(), 3);
+    assert!(state.note.as_deref().unwrap_or("").contains("ended"), "{:?}", state.note);
+}
+
+#[test]
+fn a_stream_that_starts_empty_is_framed_when_bodies_arrive_and_reloads_get_new_meshes() {
+    let mut w = common::world(DVec3::new(0.0, -9.81, 0.0), 1.0 / 240.0, IntegratorKind::Verlet);
+    let mut state = ViewerState::stream();
+    state.receive(Message::scene_of(&w));
+    state.scene_changed = false;
+    let generation = state.generation;
+    common::sphere(&mut w, 0.1, 1.0, DVec3::new(0.0, 10.0, 0.0), DVec3::ZERO, None);
+    state.receive(Message::scene_of(&w));
+    assert!(state.scene_changed, "the first bodies are framed");
+    assert!(state.generation > generation);
+    state.scene_changed = false;
+    common::sphere(&mut w, 0.1, 1.0, DVec3::new(1.0, 10.0, 0.0), DVec3::ZERO, None);
+    state.receive(Message::scene_of(&w));
+    assert!(!state.scene_changed, "a body more keeps the camera");
+}

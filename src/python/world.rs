@@ -565,10 +565,9 @@ impl PyWorld {
     fn run(mut slf: PyRefMut<'_, Self>, seconds: &Bound<'_, PyAny>, progress: Option<&Bound<'_, PyAny>>, realtime: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let seconds = float(seconds, "seconds")?;
         let progress = progress.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
-        let realtime = match realtime.filter(|r| !r.is_none()) {
-            Some(r) => r.is_truthy()?,
-            None => slf.viewer_open(),
-        };
+        // Asked for, or (by default) while a viewer is open: it stops when the viewer closes.
+        let asked = realtime.filter(|r| !r.is_none()).map(|r| r.is_truthy()).transpose()?;
+        let mut realtime = asked.unwrap_or_else(|| slf.viewer_open());
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(PyValueError::new_err(format!("seconds: must be a finite number >= 0 (got {seconds})")));
         }
@@ -590,6 +589,9 @@ impl PyWorld {
             let k = chunk.min(steps - done);
             slf.step_detached(py, k);
             done += k;
+            if realtime && asked.is_none() && !slf.viewer_open() {
+                realtime = false;
+            }
             if realtime {
                 let due = std::time::Duration::from_secs_f64(done as f64 * dt);
                 py.detach(|| std::thread::sleep(due.saturating_sub(start.elapsed())));
@@ -622,8 +624,8 @@ impl PyWorld {
     #[pyo3(text_signature = "(*, rate=60.0, command=None)")]
     fn view(&mut self, py: Python<'_>, rate: Option<&Bound<'_, PyAny>>, command: Option<Vec<String>>) -> PyResult<()> {
         let rate = rate.filter(|r| !r.is_none()).map(|r| float(r, "rate")).transpose()?.unwrap_or(60.0);
-        if !(rate.is_finite() && rate > 0.0) {
-            return Err(PyValueError::new_err(format!("rate: must be a positive number of frames per second (got {rate})")));
+        if !(0.1..=1000.0).contains(&rate) {
+            return Err(PyValueError::new_err(format!("rate: must be between 0.1 and 1000 frames per second (got {rate})")));
         }
         if self.viewer_open() {
             return Ok(());

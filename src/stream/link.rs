@@ -44,6 +44,7 @@ pub struct Link {
 impl Link {
     /// Starts `command` (program and arguments) with a pipe to its standard input.
     pub fn spawn(command: &[String], rate: f64) -> std::io::Result<Link> {
+        let interval = Duration::try_from_secs_f64(1.0 / rate).map_err(|_| std::io::Error::other(format!("rate {rate} is not a usable frame rate")))?;
         let (program, args) = command.split_first().ok_or_else(|| std::io::Error::other("empty viewer command"))?;
         let mut cmd = Command::new(program);
         cmd.args(args).stdin(Stdio::piped());
@@ -57,7 +58,7 @@ impl Link {
             let shared = shared.clone();
             std::thread::Builder::new().name("rigidlab-view-link".into()).spawn(move || write_loop(stdin, &shared))?
         };
-        Ok(Link { child, shared, writer: Some(writer), interval: Duration::from_secs_f64(1.0 / rate), last_offer: None, revision: None, offered: 0, dropped: 0 })
+        Ok(Link { child, shared, writer: Some(writer), interval, last_offer: None, revision: None, offered: 0, dropped: 0 })
     }
 
     /// The viewer's process id.

@@ -64,13 +64,27 @@ impl Frame {
         }
     }
 
-    /// Checks the arrays agree in length, so a frame from a file can be applied safely.
+    /// Checks the arrays agree in length and hold usable numbers (finite, within 1e9 m or
+    /// m/s, unit quaternions), so a frame from a file can be applied safely.
     pub fn check(&self) -> Result<(), String> {
         let n = self.ids.len();
+        let at = |what: &str| format!("frame at t = {}: {what}", self.time);
+        if !self.time.is_finite() {
+            return Err("a frame's time is not a finite number".into());
+        }
+        let sane = |v: &DVec3| v.is_finite() && v.abs().max_element() < 1e9;
+        for (name, rows) in [("positions", &self.positions), ("velocities", &self.velocities), ("angular_velocities", &self.angular_velocities)] {
+            if let Some(k) = rows.iter().position(|v| !sane(v)) {
+                return Err(at(&format!("{name}[{k}] is not finite or beyond 1e9")));
+            }
+        }
+        if let Some(k) = self.orientations.iter().position(|q| !q.is_finite() || (q.length() - 1.0).abs() > 1e-6) {
+            return Err(at(&format!("orientations[{k}] is not a unit quaternion")));
+        }
         let lens = [("positions", self.positions.len(), false), ("orientations", self.orientations.len(), false), ("velocities", self.velocities.len(), true), ("angular_velocities", self.angular_velocities.len(), true)];
         for (name, len, optional) in lens {
             if len != n && !(optional && len == 0) {
-                return Err(format!("frame at t = {}: {name} has {len} rows for {n} bodies", self.time));
+                return Err(at(&format!("{name} has {len} rows for {n} bodies")));
             }
         }
         Ok(())
@@ -102,13 +116,18 @@ impl Message {
 impl Frame {
     /// Shows this frame in a world built from its scene: poses (and velocities, when the frame
     /// has them) set by id through `rows` (id to row), the clock set to the frame's time.
-    /// `present[row]` tells which bodies the frame holds; ids the world lacks are skipped.
-    pub fn apply_to(&self, w: &mut World, rows: &std::collections::HashMap<u64, usize>, present: &mut Vec<bool>) {
+    /// `present[row]` tells which bodies the frame holds; ids the world lacks are skipped and
+    /// counted (the count is returned).
+    pub fn apply_to(&self, w: &mut World, rows: &std::collections::HashMap<u64, usize>, present: &mut Vec<bool>) -> usize {
         let bodies = w.bodies.bodies_mut();
         present.clear();
         present.resize(bodies.len(), false);
+        let mut unknown = 0;
         for (k, id) in self.ids.iter().enumerate() {
-            let Some(&row) = rows.get(id) else { continue };
+            let Some(&row) = rows.get(id) else {
+                unknown += 1;
+                continue;
+            };
             let b = &mut bodies[row];
             present[row] = true;
             b.position = self.positions[k];
@@ -118,5 +137,6 @@ impl Frame {
         }
         w.base_time = self.time;
         w.steps_since_base = 0;
+        unknown
     }
 }

@@ -3,6 +3,7 @@
 //! frame are kept, so a viewer that draws slower than the script steps skips frames.
 
 use std::io::{BufRead, BufReader, Read};
+
 use std::sync::{Arc, Mutex};
 
 use super::protocol::{Frame, Message};
@@ -51,8 +52,15 @@ impl StreamReader {
         let inbox = Arc::new(Mutex::new(Inbox::default()));
         let shared = inbox.clone();
         std::thread::spawn(move || {
-            for line in BufReader::with_capacity(1 << 20, input).lines() {
-                let Ok(line) = line else { break };
+            let mut input = BufReader::with_capacity(1 << 20, input);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match input.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes);
                 if line.trim().is_empty() {
                     continue;
                 }
@@ -73,9 +81,9 @@ impl StreamReader {
         StreamReader { inbox }
     }
 
-    /// Takes what arrived since the last call (the flags and counters stay).
+    /// Takes what arrived since the last call (the end flag and the counter stay).
     pub fn take(&self) -> Inbox {
         let Ok(mut inbox) = self.inbox.lock() else { return Inbox { ended: true, ..Inbox::default() } };
-        Inbox { scene: inbox.scene.take(), frame: inbox.frame.take(), ended: inbox.ended, error: inbox.error.clone(), frames_read: inbox.frames_read }
+        Inbox { scene: inbox.scene.take(), frame: inbox.frame.take(), ended: inbox.ended, error: inbox.error.take(), frames_read: inbox.frames_read }
     }
 }

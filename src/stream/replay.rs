@@ -91,6 +91,12 @@ impl Replay {
         if frames.is_empty() {
             return Err(format!("{}: the replay has no frames", path.display()));
         }
+        let ids: std::collections::HashSet<u64> = scene.bodies.iter().map(|b| b.id).collect();
+        for (k, f) in frames.iter().enumerate() {
+            if let Some(id) = f.ids.iter().find(|id| !ids.contains(id)) {
+                return Err(format!("{}: frame {} (t = {}) names body {id}, which its scene lacks", path.display(), k + 1, f.time));
+            }
+        }
         Ok(Replay { revision, scene, frames })
     }
 }

@@ -55,12 +55,14 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
     let mut input = Input::default();
     let mut cam = Camera::default();
     let mut planar = false;
+    let mut generation = u64::MAX;
     let mut commands = Vec::new();
     let mut frame: u64 = 0;
     let mut fps = 60.0;
     let headless = opts.frames.is_some();
-    // Whole frames, and the simulation's part of them.
-    let capacity = opts.frames.unwrap_or(0) as usize;
+    // Whole frames, and the simulation's part of them, kept only when asked for.
+    let timed = opts.timing.is_some();
+    let capacity = if timed { opts.frames.unwrap_or(0).min(100_000) as usize } else { 0 };
     let (mut frame_ms, mut sim_ms) = (Vec::with_capacity(capacity), Vec::with_capacity(capacity));
     let mut rss_warm = None;
     let mut last = Instant::now();
@@ -70,7 +72,9 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
         last = now;
         if frame > 0 {
             fps = 0.9 * fps + 0.1 / real_dt.max(1e-6);
-            frame_ms.push(real_dt * 1e3);
+            if timed {
+                frame_ms.push(real_dt * 1e3);
+            }
         }
         if let Some(r) = reader.as_ref().filter(|_| state.accepts_stream()) {
             state.receive_inbox(r.take());
@@ -80,10 +84,13 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
         for c in commands.drain(..) {
             state.apply(c);
         }
+        if state.generation != generation {
+            generation = state.generation;
+            renderer.meshes.clear();
+        }
         if state.scene_changed || input.fit || input.switch_view {
             if state.scene_changed {
                 planar = state.is_planar();
-                renderer.meshes.clear();
             }
             if input.switch_view {
                 planar = !planar;
@@ -107,7 +114,7 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
         renderer.draw(&state, &cam, screen_height() as f64);
         set_default_camera();
         hud::draw(&state, fps);
-        if frame > 0 {
+        if frame > 0 && timed {
             sim_ms.push(sim_time.as_secs_f64() * 1e3);
         }
         frame += 1;
@@ -143,6 +150,12 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
         }
         if input.quit {
             break;
+        }
+        // At most 60 frames a second where nothing paces them (a display without vsync, or
+        // Xvfb), leaving the processor to the simulation and the script; timed runs go flat out.
+        if !timed {
+            let budget = std::time::Duration::from_secs_f64(1.0 / 60.0);
+            std::thread::sleep(budget.saturating_sub(now.elapsed()));
         }
         next_frame().await;
     }

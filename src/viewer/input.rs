@@ -145,7 +145,9 @@ impl Input {
                 self.scrubbing = true;
             } else {
                 let (o, d) = Self::ray(cam, m);
-                match s.world.ray_cast(o, d, f64::INFINITY, true) {
+                // A replay leaves out the bodies removed by then: they cannot be picked.
+                let shown = |h| s.world.row(h).is_ok_and(|row| s.present.get(row).copied().unwrap_or(true));
+                match s.world.ray_cast(o, d, f64::INFINITY, true).filter(|hit| shown(hit.body)) {
                     Some(hit) => {
                         if let Ok(b) = s.world.body(hit.body) {
                             // In the 2D view, hold the body in its own plane, so the pull has

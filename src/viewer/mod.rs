@@ -98,12 +98,14 @@ fn parse_vec3(s: &str) -> Result<DVec3, String> {
     }
 }
 
-/// What a file holds: a scene to simulate or a replay.
+/// What a file holds: a scene to simulate, or a replay (JSON lines, the first a message of
+/// type "scene").
 fn open_file(path: &std::path::Path) -> Result<ViewerState, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let title = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let first = text.lines().next().unwrap_or_default();
-    if first.contains("\"type\"") && first.contains("\"scene\"") {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    let is_replay = serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("scene"));
+    if is_replay {
         let replay = Replay::load(path)?;
         return ViewerState::replay(replay, title);
     }
@@ -186,6 +188,12 @@ pub fn main<I: IntoIterator<Item = String>>(args: I) -> i32 {
         draw_call_index_capacity: render::BATCH_INDICES + 3072,
         ..Default::default()
     };
+    // miniquad opens one window per process.
+    static OPENED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if OPENED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        eprintln!("rigidlab-view: this process has already opened the viewer's window; start another (rigidlab-view, python -m rigidlab.view, or World.view())");
+        return 1;
+    }
     let run = app::run(state, reader, opts, failure.clone());
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| macroquad::Window::from_config(conf, run)));
     if outcome.is_err() {

@@ -202,7 +202,7 @@ impl Renderer {
         }
         // Planes last: most of a floor is behind something. A plane the eye is inside (behind
         // a wall of a room, below a floor) is left out, so the room is seen as a cut-away.
-        for b in bodies.iter().filter(|b| matches!(b.shape, Shape::Plane)) {
+        for (_, b) in bodies.iter().enumerate().filter(|(row, b)| matches!(b.shape, Shape::Plane) && s.present.get(*row).copied().unwrap_or(true)) {
             let normal = b.orientation * DVec3::Y;
             if cam.orthographic || normal.dot(eye - b.position) > 0.0 {
                 self.plane(b, cam);

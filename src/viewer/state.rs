@@ -209,10 +209,16 @@ pub struct ViewerState {
     pub ended: bool,
     /// A message for the user, shown until the next one.
     pub note: Option<String>,
+    /// The last thing wrong with the stream (a line that is not a message, a frame that does
+    /// not fit its scene), shown on the HUD.
+    pub stream_error: Option<String>,
     /// Number key and variant of the preset shown.
     pub preset: Option<(usize, usize)>,
-    /// Set when a different scene is loaded (the app refits the camera and drops meshes).
+    /// Set when a different scene is loaded (the app refits the camera).
     pub scene_changed: bool,
+    /// Counts the worlds loaded (a reset or a new scene from a stream too): meshes made for
+    /// one world are not reused for the next.
+    pub generation: u64,
     rtf: RealTimeFactor,
     /// Stream: simulated time shown since the last frame drawn.
     pending_sim_time: f64,
@@ -246,8 +252,10 @@ impl ViewerState {
             toggles: Toggles::default(),
             ended: false,
             note: None,
+            stream_error: None,
             preset: None,
             scene_changed: true,
+            generation: 0,
             rtf: RealTimeFactor::default(),
             pending_sim_time: 0.0,
             frames_received: 0,
@@ -292,6 +300,7 @@ impl ViewerState {
     /// A new world replaces the shown one.
     fn load_world(&mut self, world: World) {
         self.world = world;
+        self.generation += 1;
         self.index_rows();
         self.selected = None;
         self.drag = None;
@@ -341,16 +350,17 @@ impl ViewerState {
         match msg {
             Message::Scene { revision, scene } => match World::from_scene(*scene) {
                 Ok(world) => {
-                    let first = self.frames_received == 0 && self.revision == 0;
+                    // Frame the first scene, and one that follows a world with nothing to
+                    // frame; when the same script's world gains or loses bodies, keep the camera.
+                    let refit = self.bounds().is_none();
                     self.revision = revision;
                     let keep = self.selected;
                     self.load_world(world);
-                    // The same script's world gained or lost bodies: keep the camera.
-                    self.scene_changed = first;
+                    self.scene_changed = refit;
                     self.selected = keep.filter(|id| self.rows.contains_key(id));
                     self.note = None;
                 }
-                Err(e) => self.note = Some(format!("bad scene in the stream: {e}")),
+                Err(e) => self.stream_error = Some(format!("bad scene: {e}")),
             },
             Message::Frame(frame) => self.show_frame(&frame),
             Message::End => self.end_stream(),
@@ -362,7 +372,10 @@ impl ViewerState {
             return;
         }
         let before = self.world.time();
-        frame.apply_to(&mut self.world, &self.rows, &mut self.present);
+        let unknown = frame.apply_to(&mut self.world, &self.rows, &mut self.present);
+        if unknown > 0 {
+            self.stream_error = Some(format!("the frame at t = {} names {unknown} bodies its scene lacks", frame.time));
+        }
         self.frames_received += 1;
         self.pending_sim_time += (frame.time - before).max(0.0);
         self.energy = frame.energy;
@@ -392,7 +405,7 @@ impl ViewerState {
             self.show_frame(&frame);
         }
         if let Some(e) = inbox.error {
-            self.note = Some(e);
+            self.stream_error = Some(e);
         }
         if inbox.ended {
             self.end_stream();
@@ -686,6 +699,9 @@ impl ViewerState {
         }
         if self.mode == Mode::Replay {
             lines.push(format!("frame {} / {}", self.cursor + 1, self.replay_len()));
+        }
+        if let Some(e) = &self.stream_error {
+            lines.push(format!("stream: {e}"));
         }
         lines
     }
