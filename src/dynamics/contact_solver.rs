@@ -113,6 +113,8 @@ pub struct ContactSolver {
     blocks: Vec<Block>,
     /// This step's bounces, in the order they were resolved.
     pub impacts: Vec<Impact>,
+    /// Bodies about to be struck this step, by row.
+    struck: Vec<bool>,
 }
 
 fn effective_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> f64 {
@@ -226,6 +228,34 @@ impl ContactSolver {
                 });
             }
             self.blocks.push(self.block(first));
+        }
+        self.forget_impulses_near_impacts(set.restitution_threshold);
+    }
+
+    /// Last step's impulses are a guess for contacts that persist unchanged. A body about to be
+    /// struck is not such a case: warm starting its other contacts would push it with last
+    /// step's load, the impact would then bounce that push back with restitution, and energy
+    /// would appear (a sphere landing on a stack sent the one below away faster than anything
+    /// had moved). Such contacts start from zero.
+    fn forget_impulses_near_impacts(&mut self, threshold: f64) {
+        let struck = |p: &SolverPoint| p.toi.is_some_and(|(_, vc)| vc < -threshold);
+        if !self.points.iter().any(struck) {
+            return;
+        }
+        self.struck.clear();
+        self.struck.resize(self.bodies.len(), false);
+        // Only bodies that move: a floor struck by one ball keeps the warm start of the stack
+        // standing on it elsewhere.
+        for p in self.points.iter().filter(|p| struck(p)) {
+            for row in [p.a, p.b] {
+                self.struck[row] |= self.bodies[row].inv_mass > 0.0;
+            }
+        }
+        for p in &mut self.points {
+            if self.struck[p.a] || self.struck[p.b] {
+                p.normal_impulse = 0.0;
+                p.tangent_impulse = DVec3::ZERO;
+            }
         }
     }
 
