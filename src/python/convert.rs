@@ -133,3 +133,8 @@ pub fn int(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<i64> {
 pub fn string(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
     obj.extract::<String>().map_err(|_| PyTypeError::new_err(format!("{param}: expected a string, got {}", describe(obj))))
 }
+
+/// A file path argument: a str or an os.PathLike.
+pub fn path(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<std::path::PathBuf> {
+    obj.extract().map_err(|_| PyTypeError::new_err(format!("{param}: expected a str or os.PathLike")))
+}

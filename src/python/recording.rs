@@ -5,7 +5,7 @@ use std::sync::{Arc, MutexGuard};
 
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -99,7 +99,7 @@ impl PyRecording {
     /// Saves the recording for replay in the viewer (`rigidlab-view path`): the scene when
     /// recording began and one frame per sample. Needs positions and orientations recorded.
     fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
-        let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
+        let path = super::convert::path(path, "path")?;
         let replay = Replay::from_recording(&self.lock()).map_err(PyValueError::new_err)?;
         replay.save(&path).map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
     }

@@ -711,16 +711,8 @@ impl PyWorld {
     /// Energy in joules: dict with translational, rotational, kinetic, gravitational
     /// (-m g . x, zero at the origin), elastic and total.
     fn energy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let e = self.inner.energy();
         let d = PyDict::new(py);
-        for (k, v) in [
-            ("translational", e.translational),
-            ("rotational", e.rotational),
-            ("kinetic", e.kinetic),
-            ("gravitational", e.gravitational),
-            ("elastic", e.elastic),
-            ("total", e.total),
-        ] {
+        for (k, v) in crate::recorder::ENERGY_TERMS.iter().zip(self.inner.energy().terms()) {
             d.set_item(k, v)?;
         }
         Ok(d)
@@ -876,7 +868,7 @@ impl PyWorld {
     /// pair overrides, springs, joints, loads and the state (contact cache included), so
     /// World.load continues exactly where this world is.
     fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
-        let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
+        let path = super::convert::path(path, "path")?;
         std::fs::write(&path, self.inner.to_json()).map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
     }
 
@@ -884,7 +876,7 @@ impl PyWorld {
     /// newer rigidlab raises ValueError naming what is wrong and where.
     #[staticmethod]
     fn load(path: &Bound<'_, PyAny>) -> PyResult<PyWorld> {
-        let path: std::path::PathBuf = path.extract().map_err(|_| PyTypeError::new_err("path: expected a str or os.PathLike"))?;
+        let path = super::convert::path(path, "path")?;
         let text = std::fs::read_to_string(&path).map_err(|e| PyOSError::new_err(format!("path: cannot read {}: {e}", path.display())))?;
         let inner = World::from_json(&text).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
         Ok(PyWorld::wrap(inner))
