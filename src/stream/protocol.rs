@@ -60,7 +60,11 @@ impl Frame {
             velocities: bodies.iter().map(|b| b.velocity).collect(),
             angular_velocities: bodies.iter().map(|b| b.angular_velocity).collect(),
             energy: Some(w.energy().terms()),
-            contacts: contact_marks(w),
+            contacts: {
+                let mut marks = Vec::new();
+                contact_marks(w, &mut marks);
+                marks
+            },
         }
     }
 
@@ -91,9 +95,10 @@ impl Frame {
     }
 }
 
-/// The world's contact points with their manifold normals.
-pub fn contact_marks(w: &World) -> Vec<ContactMark> {
-    w.manifolds().iter().flat_map(|m| m.points.iter().map(move |p| ContactMark { point: p.point, normal: m.normal })).collect()
+/// The world's contact points with their manifold normals, into `out` (cleared first).
+pub fn contact_marks(w: &World, out: &mut Vec<ContactMark>) {
+    out.clear();
+    out.extend(w.manifolds().iter().flat_map(|m| m.points.iter().map(move |p| ContactMark { point: p.point, normal: m.normal })));
 }
 
 impl Message {

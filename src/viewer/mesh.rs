@@ -108,25 +108,33 @@ impl ShapeMesh {
     }
 }
 
+/// What identifies a mesh: the kind of shape, its dimensions' bits (a hull's address, valid
+/// until the cache is cleared for the next world) and the level of detail. Built without
+/// allocating, as it is looked up for every body every frame.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key(u8, [u64; 3], usize);
+
+impl Key {
+    fn of(shape: &Shape, detail: usize) -> Key {
+        match shape {
+            Shape::Sphere { radius } => Key(0, [radius.to_bits(), 0, 0], detail),
+            Shape::Box { half_extents, .. } => Key(1, half_extents.to_array().map(f64::to_bits), 0),
+            Shape::Capsule { radius, half_height } => Key(2, [radius.to_bits(), half_height.to_bits(), 0], detail),
+            Shape::Convex { hull, .. } => Key(3, [Arc::as_ptr(hull) as u64, 0, 0], 0),
+            Shape::Plane => Key(4, [0; 3], 0),
+        }
+    }
+}
+
 /// Meshes shared between bodies of equal shape.
 #[derive(Default)]
 pub struct MeshCache {
-    meshes: HashMap<String, Arc<ShapeMesh>>,
+    meshes: HashMap<Key, Arc<ShapeMesh>>,
 }
 
 impl MeshCache {
     pub fn get(&mut self, shape: &Shape, detail: usize) -> Arc<ShapeMesh> {
-        let key = match shape {
-            Shape::Sphere { radius } => format!("s{radius}/{detail}"),
-            Shape::Box { half_extents, .. } => format!("b{half_extents}"),
-            Shape::Capsule { radius, half_height } => format!("c{radius},{half_height}/{detail}"),
-            Shape::Convex { hull, .. } => format!("h{:p}", Arc::as_ptr(hull)),
-            Shape::Plane => "p".into(),
-        };
-        if let Some(m) = self.meshes.get(&key) {
-            return m.clone();
-        }
-        self.meshes.entry(key).or_insert_with(|| Arc::new(ShapeMesh::of(shape, detail))).clone()
+        self.meshes.entry(Key::of(shape, detail)).or_insert_with(|| Arc::new(ShapeMesh::of(shape, detail))).clone()
     }
 
     pub fn clear(&mut self) {

@@ -314,7 +314,7 @@ impl ViewerState {
     /// Contacts, energy and the histories after the world changed.
     fn refresh(&mut self) {
         if self.mode == Mode::Simulation {
-            self.contacts = crate::stream::protocol::contact_marks(&self.world);
+            crate::stream::protocol::contact_marks(&self.world, &mut self.contacts);
             self.energy = Some(self.world.energy().terms());
         }
         if let Some(e) = self.energy {
@@ -335,7 +335,7 @@ impl ViewerState {
         let frame = &replay.frames[k];
         frame.apply_to(&mut self.world, &self.rows, &mut self.present);
         self.energy = frame.energy;
-        self.contacts = frame.contacts.clone();
+        self.contacts.clone_from(&frame.contacts);
         self.playback_time = frame.time;
         if k < self.cursor {
             self.history.clear();
