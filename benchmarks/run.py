@@ -19,6 +19,7 @@ import numpy as np
 
 from engines import available
 from engines.base import DT
+from machine import cpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -124,17 +125,6 @@ def export(engines, n, calls):
     return rows, t_copy
 
 
-def cpu() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def plot(pile_rows, pyramid_rows, steps, path):
     import matplotlib
 
@@ -177,7 +167,8 @@ def main():
     pile, skipped = sphere_pile(engines, sizes, args.steps, args.repeats)
     pyr = pyramids(engines, args.base, args.steps, args.repeats)
     exp, t_copy = export(engines, args.export_bodies, 50)
-    plot(pile, pyr, args.steps, os.path.join(HERE, "results.png"))
+    # The plot goes beside the report, which links it.
+    plot(pile, pyr, args.steps, os.path.join(os.path.dirname(os.path.abspath(args.output)), "results.png"))
 
     def ratio(value, reference):
         return f"{value / reference:.2f}"
@@ -194,7 +185,7 @@ def main():
         "",
         "![step times](results.png)",
         "",
-        f"## 1. Sphere pile (radius 0.05 m into a 1 m x 1 m walled bin)",
+        "## 1. Sphere pile (radius 0.05 m into a 1 m x 1 m walled bin)",
         "",
         "| spheres | engine | ms per step | ratio | build (s) | pile height (m) | largest overlap (mm) |",
         "|---|---|---|---|---|---|---|",

@@ -14,12 +14,12 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import tempfile
 
 import rigidlab as rl
+from machine import cpu, start_xvfb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -52,23 +52,6 @@ def orbiting(n: int = 1000) -> rl.World:
     return w
 
 
-def start_xvfb() -> tuple[subprocess.Popen, str]:
-    xvfb = shutil.which("Xvfb")
-    if not xvfb:
-        sys.exit("Xvfb is missing: scripts/setup.sh --test installs it")
-    read, write = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
-    os.close(write)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read, 16)
-        if not chunk:
-            sys.exit("Xvfb did not start")
-        number += chunk
-    os.close(read)
-    return proc, f":{int(number)}"
-
-
 def measure(scene: str, frames: int, display: str, extra: list[str]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "timing.json")
@@ -84,17 +67,6 @@ def mesa_version() -> str:
         return f"Mesa {out.stdout.strip()} (llvmpipe, software)" if out.returncode == 0 else "unknown"
     except OSError:
         return "unknown"
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:
@@ -124,7 +96,7 @@ def main() -> None:
         "# Viewer frame time",
         "",
         f"`rigidlab-view --frames {args.frames} --timing` at 1280 x 720 under Xvfb with {mesa_version()},",
-        f"on {cpu_model()} ({os.cpu_count()} cores), Python {platform.python_version()}, rigidlab {rl.__version__}.",
+        f"on {cpu()} ({os.cpu_count()} cores), Python {platform.python_version()}, rigidlab {rl.__version__}.",
         "Frames are not synchronised to a display, so a frame's time is what it costs. Each running",
         "frame advances the world by 1/60 s (4 steps of 1/240 s); 'simulation' is that part.",
         "",
