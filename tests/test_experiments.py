@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import rigidlab as rl
 from rigidlab.experiments import restitution_lab
 
 
@@ -23,3 +24,22 @@ def test_restitution_lab_with_rk4_and_a_table():
     np.testing.assert_allclose(r.ratios[0], 0.36, rtol=0.01)
     assert "0.3600" in r.table()
     assert r.heights.shape == (len(r.time), 1)
+
+
+def test_lab_set_ups_refuse_what_they_cannot_build():
+    with pytest.raises(ValueError, match="body"):
+        rl.experiments.incline(20.0, body="cone")
+    # Below about 25 rad/s this top has no steady precession to start on.
+    with pytest.raises(ValueError, match="spin"):
+        rl.experiments.spinning_top(spin=10.0)
+    w, top, theory = rl.experiments.spinning_top(spin=100.0)
+    # The slow root of I1' W^2 cos - I3 w3 W + m g l = 0 with w3 = spin + W cos.
+    i1, i3, th, omega = theory["i1"], theory["i3"], theory["tilt"], theory["precession"]
+    assert i1 * omega**2 * np.cos(th) - i3 * (100.0 + omega * np.cos(th)) * omega + 9.81 * 0.05 == pytest.approx(0.0, abs=1e-12)
+    assert np.linalg.norm(top.angular_velocity - (100.0 * np.array([np.sin(th), np.cos(th), 0.0]) + [0.0, omega, 0.0])) < 1e-12
+
+
+def test_zero_crossings_interpolate_between_samples():
+    t = np.linspace(0.0, 10.0, 1001)
+    up = rl.experiments.zero_crossings(t, np.sin(2 * np.pi * 0.7 * t))
+    np.testing.assert_allclose(np.diff(up), 1 / 0.7, rtol=1e-4)

@@ -94,6 +94,14 @@ def three_bodies(gravity=(0.0, 0.0, 0.0)):
     return w, bodies
 
 
+def screenshot(source, frames, display, *options):
+    """Runs the viewer headless on a file for `frames` frames and returns its last picture."""
+    out = source.with_suffix(".png")
+    res = run_view([str(source), "--screenshot", str(out), "--frames", str(frames), *options], display)
+    assert res.returncode == 0, res.stderr
+    return read_png(out)
+
+
 def read_png(path):
     img = np.asarray(Image.open(path).convert("RGB")).astype(float)
     assert img.shape == (H, W, 3)
@@ -213,10 +221,7 @@ def test_a_scene_file_renders_its_bodies_where_the_camera_projects_them(tmp_path
     w, bodies = three_bodies()
     scene = tmp_path / "scene.json"
     w.save(scene)
-    out = tmp_path / "out.png"
-    res = run_view([str(scene), "--screenshot", str(out), "--frames", "10", "--no-hud", *CAMERA], display)
-    assert res.returncode == 0, res.stderr
-    img = read_png(out)
+    img = screenshot(scene, 10, display, "--no-hud", *CAMERA)
     assert img.std() > 20, "the picture is blank"
     check_bodies_drawn(img, {k: b.position for k, b in bodies.items()})
     # The floor in front of the bodies is grey, the sky above them the background colour.
@@ -232,10 +237,7 @@ def test_the_hud_is_drawn_and_a_falling_scene_moves(tmp_path, display):
     w, bodies = three_bodies(gravity=(0.0, -9.81, 0.0))
     scene = tmp_path / "scene.json"
     w.save(scene)
-    out = tmp_path / "fall.png"
-    res = run_view([str(scene), "--screenshot", str(out), "--frames", "30", *CAMERA], display)
-    assert res.returncode == 0, res.stderr
-    img = read_png(out)
+    img = screenshot(scene, 30, display, *CAMERA)
     # The HUD panel: light text on a dark panel at the top left.
     hud = img[10:120, 10:400]
     assert (hud.max(axis=2) > 200).mean() > 0.01
@@ -254,10 +256,7 @@ def test_a_planar_world_opens_in_the_2d_view(tmp_path, display):
     bob.color = (0.9, 0.1, 0.1)
     scene = tmp_path / "pendulum.json"
     w.save(scene)
-    out = tmp_path / "pendulum.png"
-    res = run_view([str(scene), "--screenshot", str(out), "--frames", "2", "--paused", "--no-hud", "--size", f"{W}x{H}"], display)
-    assert res.returncode == 0, res.stderr
-    img = read_png(out)
+    img = screenshot(scene, 2, display, "--paused", "--no-hud", "--size", f"{W}x{H}")
     red = np.argwhere((img[:, :, 0] > 1.6 * img[:, :, 1:].max(axis=2) + 10))
     assert len(red) > 50
     (cy, cx) = red.mean(axis=0)
@@ -317,10 +316,7 @@ def test_a_replay_plays_back_in_real_time(tmp_path, display):
     w.run(1.0)
     path = tmp_path / "run.replay"
     rec.save(path)
-    out = tmp_path / "replay.png"
-    res = run_view([str(path), "--screenshot", str(out), "--frames", "30", "--no-hud", *CAMERA], display)
-    assert res.returncode == 0, res.stderr
-    img = read_png(out)
+    img = screenshot(path, 30, display, "--no-hud", *CAMERA)
     assert dominant(pixel(img, project((-1.2 + 2.0 * 0.5, 0.5, 0.0), EYE, TARGET, FOV, W, H))) == "r"
     assert dominant(pixel(img, project((-1.2, 0.5, 0.0), EYE, TARGET, FOV, W, H))) is None
 
