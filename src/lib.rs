@@ -18,6 +18,7 @@
 //!
 //! With no contact the step is exactly the chosen integrator.
 
+pub mod batch;
 pub mod body;
 pub mod collision;
 pub mod dynamics;

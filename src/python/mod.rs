@@ -1,5 +1,6 @@
 //! pyo3 bindings: argument checking and conversion only; the physics lives in the engine.
 
+mod batch;
 mod body;
 mod convert;
 mod errors;
@@ -21,6 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<links::PyJoint>()?;
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
+    m.add_function(wrap_pyfunction!(batch::step_many, m)?)?;
     m.add("RemovedBodyError", m.py().get_type::<errors::RemovedBodyError>())?;
     #[cfg(feature = "viewer")]
     m.add_function(wrap_pyfunction!(view::view_main, m)?)?;

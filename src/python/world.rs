@@ -141,6 +141,13 @@ impl PyWorld {
         });
     }
 
+    /// Gives the viewer (if one is open) the world's state as it is now.
+    pub(crate) fn offer_to_viewer(&mut self) {
+        if let Some(link) = &mut self.link {
+            link.offer(&self.inner, false);
+        }
+    }
+
     /// An (n, K) array with one row per body, filled in one pass into a buffer of the final size.
     fn per_body<'py, const K: usize>(&self, py: Python<'py>, row: impl Fn(&crate::body::Body) -> [f64; K]) -> Bound<'py, numpy::PyArray2<f64>> {
         let bodies = self.inner.bodies().bodies();
