@@ -293,6 +293,7 @@ impl World {
                     normal_impulse: 0.0,
                     tangent_impulse: DVec3::ZERO,
                     bounced: false,
+                    pushed: false,
                     touch_time: None,
                     approach_speed: 0.0,
                 })

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use glam::{DQuat, DVec3};
-use rigidlab::{BodyDesc, BodyKind, IntegratorKind, MassSpec, Material, Shape, World};
+use rigidlab::{BodyDesc, BodyKind, IntegratorKind, MassSpec, Material, Settings, Shape, World};
 
 const G: DVec3 = DVec3::new(0.0, -9.81, 0.0);
 
@@ -319,4 +319,42 @@ fn struck_stacks_gain_no_energy_in_seed_ds_room() {
     }
     assert!(worst < 1e-4 * start.abs(), "energy rose by {worst} J in a step (start {start} J)");
     assert!(last < start);
+}
+
+/// Drops a column of `n` spheres (radius r, 5% gaps) onto the floor; returns the deepest
+/// overlap during the run, at its end (m), the fastest speed at the end and the largest rise of
+/// the total energy in a step after the last sphere landed.
+fn dropped_column(n: usize, dt: f64, e: f64, seconds: f64) -> (f64, f64, f64) {
+    let r = 0.05;
+    let mut w = world(G, dt, IntegratorKind::Verlet);
+    floor(&mut w);
+    let balls: Vec<_> = (0..n).map(|k| sphere(&mut w, r, 1.0, DVec3::new(0.0, r * 1.05 + 2.1 * r * k as f64, 0.0), DVec3::ZERO, Some(e))).collect();
+    let overlap = |w: &World| {
+        let y: Vec<f64> = balls.iter().map(|&b| w.body(b).unwrap().position.y).collect();
+        let floor = r - y[0];
+        y.windows(2).map(|p| 2.0 * r - (p[1] - p[0])).fold(floor, f64::max)
+    };
+    let mut worst: f64 = 0.0;
+    for _ in 0..(seconds / dt).round() as usize {
+        w.step();
+        worst = worst.max(overlap(&w));
+    }
+    let fastest = balls.iter().map(|&b| w.body(b).unwrap().velocity.length()).fold(0.0, f64::max);
+    (worst, overlap(&w), fastest)
+}
+
+#[test]
+fn a_dropped_column_of_spheres_comes_to_rest_without_sinking() {
+    // Rigid spheres: the column stands with its contacts closed, 2 r apart. The solver's
+    // iterations leave some overlap while the column lands (of the order of the speed g dt the
+    // weight adds in a step times dt, times the column's length) which must stay small: it once
+    // grew step after step, to a whole radius. At rest each contact keeps less than a few times
+    // the linear slop (0.1 mm) that position correction leaves alone.
+    for (n, dt) in [(8, 1.0 / 240.0), (12, 1.0 / 240.0), (16, 1.0 / 240.0), (12, 1.0 / 120.0), (12, 1.0 / 480.0)] {
+        let (worst, last, fastest) = dropped_column(n, dt, 0.0, 6.0);
+        println!("n {n} dt {dt:.5}: worst {:.2} mm, last {:.3} mm, fastest {fastest:.2e} m/s", worst * 1e3, last * 1e3);
+        assert!(worst < 1.5 * G.length() * dt * dt * n as f64, "n {n} dt {dt}: overlapped {:.2} mm while landing", worst * 1e3);
+        assert!(last < 5.0 * Settings::default().linear_slop, "n {n} dt {dt}: {:.3} mm overlap left at rest", last * 1e3);
+        assert!(fastest < 1e-3, "n {n} dt {dt}: still moving at {fastest:e} m/s");
+    }
 }

@@ -41,6 +41,11 @@ pub struct ContactPoint {
     /// Whether the point bounced in the last step: an impact's impulses are not a guess for
     /// the next step's, so they are not carried over.
     pub bounced: bool,
+    /// Whether the point pushed (had a normal impulse) through the step before: touching from
+    /// its start, bounced there or not. A contact that still touches is then resting, not an
+    /// impact. (A bounce later in the step may have left the bodies apart.)
+    #[serde(default)]
+    pub pushed: bool,
     /// When within the last step the point touched (s from the step's start), if it did.
     pub touch_time: Option<f64>,
     /// The speed at which it approached when it touched (m/s), 0 if it did not.
@@ -49,6 +54,7 @@ pub struct ContactPoint {
 
 impl ContactPoint {
     fn warm_start_from(&mut self, old: &ContactPoint) {
+        self.pushed = old.normal_impulse > 0.0 && (!old.bounced || old.touch_time == Some(0.0));
         if !old.bounced {
             self.normal_impulse = old.normal_impulse;
             self.tangent_impulse = old.tangent_impulse;
