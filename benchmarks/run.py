@@ -1,9 +1,11 @@
 """rigidlab beside pybullet, MuJoCo, Rapier and pymunk: the same scenes in each engine, in one
 run on one machine, engines alternating, several repetitions, medians. Only stepping is timed;
-building a scene is reported on its own. Writes benchmarks/RESULTS.md and benchmarks/*.png.
+building a scene is reported on its own. Writes benchmarks/RESULTS.md and, beside it, results.png
+and scaling.png.
 
     benchmarks/bench.sh                      # sets up its own virtualenv, then runs this
     benchmarks/bench.sh --sizes 1000 --repeats 1 --steps 200    # a quick look
+    benchmarks/bench.sh --scenes 5,7 --output /tmp/quick/RESULTS.md   # some scenes, elsewhere
 """
 
 from __future__ import annotations
@@ -11,169 +13,59 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import sys
-import time
 
-import numpy as np
-
+import plots
 from engines import available
 from engines.base import DT
 from machine import cpu
+from scenes import accuracy, batch, export, heap, pile, pyramid, scaling
+from timing import BUDGET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SCENES = (1, 2, 3, 4, 5, 6, 7)
 
 
-def largest_overlap(centres: np.ndarray, radius: float) -> float:
-    """The deepest overlap between equal spheres (m), from a grid of cells one diameter wide."""
-    cells: dict = {}
-    keys = np.floor(centres / (2 * radius)).astype(int)
-    for i, k in enumerate(map(tuple, keys)):
-        cells.setdefault(k, []).append(i)
-    worst = 0.0
-    offsets = [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
-    for k, members in cells.items():
-        near = [j for o in offsets for j in cells.get((k[0] + o[0], k[1] + o[1], k[2] + o[2]), ())]
-        if len(near) < 2:
-            continue
-        a = centres[members]
-        b = centres[near]
-        d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-        d[d == 0.0] = np.inf
-        worst = max(worst, 2 * radius - d.min())
-    return max(worst, 0.0)
-
-
-#: Most seconds of stepping one engine gets for one scene; past it the run stops and the time
-#: per step is taken from the steps done.
-BUDGET = 60.0
-
-
-def stepped(e, steps: int) -> tuple[float, int]:
-    """Steps in chunks of 10 within the budget: (seconds per step, steps done)."""
-    done, spent = 0, 0.0
-    while done < steps and spent < BUDGET:
-        k = min(10, steps - done)
-        spent += timed(e.step, k)
-        done += k
-    return spent / done, done
-
-
-def timed(fn, *args) -> float:
-    t = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t
-
-
-#: An engine slower than this (s per step) at one size is not run at the larger ones.
-TOO_SLOW = 0.1
-
-
-def sphere_pile(engines, sizes, steps, repeats, radius=0.05):
-    rows = []
-    skipped: dict = {}
-    for n in sizes:
-        runs = {name: [] for name in engines if name not in skipped}
-        for rep in range(repeats):
-            order = list(runs)
-            order = order[rep % len(order):] + order[: rep % len(order)]  # alternate who goes first
-            for name in order:
-                e = engines[name]()
-                build = timed(e.sphere_pile, n, radius)
-                per_step, done = stepped(e, steps)
-                p = e.positions()
-                runs[name].append((build, per_step * steps, float(p[:, 1].max() + radius), largest_overlap(p, radius), done))
-                print(f"  sphere pile {n}: {name} {per_step * 1e3:.2f} ms/step over {done} steps", flush=True)
-        for name, r in runs.items():
-            rows.append((n, name, *(statistics.median(x[i] for x in r) for i in range(4)), min(x[4] for x in r)))
-            if statistics.median(x[1] for x in r) / steps > TOO_SLOW:
-                skipped[name] = n
-    return rows, skipped
-
-
-def pyramids(engines, base, steps, repeats, half=0.5):
-    rows = []
-    runs = {name: [] for name in engines}
-    for rep in range(repeats):
-        order = list(engines)
-        order = order[rep % len(order):] + order[: rep % len(order)]
-        for name in order:
-            e = engines[name]()
-            build = timed(e.pyramid, base, half)
-            start = e.positions()
-            per_step, done = stepped(e, steps)
-            stepping = per_step * steps
-            moved = float(np.linalg.norm(e.positions() - start, axis=1).max())
-            runs[name].append((build, stepping, moved))
-            print(f"  pyramid {base}: {name} {stepping / steps * 1e3:.2f} ms/step, moved {moved:.3f} m", flush=True)
-    for name, r in runs.items():
-        rows.append((name, *(statistics.median(x[i] for x in r) for i in range(3))))
-    return rows
-
-
-def export(engines, n, calls):
-    rows = []
-    floor = np.zeros((n, 7))
-    t_copy = statistics.median(timed(np.copy, floor) for _ in range(calls))
-    for name, cls in engines.items():
-        e = cls()
-        e.free_bodies(n)
-        e.step(1)
-        t = statistics.median(timed(e.export) for _ in range(calls))
-        rows.append((name, t))
-        print(f"  export {n}: {name} {t * 1e3:.3f} ms", flush=True)
-    return rows, t_copy
-
-
-def plot(pile_rows, pyramid_rows, steps, path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4))
-    names = sorted({r[1] for r in pile_rows}, key=lambda n: (n != "rigidlab", n))
-    sizes = sorted({r[0] for r in pile_rows})
-    for name in names:
-        pts = [(n, r[3] / steps * 1e3) for n in sizes for r in pile_rows if r[0] == n and r[1] == name]
-        ax1.loglog([x for x, _ in pts], [y for _, y in pts], "o-", label=name)
-    ax1.set(xlabel="spheres", ylabel="ms per step", title="Sphere pile")
-    ax1.legend()
-    ax2.bar([r[0] for r in pyramid_rows], [r[2] / steps * 1e3 for r in pyramid_rows], color=[f"C{names.index(r[0]) if r[0] in names else 0}" for r in pyramid_rows])
-    ax2.set(ylabel="ms per step", title="Box pyramid, base 20")
-    ax2.tick_params(axis="x", rotation=20)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-
-
-def main():
+def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,4000,16000", help="sphere counts for the pile")
-    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-7)")
+    parser.add_argument("--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)")
+    parser.add_argument("--steps", type=int, default=1000, help="steps of scenes 1-3")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--base", type=int, default=20, help="pyramid base")
-    parser.add_argument("--export-bodies", type=int, default=10000)
+    parser.add_argument("--base", type=int, default=20, help="pyramid base (scene 2)")
+    parser.add_argument("--heap-bodies", type=int, default=1000, help="bodies in the mixed heap (scene 3)")
+    parser.add_argument("--export-bodies", type=int, default=10000, help="scene 4")
+    parser.add_argument("--batch-worlds", type=int, default=1000, help="scene 5")
+    parser.add_argument("--batch-steps", type=int, default=240, help="scene 5")
+    parser.add_argument("--scaling-min", type=int, default=1000, help="smallest pile of scene 6; sizes double up to --scaling-max")
+    parser.add_argument("--scaling-max", type=int, default=64000, help="scene 6")
+    parser.add_argument("--scaling-steps", type=int, default=100, help="scene 6: steps per size, timed over the last half")
+    parser.add_argument("--scaling-peers", default="rapier", help="scene 6: comma-separated peers run beside rigidlab, or none")
+    parser.add_argument("--scaling-peer-max", type=int, default=16000, help="scene 6: largest pile the peers get")
     parser.add_argument("--engines", default="all", help="comma-separated names, or all")
-    parser.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"))
-    args = parser.parse_args()
+    parser.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"), help="the report; its figures go beside it")
+    return parser.parse_args()
+
+
+def chosen_engines(wanted: str) -> dict[str, type]:
     engines = available()
-    if args.engines != "all":
-        wanted = args.engines.split(",")
-        engines = {k: v for k, v in engines.items() if k.split()[0] in wanted}
+    if wanted != "all":
+        names = wanted.split(",")
+        engines = {k: v for k, v in engines.items() if k.split()[0] in names}
     if "rigidlab" not in engines:
         sys.exit("rigidlab is not importable: run benchmarks/bench.sh")
-    sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"engines: {', '.join(f'{k} {v.version}' for k, v in engines.items())}")
-    pile, skipped = sphere_pile(engines, sizes, args.steps, args.repeats)
-    pyr = pyramids(engines, args.base, args.steps, args.repeats)
-    exp, t_copy = export(engines, args.export_bodies, 50)
-    # The plot goes beside the report, which links it.
-    plot(pile, pyr, args.steps, os.path.join(os.path.dirname(os.path.abspath(args.output)), "results.png"))
+    return engines
 
-    def ratio(value, reference):
-        return f"{value / reference:.2f}"
 
-    lines = [
+def doubling(smallest: int, largest: int) -> list[int]:
+    sizes = [smallest]
+    while sizes[-1] * 2 <= largest:
+        sizes.append(sizes[-1] * 2)
+    return sizes
+
+
+def header(engines, args) -> list[str]:
+    return [
         "# Benchmarks",
         "",
         f"Machine: {cpu()}, {os.cpu_count()} cores; {platform.system()} {platform.release()}; Python {platform.python_version()}.",
@@ -183,31 +75,43 @@ def main():
         f"An engine gets at most {BUDGET:.0f} s of stepping per scene; past it the time per step comes from the steps done, which favours it (a pile gets dearer as it settles).",
         "pymunk is 2D: its pile is discs in a 1 m wide bin, its pyramid squares; it is there for scale, not as the same scene.",
         "",
-        "![step times](results.png)",
-        "",
-        "## 1. Sphere pile (radius 0.05 m into a 1 m x 1 m walled bin)",
-        "",
-        "| spheres | engine | ms per step | ratio | build (s) | pile height (m) | largest overlap (mm) |",
-        "|---|---|---|---|---|---|---|",
     ]
-    for n in sizes:
-        ref = next(r[3] for r in pile if r[0] == n and r[1] == "rigidlab")
-        for r in (r for r in pile if r[0] == n):
-            note = "" if r[6] == args.steps else f" (stopped after {r[6]} steps: over {BUDGET:.0f} s)"
-            lines.append(f"| {n} | {r[1]}{note} | {r[3] / args.steps * 1e3:.3f} | {ratio(r[3], ref)} | {r[2]:.3f} | {r[4]:.3f} | {r[5] * 1e3:.2f} |")
-    for name, n in skipped.items():
-        lines.append(f"\n{name} took over {TOO_SLOW * 1e3:.0f} ms a step at {n} spheres, so it was not run with more.")
-    ref = next(r[2] for r in pyr if r[0] == "rigidlab")
-    lines += ["", f"## 2. Box pyramid (base {args.base}, {args.base * (args.base + 1) // 2} cubes of 1 m, on a floor)", "",
-              "| engine | ms per step | ratio | build (s) | largest movement (m) | stands |", "|---|---|---|---|---|---|"]
-    for r in pyr:
-        lines.append(f"| {r[0]} | {r[2] / args.steps * 1e3:.3f} | {ratio(r[2], ref)} | {r[1]:.3f} | {r[3]:.4f} | {'yes' if r[3] < 0.25 else 'no'} |")
-    lines += ["", f"## 4. State export ({args.export_bodies} bodies: positions and orientations into numpy)", "",
-              f"A plain numpy copy of an array of the same size ({args.export_bodies} x 7 float64) takes {t_copy * 1e3:.3f} ms: the floor for this operation.", "",
-              "| engine | ms per call | times the numpy copy |", "|---|---|---|"]
-    for name, t in exp:
-        lines.append(f"| {name} | {t * 1e3:.3f} | {t / t_copy:.1f} |")
-    lines += ["", "Scene 3 (a heap of mixed shapes) is not in this suite yet.", ""]
+
+
+def main():
+    args = arguments()
+    engines = chosen_engines(args.engines)
+    scenes = {int(s) for s in args.scenes.split(",")}
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    os.makedirs(out_dir, exist_ok=True)
+    print(f"engines: {', '.join(f'{k} {v.version}' for k, v in engines.items())}")
+    sections = {}
+    pile_rows, pyramid_rows = [], []
+    if 1 in scenes:
+        pile_rows, skipped = pile.measure(engines, [int(s) for s in args.sizes.split(",")], args.steps, args.repeats)
+        sections[1] = pile.section(pile_rows, skipped, args.steps)
+    if 2 in scenes:
+        pyramid_rows = pyramid.measure(engines, args.base, args.steps, args.repeats)
+        sections[2] = pyramid.section(pyramid_rows, args.base, args.steps)
+    if 3 in scenes:
+        sections[3] = heap.section(heap.measure(engines, args.heap_bodies, args.steps, args.repeats), args.heap_bodies, args.steps)
+    if 4 in scenes:
+        sections[4] = export.section(*export.measure(engines, args.export_bodies, 50), args.export_bodies)
+    if 5 in scenes:
+        sections[5] = batch.section(batch.measure(engines, args.batch_worlds, args.batch_steps, args.repeats), engines, args.batch_worlds, args.batch_steps)
+    if 6 in scenes:
+        peers = {k: v for k, v in engines.items() if k == "rigidlab" or k.split()[0] in args.scaling_peers.split(",")}
+        rows = scaling.measure(peers, doubling(args.scaling_min, args.scaling_max), args.scaling_steps, args.repeats, args.scaling_peer_max)
+        plots.scaling(rows, scaling.SEED_A, scaling.fits(rows), os.path.join(out_dir, "scaling.png"))
+        sections[6] = scaling.section(rows, args.scaling_steps, "scaling.png")
+    if 7 in scenes:
+        sections[7] = accuracy.section(accuracy.measure(engines), engines)
+    lines = header(engines, args)
+    if pile_rows or pyramid_rows:
+        plots.step_times(pile_rows, pyramid_rows, args.steps, os.path.join(out_dir, "results.png"))
+        lines += ["![step times](results.png)", ""]
+    for number in sorted(sections):
+        lines += sections[number] + [""]
     with open(args.output, "w") as f:
         f.write("\n".join(lines))
     print(f"wrote {args.output}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 
 import numpy as np
 
@@ -10,16 +11,32 @@ DT = 1.0 / 240.0
 G = 9.81
 BIN = 1.0  # inner width of the sphere bin (m)
 WALL = 0.05  # half thickness of its walls
+WALL_HEIGHT = 4.0  # height of its walls (m)
+DENSITY = 1000.0  # of every body whose mass the scene does not set (kg/m^3)
 
 
-def sphere_grid(n: int, radius: float) -> np.ndarray:
-    """Starting centres of n spheres: layers of a square lattice inside the bin, 5% apart."""
+def bin_walls(side: float = BIN, height: float = WALL_HEIGHT) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+    """The four static walls of a square bin of inner width `side` standing on the floor (y = 0):
+    (centre, half extents) of each box."""
+    h = height / 2
+    return [
+        ((side / 2 + WALL, h, 0.0), (WALL, h, side / 2)),
+        ((-side / 2 - WALL, h, 0.0), (WALL, h, side / 2)),
+        ((0.0, h, side / 2 + WALL), (side / 2 + 2 * WALL, h, WALL)),
+        ((0.0, h, -side / 2 - WALL), (side / 2 + 2 * WALL, h, WALL)),
+    ]
+
+
+def sphere_grid(n: int, radius: float, side: float = BIN, dims: str = "3d") -> np.ndarray:
+    """Starting centres of n bodies of bounding radius `radius`: layers of a square lattice inside a
+    bin of width `side`, 5% apart (in 2D one row across the bin per layer, z = 0)."""
     pitch = 2.1 * radius
-    per_row = int((BIN - 2 * radius) // pitch) + 1
+    per_row = int((side - 2 * radius) // pitch) + 1
+    rows = per_row if dims == "3d" else 1
     k = np.arange(n)
     x = (k % per_row) * pitch - (per_row - 1) * pitch / 2
-    z = ((k // per_row) % per_row) * pitch - (per_row - 1) * pitch / 2
-    y = radius * 1.05 + (k // (per_row * per_row)) * pitch
+    z = ((k // per_row) % rows) * pitch - (rows - 1) * pitch / 2
+    y = radius * 1.05 + (k // (per_row * rows)) * pitch
     return np.stack([x, y, z], axis=1)
 
 
@@ -34,22 +51,161 @@ def pyramid_boxes(base: int, half: float) -> np.ndarray:
     return np.array(out)
 
 
+# --- The mixed heap (scene 3) -------------------------------------------------------------------
+
+HEAP_KINDS = ("sphere", "box", "capsule", "hull")
+#: Box half extents, and capsule (radius, half height of the axis segment), as fractions of size.
+BOX = (1.0, 0.75, 0.5)
+CAPSULE = (0.6, 0.8)
+#: The hull: an icosahedron of circumradius `size`, stretched by these factors along x, y, z.
+HULL_STRETCH = (1.0, 0.8, 0.6)
+
+
+def hull_points(size: float) -> np.ndarray:
+    """The 12 vertices of the heap's convex hull, centred on its centroid (body frame)."""
+    phi = (1 + math.sqrt(5)) / 2
+    base = [(0, a, b * phi) for a in (-1, 1) for b in (-1, 1)]
+    ico = np.array([p[i:] + p[:i] for p in base for i in range(3)], dtype=float)  # cyclic permutations
+    return ico / math.sqrt(1 + phi * phi) * size * np.array(HULL_STRETCH)
+
+
+def heap_volume(kind: str, size: float) -> float:
+    """Volume of one heap body (m^3)."""
+    if kind == "sphere":
+        return 4 / 3 * math.pi * size**3
+    if kind == "box":
+        return 8 * math.prod(BOX) * size**3
+    if kind == "capsule":
+        r, hh = CAPSULE[0] * size, CAPSULE[1] * size
+        return math.pi * r * r * 2 * hh + 4 / 3 * math.pi * r**3
+    # A regular icosahedron of edge a has volume 5 (3 + sqrt 5) a^3 / 12; here a = 2 on the
+    # circumradius sqrt(1 + phi^2) of the points above, then scaled and stretched.
+    phi = (1 + math.sqrt(5)) / 2
+    scale = size / math.sqrt(1 + phi * phi)
+    return 5 * (3 + math.sqrt(5)) / 12 * (2 * scale) ** 3 * math.prod(HULL_STRETCH)
+
+
+def heap_radius(kind: str, size: float) -> float:
+    """Radius of the sphere around one heap body's centre that holds it."""
+    if kind == "box":
+        return size * math.hypot(*BOX)
+    if kind == "capsule":
+        return size * sum(CAPSULE)
+    return size
+
+
+def heap_layout(n: int, size: float, dims: str = "3d") -> tuple[list[str], np.ndarray, float]:
+    """The heap's bodies: their kinds (a quarter each, shuffled the same way every run), starting
+    centres on a lattice in the bin (as for the sphere pile), and the bin's wall height, which
+    stands 1 m over the highest start."""
+    kinds = [HEAP_KINDS[k] for k in np.random.default_rng(0).permutation(np.arange(n) % len(HEAP_KINDS))]
+    centres = sphere_grid(n, max(heap_radius(k, size) for k in HEAP_KINDS), dims=dims)
+    return kinds, centres, float(centres[:, 1].max()) + 1.0
+
+
+# --- Accuracy beside speed (scene 7) and the batch of small worlds (scene 5) --------------------
+
+
+def incline_pose(angle: float, half: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A slab tilted by `angle` (rad) about z, rising towards +x, whose top face passes through the
+    origin, and a cube of half size `half` resting on it: (slab centre, cube centre, orientation of
+    both as a quaternion x y z w). The slab is 10 m x 1 m x 10 m."""
+    normal = np.array([-math.sin(angle), math.cos(angle), 0.0])
+    quat = np.array([0.0, 0.0, math.sin(angle / 2), math.cos(angle / 2)])
+    return -0.5 * normal, half * normal, quat
+
+
+def downhill(angle: float) -> np.ndarray:
+    """The unit vector down the incline of `incline_pose`."""
+    return np.array([-math.cos(angle), -math.sin(angle), 0.0])
+
+
+def cradle_centres(n: int, radius: float, gap: float) -> np.ndarray:
+    """Centres of a Newton's cradle on the x axis: ball 0 `gap` short of touching the next, the
+    other n - 1 touching in a row."""
+    x = np.arange(n) * 2 * radius
+    x[0] -= gap
+    return np.stack([x, np.zeros(n), np.zeros(n)], axis=1)
+
+
+def batch_starts(n: int, scene: str) -> np.ndarray:
+    """What differs between the n small worlds of the batch scene: a ball's drop height (m, of its
+    lowest point), or a pendulum's starting angle from the vertical (rad)."""
+    if scene == "ball":
+        return 1.0 + 0.5 * np.arange(n) / n
+    return np.radians(30.0 + 60.0 * np.arange(n) / n)
+
+
+#: The batch scene's bodies: the ball's radius and restitution, the pendulum's bob radius, length
+#: and pivot (the bob starts at `pendulum_bob(angle)`).
+BATCH_BALL = (0.1, 0.5)
+BOB = 0.05
+PIVOT = (0.0, 1.0, 0.0)
+
+
+def pendulum_bob(angle: float, length: float = 1.0) -> tuple[float, float, float]:
+    """The bob's centre when the rod makes `angle` with the downward vertical, in the x-y plane."""
+    return (PIVOT[0] + length * math.sin(angle), PIVOT[1] - length * math.cos(angle), PIVOT[2])
+
+
 class Engine:
-    """A scene built in one engine. Subclasses fill in the three builders and the readers."""
+    """A scene built in one engine. Subclasses fill in the builders and the readers."""
 
     name = "?"
     version = "?"
     #: "3d", or "2d" for an engine that simulates in a plane (x-y)
     dims = "3d"
+    #: How the scenes' restitution and friction (each the pair's coefficient) are set.
+    materials = ""
+    #: The ways this engine can advance a batch of small worlds, best last.
+    batch_ways: tuple[str, ...] = ()
+    #: What a batch world's pendulum is in this engine, when it is not a distance joint.
+    pendulum = "distance joint"
+    #: Why the batch ways are the ones they are, where that needs saying.
+    batch_note = ""
 
-    def sphere_pile(self, n: int, radius: float) -> None:
+    def sphere_pile(self, n: int, radius: float, side: float = BIN) -> None:
+        """n spheres on a lattice (`sphere_grid`) falling into a walled bin of width `side`."""
         raise NotImplementedError
 
     def pyramid(self, base: int, half: float) -> None:
         raise NotImplementedError
 
+    def mixed_heap(self, n: int, size: float) -> None:
+        """The bodies of `heap_layout` (density DENSITY) falling into the bin of the sphere pile."""
+        raise NotImplementedError
+
     def free_bodies(self, n: int) -> None:
         """n unit spheres in zero gravity, far apart (the state-export scene)."""
+        raise NotImplementedError
+
+    def bounce(self, height: float, radius: float, restitution: float) -> None:
+        """A ball whose lowest point is `height` above a floor (y = 0), at rest; the pair's
+        restitution is `restitution`."""
+        raise NotImplementedError
+
+    def incline(self, angle: float, friction: float, half: float) -> None:
+        """A cube at rest on the slab of `incline_pose`; the pair's friction (static and kinetic
+        where the engine tells them apart) is `friction`."""
+        raise NotImplementedError
+
+    def cradle(self, n: int, radius: float, gap: float, speed: float) -> None:
+        """n equal balls at `cradle_centres` in zero gravity, ball 0 moving at `speed` along +x,
+        restitution 1 between the balls."""
+        raise NotImplementedError
+
+    def batch(self, n: int, scene: str) -> None:
+        """n independent small worlds, each with one body: a ball (`BATCH_BALL`) dropped from
+        `batch_starts` onto a floor, or a pendulum bob (`BOB`) on a rod of 1 m from `PIVOT`,
+        released at `batch_starts`."""
+        raise NotImplementedError
+
+    def step_batch(self, steps: int, way: str) -> None:
+        """Advances every world of the batch by `steps` steps, in the given way (`batch_ways`)."""
+        raise NotImplementedError
+
+    def batch_positions(self) -> np.ndarray:
+        """The centre of each batch world's body, shape (n, 3)."""
         raise NotImplementedError
 
     def step(self, steps: int) -> None:
@@ -59,10 +215,17 @@ class Engine:
         """Centres of the dynamic bodies, shape (n, 3) (z = 0 in 2D)."""
         raise NotImplementedError
 
+    def velocities(self) -> np.ndarray:
+        """Velocities of the dynamic bodies' centres, shape (n, 3) (z = 0 in 2D)."""
+        raise NotImplementedError
+
     def export(self) -> tuple[np.ndarray, np.ndarray]:
         """Positions (n, 3) and orientations (n, 4, x y z w) of the dynamic bodies as numpy
         arrays: what a user does to read the whole state."""
         raise NotImplementedError
+
+    def close(self) -> None:
+        """Frees what the engine holds outside Python's reach (a pybullet client)."""
 
 
 def available() -> dict[str, type]:

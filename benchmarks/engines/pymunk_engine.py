@@ -1,63 +1,132 @@
+import math
+
 import numpy as np
 import pymunk
 
-from .base import BIN, DT, G, Engine, pyramid_boxes
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, cradle_centres, heap_layout, hull_points, incline_pose,
+                   pendulum_bob, pyramid_boxes, sphere_grid)
 
 
 class Pymunk(Engine):
-    """Pymunk is 2D: the sphere pile becomes discs in a 1 m wide bin, the pyramid squares."""
+    """Pymunk is 2D: the sphere pile becomes discs in a bin 1 m wide, the pyramid squares, the heap
+    discs, rectangles, capsules (segments with a radius) and polygons (the hull's outline in x-y).
+    Masses come from areas (DENSITY per m^2)."""
 
     name = "pymunk (2D)"
     version = pymunk.version
     dims = "2d"
+    materials = "the moving body gets the coefficient, the static one 1 (Chipmunk multiplies the two); one friction coefficient"
+    batch_ways = ("loop over Space objects",)
+    pendulum = "PinJoint to the space's static body at the pivot (a distance joint)"
 
     def _space(self, gravity=-G):
         self.space = pymunk.Space()
         self.space.gravity = (0.0, gravity)
+        self.bodies = []
 
-    def _static(self, a, b, radius=0.0):
+    def _static(self, a, b, radius=0.0, friction=0.5, elasticity=0.0):
         seg = pymunk.Segment(self.space.static_body, a, b, radius)
-        seg.friction = 0.5
+        seg.friction = friction
+        seg.elasticity = elasticity
         self.space.add(seg)
 
-    def sphere_pile(self, n, radius):
+    def _bin(self, side=BIN, height=WALL_HEIGHT):
         self._space()
         self._static((-50, 0), (50, 0))
-        self._static((-BIN / 2, 0), (-BIN / 2, 4))
-        self._static((BIN / 2, 0), (BIN / 2, 4))
-        self.bodies = []
-        mass = 1000.0 * np.pi * radius**2
-        # Rows of discs across the bin, stacked upwards (the 2D form of the 3D lattice).
-        pitch = 2.1 * radius
-        per_row = int((BIN - 2 * radius) // pitch) + 1
-        for k in range(n):
+        self._static((-side / 2, 0), (-side / 2, height))
+        self._static((side / 2, 0), (side / 2, height))
+
+    def _add(self, body, shape, pos, friction=0.5, elasticity=0.0):
+        """Puts a dynamic body with one shape at pos (x, y, ...); a shape without a mass gets
+        DENSITY."""
+        body.position = (float(pos[0]), float(pos[1]))
+        shape.friction = friction
+        shape.elasticity = elasticity
+        if body.mass == 0:
+            shape.density = DENSITY
+        self.space.add(body, shape)
+        self.bodies.append(body)
+        return body
+
+    def sphere_pile(self, n, radius, side=BIN):
+        self._bin(side)
+        mass = DENSITY * np.pi * radius**2
+        for q in sphere_grid(n, radius, side, dims=self.dims):
             body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, radius))
-            body.position = ((k % per_row) * pitch - (per_row - 1) * pitch / 2, radius * 1.05 + (k // per_row) * pitch)
-            shape = pymunk.Circle(body, radius)
-            shape.friction = 0.5
-            self.space.add(body, shape)
-            self.bodies.append(body)
+            self._add(body, pymunk.Circle(body, radius), q)
 
     def pyramid(self, base, half):
         self._space()
         self._static((-50, 0), (50, 0))
-        self.bodies = []
         for q in pyramid_boxes(base, half):
             body = pymunk.Body(1.0, pymunk.moment_for_box(1.0, (2 * half, 2 * half)))
-            body.position = (float(q[0]), float(q[1]))
-            shape = pymunk.Poly.create_box(body, (2 * half, 2 * half))
-            shape.friction = 0.5
-            self.space.add(body, shape)
-            self.bodies.append(body)
+            self._add(body, pymunk.Poly.create_box(body, (2 * half, 2 * half)), q)
+
+    def mixed_heap(self, n, size):
+        kinds, centres, height = heap_layout(n, size, self.dims)
+        self._bin(height=height)
+        shape = {
+            "sphere": lambda b: pymunk.Circle(b, size),
+            "box": lambda b: pymunk.Poly.create_box(b, (2 * BOX[0] * size, 2 * BOX[1] * size)),
+            "capsule": lambda b: pymunk.Segment(b, (0, -CAPSULE[1] * size), (0, CAPSULE[1] * size), CAPSULE[0] * size),
+            "hull": lambda b: pymunk.Poly(b, [tuple(q) for q in hull_points(size)[:, :2]]),  # Poly takes the hull of the points
+        }
+        for k, q in zip(kinds, centres):
+            body = pymunk.Body()
+            self._add(body, shape[k](body), q)
 
     def free_bodies(self, n):
         self._space(0.0)
-        self.bodies = []
         for i in range(n):
             body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, 0.5))
-            body.position = (3.0 * (i % 100), 3.0 * (i // 100))
-            self.space.add(body, pymunk.Circle(body, 0.5))
-            self.bodies.append(body)
+            self._add(body, pymunk.Circle(body, 0.5), (3.0 * (i % 100), 3.0 * (i // 100)))
+
+    def _ball(self, radius, pos, elasticity):
+        body = pymunk.Body()
+        return self._add(body, pymunk.Circle(body, radius), pos, elasticity=elasticity)
+
+    def bounce(self, height, radius, restitution):
+        self._space()
+        self._static((-50, 0), (50, 0), elasticity=1.0)
+        self._ball(radius, (0.0, height + radius), restitution)
+
+    def incline(self, angle, friction, half):
+        _, centre, _ = incline_pose(angle, half)
+        self._space()
+        along = 5.0 * np.array([math.cos(angle), math.sin(angle)])
+        self._static(tuple(-along), tuple(along), friction=1.0)
+        body = pymunk.Body()
+        body.angle = angle
+        self._add(body, pymunk.Poly.create_box(body, (2 * half, 2 * half)), centre, friction=friction)
+
+    def cradle(self, n, radius, gap, speed):
+        self._space(0.0)
+        for q in cradle_centres(n, radius, gap):
+            self._ball(radius, q, 1.0)
+        self.bodies[0].velocity = (speed, 0.0)
+
+    def _pendulum_space(self, angle):
+        self._space()
+        bob = pymunk.Body()
+        self._add(bob, pymunk.Circle(bob, BOB), pendulum_bob(angle))
+        self.space.add(pymunk.PinJoint(bob, self.space.static_body, (0, 0), PIVOT[:2]))
+
+    def batch(self, n, scene):
+        self.spaces = []
+        for s in batch_starts(n, scene):
+            if scene == "ball":
+                self.bounce(s, *BATCH_BALL)
+            else:
+                self._pendulum_space(s)
+            self.spaces.append(self.space)
+
+    def step_batch(self, steps, way):
+        for space in self.spaces:
+            for _ in range(steps):
+                space.step(DT)
+
+    def batch_positions(self):
+        return np.array([(b.position.x, b.position.y, 0.0) for space in self.spaces for b in space.bodies])
 
     def step(self, steps):
         for _ in range(steps):
@@ -65,6 +134,9 @@ class Pymunk(Engine):
 
     def positions(self):
         return np.array([(b.position.x, b.position.y, 0.0) for b in self.bodies])
+
+    def velocities(self):
+        return np.array([(b.velocity.x, b.velocity.y, 0.0) for b in self.bodies])
 
     def export(self):
         pos = self.positions()

@@ -1,42 +1,105 @@
 import numpy as np
 import rigidlab as rl
 
-from .base import BIN, DT, WALL, Engine, pyramid_boxes, sphere_grid
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, PIVOT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points,
+                   WALL_HEIGHT, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
 
 
 class Rigidlab(Engine):
     name = "rigidlab"
     version = rl.__version__
+    materials = "restitution and friction given to both bodies (the pair takes their average); static friction = kinetic friction"
+    batch_ways = ("Python loop: w.step(n) per world", "rl.step_many, 1 thread", "rl.step_many, all cores")
 
-    def _bin(self):
+    @staticmethod
+    def _bin(side=BIN, height=WALL_HEIGHT):
         w = rl.World(dt=DT)
         w.add_plane()
-        for x, z, hx, hz in [(BIN / 2 + WALL, 0, WALL, BIN / 2), (-BIN / 2 - WALL, 0, WALL, BIN / 2), (0, BIN / 2 + WALL, BIN / 2 + 2 * WALL, WALL), (0, -BIN / 2 - WALL, BIN / 2 + 2 * WALL, WALL)]:
-            w.add_box((hx, 2.0, hz), position=(x, 2.0, z), kind="static")
+        for centre, half in bin_walls(side, height):
+            w.add_box(half, position=centre, kind="static")
         return w
 
-    def sphere_pile(self, n, radius):
-        self.w = self._bin()
-        self.bodies = [self.w.add_sphere(radius, position=tuple(p), density=1000.0) for p in sphere_grid(n, radius)]
-        self.rows = np.array([b.index for b in self.bodies])
+    def _track(self, bodies):
+        """The dynamic bodies whose rows positions() reads."""
+        self.bodies = bodies
+        self.rows = np.array([b.index for b in bodies])
+
+    def sphere_pile(self, n, radius, side=BIN):
+        self.w = self._bin(side)
+        self._track([self.w.add_sphere(radius, position=tuple(p), density=DENSITY) for p in sphere_grid(n, radius, side)])
 
     def pyramid(self, base, half):
         self.w = rl.World(dt=DT)
         self.w.add_plane()
-        self.bodies = [self.w.add_box((half,) * 3, position=tuple(p), mass=1.0) for p in pyramid_boxes(base, half)]
-        self.rows = np.array([b.index for b in self.bodies])
+        self._track([self.w.add_box((half,) * 3, position=tuple(p), mass=1.0) for p in pyramid_boxes(base, half)])
+
+    def mixed_heap(self, n, size):
+        kinds, centres, height = heap_layout(n, size)
+        self.w = self._bin(height=height)
+        add = {
+            "sphere": lambda **kw: self.w.add_sphere(size, **kw),
+            "box": lambda **kw: self.w.add_box(tuple(size * f for f in BOX), **kw),
+            "capsule": lambda **kw: self.w.add_capsule(CAPSULE[0] * size, CAPSULE[1] * size, **kw),
+            "hull": lambda **kw: self.w.add_convex(hull_points(size), **kw),
+        }
+        self._track([add[k](position=tuple(p), mass=DENSITY * heap_volume(k, size)) for k, p in zip(kinds, centres)])
 
     def free_bodies(self, n):
         self.w = rl.World(gravity=(0, 0, 0), dt=DT)
-        for i in range(n):
-            self.w.add_sphere(0.5, position=(3.0 * (i % 100), 3.0 * (i // 100), 0.0))
-        self.rows = np.arange(n)
+        self._track([self.w.add_sphere(0.5, position=(3.0 * (i % 100), 3.0 * (i // 100), 0.0)) for i in range(n)])
+
+    @staticmethod
+    def _bounce_world(height, radius, restitution):
+        w = rl.World(dt=DT)
+        w.add_plane(restitution=restitution)
+        ball = w.add_sphere(radius, position=(0.0, height + radius, 0.0), density=DENSITY, restitution=restitution)
+        return w, ball
+
+    def bounce(self, height, radius, restitution):
+        self.w, ball = self._bounce_world(height, radius, restitution)
+        self._track([ball])
+
+    def incline(self, angle, friction, half):
+        slab, centre, quat = incline_pose(angle, half)
+        self.w = rl.World(dt=DT)
+        self.w.add_box((5.0, 0.5, 5.0), position=tuple(slab), orientation=tuple(quat), kind="static", friction=friction)
+        self._track([self.w.add_box((half,) * 3, position=tuple(centre), orientation=tuple(quat), density=DENSITY, friction=friction)])
+
+    def cradle(self, n, radius, gap, speed):
+        self.w = rl.World(gravity=(0, 0, 0), dt=DT)
+        self._track([self.w.add_sphere(radius, position=tuple(p), density=DENSITY, restitution=1.0) for p in cradle_centres(n, radius, gap)])
+        self.bodies[0].velocity = (speed, 0.0, 0.0)
+
+    @staticmethod
+    def _pendulum_world(angle):
+        w = rl.World(dt=DT)
+        bob = w.add_sphere(BOB, position=pendulum_bob(angle), density=DENSITY)
+        w.add_distance_joint(bob, None, anchor_b=PIVOT)
+        return w, bob
+
+    def batch(self, n, scene):
+        made = [self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s) for s in batch_starts(n, scene)]
+        self.worlds = [w for w, _ in made]
+        self.batch_rows = [b.index for _, b in made]
+
+    def step_batch(self, steps, way):
+        if way == self.batch_ways[0]:
+            for w in self.worlds:
+                w.step(steps)
+        else:
+            rl.step_many(self.worlds, steps, threads=1 if way == self.batch_ways[1] else None)
+
+    def batch_positions(self):
+        return np.array([w.positions[i] for w, i in zip(self.worlds, self.batch_rows)])
 
     def step(self, steps):
         self.w.step(steps)
 
     def positions(self):
         return self.w.positions[self.rows]
+
+    def velocities(self):
+        return self.w.velocities[self.rows]
 
     def export(self):
         return self.w.positions, self.w.orientations

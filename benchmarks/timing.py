@@ -1,0 +1,45 @@
+"""How the scenes are timed: stepping only, in chunks within a budget, engines taking turns to go
+first, medians over repetitions."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+
+#: Most seconds of stepping one engine gets for one scene; past it the run stops and the time
+#: per step is taken from the steps done.
+BUDGET = 60.0
+
+#: An engine slower than this (s per step) at one size is not run at the larger ones.
+TOO_SLOW = 0.1
+
+
+def timed(fn, *args) -> float:
+    t = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t
+
+
+def stepped(e, steps: int) -> tuple[float, int]:
+    """Steps in chunks of 10 within the budget: (seconds per step, steps done)."""
+    done, spent = 0, 0.0
+    while done < steps and spent < BUDGET:
+        k = min(10, steps - done)
+        spent += timed(e.step, k)
+        done += k
+    return spent / done, done
+
+
+def turns(names, repeats: int) -> Iterator[str]:
+    """The names once per repetition, each repetition starting one further along, so that no
+    engine always goes first."""
+    names = list(names)
+    for rep in range(repeats):
+        k = rep % len(names)
+        yield from names[k:] + names[:k]
+
+
+def medians(runs: list[tuple]) -> tuple:
+    """Column by column medians of the runs' tuples of numbers."""
+    return tuple(statistics.median(column) for column in zip(*runs))
