@@ -95,6 +95,8 @@ struct Block {
     /// Coupling of the points' normal impulses: K[i][j] is the change of point i's relative
     /// normal velocity per unit normal impulse at point j.
     k: [[f64; block_lcp::MAX]; block_lcp::MAX],
+    /// (K + eps I)^-1 of all the points, when they are 2 to MAX.
+    k_inv: Option<[[f64; block_lcp::MAX]; block_lcp::MAX]>,
 }
 
 /// A bounce resolved by the impact stage.
@@ -290,7 +292,8 @@ impl ContactSolver {
                 k[i][j] = pi.n.dot(pj.n) * (ba.inv_mass + bb.inv_mass) + ca_i.dot(ba.inv_inertia * ca_j) + cb_i.dot(bb.inv_inertia * cb_j);
             }
         }
-        Block { start, len: pts.len(), k }
+        let k_inv = if (2..=block_lcp::MAX).contains(&pts.len()) { block_lcp::inverse(&k, len) } else { None };
+        Block { start, len: pts.len(), k, k_inv }
     }
 
     fn apply(bodies: &mut [SolverBody], p: &SolverPoint, impulse: DVec3) {
@@ -484,7 +487,10 @@ impl ContactSolver {
                     b[r] -= block.k[i][j] * pts[j].normal_impulse;
                 }
             }
-            if let Some(x) = block_lcp::solve(&k, &b, n) {
+            let all = n == block.len;
+            let pushing = active[..n].iter().enumerate().filter(|&(_, &i)| pts[i].normal_impulse > 0.0).fold(0u32, |m, (r, _)| m | 1 << r);
+            let x = block.k_inv.filter(|_| all).and_then(|inv| block_lcp::solve_all_pushing(&inv, &b, n)).or_else(|| block_lcp::solve(&k, &b, n, pushing));
+            if let Some(x) = x {
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
