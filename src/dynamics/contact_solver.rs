@@ -489,7 +489,7 @@ impl ContactSolver {
             }
             let all = n == block.len;
             let pushing = active[..n].iter().enumerate().filter(|&(_, &i)| pts[i].normal_impulse > 0.0).fold(0u32, |m, (r, _)| m | 1 << r);
-            let x = block.k_inv.filter(|_| all).and_then(|inv| block_lcp::solve_all_pushing(&inv, &b, n)).or_else(|| block_lcp::solve(&k, &b, n, pushing));
+            let x = block.k_inv.filter(|_| all).and_then(|inv| block_lcp::solve_all_pushing(&k, &inv, &b, n)).or_else(|| block_lcp::solve(&k, &b, n, pushing));
             if let Some(x) = x {
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
