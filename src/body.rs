@@ -125,6 +125,8 @@ pub struct Body {
     pub(crate) shape_inertia: DMat3,
     /// Its inverse, kept so no step has to invert it.
     pub(crate) shape_inv_inertia: DMat3,
+    /// Whether it sleeps, and how long it has rested (see dynamics/sleep.rs).
+    pub sleep: crate::dynamics::sleep::Sleep,
 }
 
 impl Body {
@@ -169,6 +171,11 @@ impl Body {
 
     pub fn is_dynamic(&self) -> bool {
         self.kind == BodyKind::Dynamic
+    }
+
+    /// Dynamic and not asleep: the bodies a step moves.
+    pub fn is_awake(&self) -> bool {
+        self.is_dynamic() && !self.sleep.asleep
     }
 }
 
@@ -220,6 +227,7 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         shape_mass,
         shape_inertia,
         shape_inv_inertia: shape_inertia.inverse(),
+        sleep: Default::default(),
     })
 }
 

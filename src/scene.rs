@@ -61,6 +61,21 @@ pub struct SettingsData {
     pub linear_slop: f64,
     pub restitution_rule: String,
     pub friction_rule: String,
+    /// Whether bodies at rest fall asleep (files from before it existed: yes).
+    #[serde(default = "yes")]
+    pub sleeping: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// Time is base + steps * dt (kept apart so it does not accumulate rounding).
@@ -102,6 +117,12 @@ pub struct BodyData {
     pub angular_damping: f64,
     pub quadratic_drag: f64,
     pub gravity_scale: f64,
+    /// Whether it sleeps, and how long it has rested (s), so a reloaded world sleeps when the
+    /// saved one would have.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub asleep: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rested: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -210,6 +231,7 @@ impl World {
                 linear_slop: s.linear_slop,
                 restitution_rule: s.materials.restitution_rule.name().into(),
                 friction_rule: s.materials.friction_rule.name().into(),
+                sleeping: s.sleeping,
             },
             time: TimeData { base: self.base_time, steps: self.steps_since_base },
             next_id: self.next_id,
@@ -240,6 +262,8 @@ impl World {
                     angular_damping: b.angular_damping,
                     quadratic_drag: b.quadratic_drag,
                     gravity_scale: b.gravity_scale,
+                    asleep: b.sleep.asleep,
+                    rested: b.sleep.timer,
                 })
                 .collect(),
             pair_materials: pairs,
@@ -341,6 +365,7 @@ impl World {
                 friction_rule: CombineRule::parse("settings.friction_rule", &sd.friction_rule)?,
                 ..Default::default()
             },
+            sleeping: sd.sleeping,
         };
         let mut w = World::new(Settings::default());
         // The setters check each value.
@@ -493,6 +518,14 @@ impl World {
             w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients, sliding: md.sliding });
         }
         w.bodies_changed();
+        // As saved (the edits above woke every body).
+        for (b, bd) in w.bodies.bodies_mut().iter_mut().zip(&file.bodies) {
+            if bd.asleep && b.kind != BodyKind::Dynamic {
+                return Err(scene_error(format!("bodies: body {} is asleep but not dynamic", bd.id)));
+            }
+            crate::error::check_non_negative("rested", bd.rested).map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
+            b.sleep = crate::dynamics::sleep::Sleep { asleep: bd.asleep, timer: bd.rested };
+        }
         Ok(w)
     }
 }

@@ -12,6 +12,7 @@ use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
 use crate::dynamics::joint_solver::JointSolver;
+use crate::dynamics::sleep::Islands;
 use crate::dynamics::joints::Joint;
 use crate::dynamics::loads::AppliedLoad;
 use crate::dynamics::solver_body::BodyMass;
@@ -19,7 +20,7 @@ use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
 use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
-use crate::math::{integrate_orientation_exact, DVec3};
+use crate::math::{integrate_orientation_exact, DMat3, DVec3};
 
 /// World-wide settings. Change them through the `World` setters, which check them.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +39,8 @@ pub struct Settings {
     /// Penetration (m) tolerated without position correction.
     pub linear_slop: f64,
     pub materials: MaterialRules,
+    /// Whether islands of bodies at rest fall asleep (see dynamics/sleep.rs).
+    pub sleeping: bool,
 }
 
 impl Default for Settings {
@@ -51,6 +54,7 @@ impl Default for Settings {
             restitution_threshold: 0.1,
             linear_slop: 1e-4,
             materials: MaterialRules::default(),
+            sleeping: true,
         }
     }
 }
@@ -68,6 +72,10 @@ struct Scratch {
     margins: Vec<f64>,
     pairs: Vec<(u32, u32)>,
     narrow: NarrowPhase,
+    /// Bodies with an applied load this step, by row.
+    loaded: Vec<bool>,
+    /// Joints and springs as rows, for the islands.
+    links: Vec<(usize, Option<usize>)>,
 }
 
 /// A world of rigid bodies.
@@ -97,6 +105,7 @@ pub struct World {
     integrator: Integrator,
     solver: ContactSolver,
     joint_solver: JointSolver,
+    islands: Islands,
     scratch: Scratch,
 }
 
@@ -129,6 +138,7 @@ impl World {
             broad_phase: BroadPhase::default(),
             solver: ContactSolver::default(),
             joint_solver: JointSolver::default(),
+            islands: Islands::default(),
             scratch: Scratch::default(),
         }
     }
@@ -165,6 +175,15 @@ impl World {
     /// reloads the scene.
     pub(crate) fn content_changed(&mut self) {
         self.revision += 1;
+        self.wake_all();
+    }
+
+    /// Wakes every sleeping body: any edit of the world does, so nothing a script changes is
+    /// missed by a body that sleeps.
+    pub fn wake_all(&mut self) {
+        for b in self.bodies.bodies_mut() {
+            b.sleep = Default::default();
+        }
     }
 
     pub(crate) fn bodies_changed(&mut self) {
@@ -181,14 +200,16 @@ impl World {
 
     /// Advances the world by one step of length dt.
     pub fn step(&mut self) {
-        self.gather_state();
         self.find_candidate_pairs();
         self.update_manifolds();
+        self.wake_touched();
+        self.gather_state();
         self.integrate_smooth_forces();
         self.solve_velocity_constraints();
         self.integrate_positions();
         self.correct_positions();
         self.finish_step();
+        self.fall_asleep();
     }
 
     /// Copies the bodies' state, masses and this step's loads into the step's arrays.
@@ -204,10 +225,11 @@ impl World {
             sc.start.q[i] = b.orientation;
             sc.start.v[i] = b.velocity;
             sc.start.w[i] = b.angular_velocity;
-            let inv_inertia_body = b.inv_inertia_body();
+            // A sleeping body is held where it is, like a static one.
+            let (inv_mass, inv_inertia_body) = if b.sleep.asleep { (0.0, DMat3::ZERO) } else { (b.inv_mass(), b.inv_inertia_body()) };
             sc.params.push(ForceParams {
-                dynamic: b.is_dynamic(),
-                inv_mass: b.inv_mass(),
+                dynamic: b.is_awake(),
+                inv_mass,
                 inertia_body: b.shape_inertia,
                 inv_inertia_body,
                 linear_damping: b.linear_damping,
@@ -215,7 +237,7 @@ impl World {
                 angular_damping: b.angular_damping,
                 gravity_scale: b.gravity_scale,
             });
-            sc.masses.push(BodyMass { inv_mass: b.inv_mass(), inv_inertia_body });
+            sc.masses.push(BodyMass { inv_mass, inv_inertia_body });
         }
         let dt = self.settings.dt;
         sc.loads.clear();
@@ -259,13 +281,16 @@ impl World {
             sc.boxes.push(b.shape.aabb(b.position, b.orientation).fattened(margin));
         }
         let bodies = self.bodies.bodies();
-        self.broad_phase.find_pairs(&sc.boxes, |i, j| bodies[i].is_dynamic() || bodies[j].is_dynamic(), &mut sc.pairs);
+        // Pairs with no awake body keep last step's contact (see `update_manifolds`).
+        self.broad_phase.find_pairs(&sc.boxes, |i, j| bodies[i].is_awake() || bodies[j].is_awake(), &mut sc.pairs);
     }
 
     /// Narrow phase: the manifold of each candidate pair, matched to last step's.
     fn update_manifolds(&mut self) {
         self.contacts.begin_step();
         let bodies = self.bodies.bodies();
+        // A sleeping body's contacts with bodies that are not awake stay as they were.
+        self.contacts.keep_previous(|m| !bodies[m.row_a].is_awake() && !bodies[m.row_b].is_awake() && (bodies[m.row_a].sleep.asleep || bodies[m.row_b].sleep.asleep));
         let handles = self.bodies.handles();
         let sc = &mut self.scratch;
         for &(i, j) in &sc.pairs {
@@ -302,6 +327,33 @@ impl World {
             let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
             self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients, sliding: None }, match_distance);
         }
+    }
+
+    /// Sleeping islands that awake bodies touch wake up and take part in this step.
+    fn wake_touched(&mut self) {
+        self.islands.wake_touched(self.bodies.bodies_mut(), &self.contacts.manifolds);
+    }
+
+    /// Islands that have rested long enough on something fall asleep.
+    fn fall_asleep(&mut self) {
+        if !self.settings.sleeping {
+            return;
+        }
+        let sc = &mut self.scratch;
+        sc.loaded.clear();
+        sc.loaded.resize(self.bodies.len(), false);
+        for l in &sc.loads {
+            sc.loaded[l.row] = true;
+        }
+        let bodies = &self.bodies;
+        // Joints keep their bodies awake (a pendulum swings however slowly); springs join
+        // their bodies' islands.
+        let row = |h| bodies.dense_index(h).expect("links of removed bodies are removed with them");
+        let joints = self.joints.iter().flat_map(|j| [(row(j.a), None)].into_iter().chain(j.b.map(|b| (row(b), None))));
+        let springs = sc.springs.iter().map(|s| (s.a, s.b));
+        sc.links.clear();
+        sc.links.extend(joints.chain(springs));
+        self.islands.update(self.bodies.bodies_mut(), &self.contacts.manifolds, &sc.links, &sc.loaded, self.settings.dt, self.settings.linear_slop);
     }
 
     /// Integrates the smooth forces with the world's integrator: the state each body would

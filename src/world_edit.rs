@@ -53,7 +53,10 @@ impl World {
         self.bodies.get(h).ok_or(Error::RemovedBody)
     }
 
+    /// A body to edit: every edit wakes the world first (see `World::wake_all`).
     fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body> {
+        self.bodies.get(h).ok_or(Error::RemovedBody)?;
+        self.wake_all();
         self.bodies.get_mut(h).ok_or(Error::RemovedBody)
     }
 
@@ -191,6 +194,7 @@ impl World {
                 }
             }
         }
+        self.wake_all();
         for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
             if let Some(p) = &update.positions {
                 b.position = p[i];
@@ -223,6 +227,7 @@ impl World {
         self.body(h)?;
         let handle = LoadHandle(self.next_handle);
         self.next_handle += 1;
+        self.wake_all();
         self.loads.push(AppliedLoad { handle, body: h, force, local_point, torque, lasting });
         Ok(handle)
     }
@@ -326,6 +331,12 @@ impl World {
         self.content_changed();
         self.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;
         Ok(())
+    }
+
+    /// Turns sleeping on or off (off wakes every body and keeps them awake).
+    pub fn set_sleeping(&mut self, on: bool) {
+        self.content_changed();
+        self.settings.sleeping = on;
     }
 
     pub fn set_combine_rules(&mut self, restitution: CombineRule, friction: CombineRule) {

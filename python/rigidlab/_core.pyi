@@ -58,6 +58,8 @@ class Body:
     def alive(self) -> bool: ...
     @property
     def index(self) -> int: ...
+    @property
+    def sleeping(self) -> bool: ...
     position: Array
     orientation: Array
     velocity: Array
@@ -219,6 +221,7 @@ class World:
         restitution_threshold: float = 0.1,
         restitution_rule: CombineName = "average",
         friction_rule: CombineName = "average",
+        sleeping: bool = True,
     ) -> None: ...
     time: float
     dt: float
@@ -226,6 +229,7 @@ class World:
     integrator: IntegratorName
     solver_iterations: int
     restitution_threshold: float
+    sleeping: bool
     def add_sphere(self, radius: float, **options: Unpack[_SolidOptions]) -> Body: ...
     def add_box(self, half_extents: Vec3, **options: Unpack[_SolidOptions]) -> Body: ...
     def add_capsule(self, radius: float, half_height: float, **options: Unpack[_SolidOptions]) -> Body: ...

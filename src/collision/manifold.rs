@@ -99,6 +99,11 @@ impl ContactSet {
         }
     }
 
+    /// Keeps last step's manifolds that `keep` picks, unchanged (those of sleeping bodies).
+    pub fn keep_previous(&mut self, keep: impl Fn(&Manifold) -> bool) {
+        self.manifolds.extend(self.previous.iter().filter(|m| keep(m)).cloned());
+    }
+
     /// Adds the manifold of a touching pair, carrying over the impulses of the points that
     /// were present last step, for warm starting: matched by feature id, or else to the
     /// nearest unmatched old point within `match_distance` (m, on body A), since a point

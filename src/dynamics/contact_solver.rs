@@ -160,7 +160,10 @@ impl ContactSolver {
         let n = start.len();
         self.bodies.clear();
         self.bodies.extend((0..n).map(|i| SolverBody { v: free.v[i], w: free.w[i], ..Default::default() }));
-        for m in manifolds {
+        // Contacts between bodies that cannot move (static, kinematic, sleeping) are left as
+        // they are.
+        let movable = |m: &&Manifold| masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0;
+        for m in manifolds.iter().filter(movable) {
             for row in [m.row_a, m.row_b] {
                 self.bodies[row].touch(start.q[row], &masses[row]);
             }
@@ -169,7 +172,7 @@ impl ContactSolver {
         self.blocks.clear();
         self.impacts.clear();
         let dt = set.dt;
-        for (mi, m) in manifolds.iter().enumerate() {
+        for (mi, m) in manifolds.iter().enumerate().filter(|(_, m)| movable(m)) {
             let first = self.points.len();
             let (a, b) = (m.row_a, m.row_b);
             let n_ = m.normal;

@@ -8,6 +8,7 @@ pub mod joint_solver;
 pub mod joints;
 pub mod loads;
 pub mod position_correction;
+pub mod sleep;
 pub mod solver_body;
 pub mod springs;
 pub mod state;

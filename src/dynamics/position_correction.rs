@@ -23,6 +23,9 @@ pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mu
         for m in manifolds {
             let (a, b) = (m.row_a, m.row_b);
             let (ma, mb) = (masses[a], masses[b]);
+            if ma.inv_mass == 0.0 && mb.inv_mass == 0.0 {
+                continue;
+            }
             for p in &m.points {
                 let pa = state.x[a] + state.q[a] * p.local_a;
                 let pb = state.x[b] + state.q[b] * p.local_b;

@@ -163,6 +163,13 @@ impl PyBody {
         Ok(matrix3(py, self.read(py, Body::inertia_body)?))
     }
 
+    /// Whether the body sleeps (see `World.sleeping`): it rests and is not simulated until
+    /// something touches it or the world is edited.
+    #[getter]
+    fn sleeping(&self, py: Python<'_>) -> PyResult<bool> {
+        self.read(py, |b| b.sleep.asleep)
+    }
+
     /// "dynamic", "static" or "kinematic". Settable: making a body static stops it.
     #[getter]
     fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {

@@ -130,6 +130,11 @@ pub fn int(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<i64> {
 }
 
 /// A string; the error names `param`.
+/// A Python bool (not any truthy object: a typo should not silently mean True).
+pub fn boolean(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<bool> {
+    obj.cast::<pyo3::types::PyBool>().map(|b| b.is_true()).map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!("{param}: must be True or False")))
+}
+
 pub fn string(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
     obj.extract::<String>().map_err(|_| PyTypeError::new_err(format!("{param}: expected a string, got {}", describe(obj))))
 }

@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use super::body::PyBody;
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
 use super::recording::{PyRecording, PySnapshot};
-use super::convert::{any_rows, array3, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
+use super::convert::{any_rows, array3, boolean, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
@@ -179,8 +179,8 @@ impl PyWorld {
 #[pymethods]
 impl PyWorld {
     #[new]
-    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, restitution_threshold=None, restitution_rule=None, friction_rule=None))]
-    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, restitution_threshold=0.1, restitution_rule='average', friction_rule='average')")]
+    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
+    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, restitution_threshold=0.1, restitution_rule='average', friction_rule='average', sleeping=True)")]
     fn new(
         gravity: Option<&Bound<'_, PyAny>>,
         dt: Option<&Bound<'_, PyAny>>,
@@ -189,6 +189,7 @@ impl PyWorld {
         restitution_threshold: Option<&Bound<'_, PyAny>>,
         restitution_rule: Option<&Bound<'_, PyAny>>,
         friction_rule: Option<&Bound<'_, PyAny>>,
+        sleeping: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let mut w = PyWorld::wrap(World::new(Settings::default()));
         if let Some(g) = gravity {
@@ -210,6 +211,9 @@ impl PyWorld {
             o.map(|v| CombineRule::parse(param, &string(v, param)?).py()).unwrap_or(Ok(CombineRule::Average))
         };
         w.inner.set_combine_rules(rule(restitution_rule, "restitution_rule")?, rule(friction_rule, "friction_rule")?);
+        if let Some(v) = sleeping {
+            w.set_sleeping(v)?;
+        }
         Ok(w)
     }
 
@@ -255,6 +259,20 @@ impl PyWorld {
     #[setter(integrator)]
     fn set_integrator(&mut self, integrator: &Bound<'_, PyAny>) -> PyResult<()> {
         self.inner.set_integrator(IntegratorKind::parse("integrator", &string(integrator, "integrator")?).py()?);
+        Ok(())
+    }
+
+    /// Whether islands of bodies resting on something fall asleep (stop being simulated until
+    /// touched or edited) after resting slower than 0.1 mm/s for 0.5 s. Bodies on joints
+    /// never sleep. False wakes every body and keeps them awake.
+    #[getter]
+    fn sleeping(&self) -> bool {
+        self.inner.settings().sleeping
+    }
+
+    #[setter(sleeping)]
+    fn set_sleeping(&mut self, on: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_sleeping(boolean(on, "sleeping")?);
         Ok(())
     }
 

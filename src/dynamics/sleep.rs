@@ -1,0 +1,188 @@
+//! Islands and sleeping: bodies that rest on something stop being simulated until something
+//! touches or changes them.
+//!
+//! An island is a set of dynamic bodies joined by touching contacts, joints or springs (static
+//! and kinematic bodies join nothing). An island falls asleep when every body in it has moved
+//! slower than `SLEEP_SPEED` (centre and, through its rotation, its extent) for `SLEEP_TIME`,
+//! none carries an applied load, position correction has finished with its contacts (none
+//! overlaps by more than `SETTLED_SLOPS` linear slops), and it rests on something (a contact with a static, kinematic
+//! or sleeping body): a pendulum or a weight on a spring never sleeps, a heap that has settled
+//! does. Its bodies' velocities are set to zero then (they were below the threshold). The
+//! thresholds are far below anything a lab measures, so sleeping changes no measured result
+//! beyond that; `Settings::sleeping = false` keeps every body awake.
+//!
+//! A sleeping body keeps its contacts (frozen, for reading and for warm starting) and acts as
+//! an immovable body. Its island wakes when an awake body touches any of its bodies, and the
+//! whole world wakes on any edit (see `World::wake_all`).
+
+use crate::body::Body;
+use crate::collision::manifold::Manifold;
+
+/// Speed (m/s) below which a body counts as resting.
+pub const SLEEP_SPEED: f64 = 1e-4;
+/// How long (s) an island must rest before it sleeps.
+pub const SLEEP_TIME: f64 = 0.5;
+/// Overlap, in linear slops, above which a contact is still being pushed apart.
+pub const SETTLED_SLOPS: f64 = 2.0;
+
+/// A body's sleep state.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sleep {
+    pub asleep: bool,
+    /// How long it has rested (s).
+    pub timer: f64,
+}
+
+/// Islands by union-find over body rows, with buffers reused from step to step.
+#[derive(Default)]
+pub struct Islands {
+    parent: Vec<usize>,
+    /// Per root: the island's shortest rest, whether it rests on something, whether it holds
+    /// a body that must stay awake.
+    rest: Vec<f64>,
+    supported: Vec<bool>,
+    woken: Vec<bool>,
+}
+
+impl Islands {
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            // The smaller root wins, so the result does not depend on the order of unions.
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            self.parent[hi] = lo;
+        }
+    }
+
+    fn awake_dynamic(b: &Body) -> bool {
+        b.is_dynamic() && !b.sleep.asleep
+    }
+
+    /// Wakes every sleeping island that an awake dynamic or moving kinematic body touches,
+    /// through touching contacts, until no more wake. Returns whether any woke.
+    pub fn wake_touched(&mut self, bodies: &mut [Body], manifolds: &[Manifold]) -> bool {
+        let mut any = false;
+        loop {
+            let mut woke = false;
+            for m in manifolds.iter().filter(|m| !m.points.is_empty()) {
+                let (a, b) = (m.row_a, m.row_b);
+                for (sleeper, other) in [(a, b), (b, a)] {
+                    if bodies[sleeper].sleep.asleep && Self::stirs(&bodies[other]) {
+                        self.wake_island(bodies, manifolds, sleeper);
+                        woke = true;
+                    }
+                }
+            }
+            any |= woke;
+            if !woke {
+                return any;
+            }
+        }
+    }
+
+    /// Whether a body wakes a sleeping one it touches.
+    fn stirs(b: &Body) -> bool {
+        Self::awake_dynamic(b) || (b.kind == crate::body::BodyKind::Kinematic && (b.velocity != glam::DVec3::ZERO || b.angular_velocity != glam::DVec3::ZERO))
+    }
+
+    /// Wakes the sleeping bodies joined to `row` by frozen contacts (its island).
+    fn wake_island(&mut self, bodies: &mut [Body], manifolds: &[Manifold], row: usize) {
+        let mut stack = vec![row];
+        while let Some(r) = stack.pop() {
+            if !bodies[r].sleep.asleep {
+                continue;
+            }
+            bodies[r].sleep = Sleep::default();
+            for m in manifolds.iter().filter(|m| !m.points.is_empty()) {
+                if m.row_a == r && bodies[m.row_b].sleep.asleep {
+                    stack.push(m.row_b);
+                } else if m.row_b == r && bodies[m.row_a].sleep.asleep {
+                    stack.push(m.row_a);
+                }
+            }
+        }
+    }
+
+    /// After a step: advances each awake dynamic body's rest timer, builds the islands from
+    /// `links` (contacts, joints and springs as pairs of rows) and puts to sleep those that
+    /// rested long enough on something. `loaded[row]` marks bodies with an applied load.
+    pub fn update(&mut self, bodies: &mut [Body], manifolds: &[Manifold], links: &[(usize, Option<usize>)], loaded: &[bool], dt: f64, slop: f64) {
+        let n = bodies.len();
+        self.parent.clear();
+        self.parent.extend(0..n);
+        for m in manifolds.iter().filter(|m| !m.points.is_empty()) {
+            if Self::awake_dynamic(&bodies[m.row_a]) && Self::awake_dynamic(&bodies[m.row_b]) {
+                self.union(m.row_a, m.row_b);
+            }
+        }
+        self.woken.clear();
+        self.woken.resize(n, false);
+        for &(a, b) in links {
+            match b {
+                Some(b) if Self::awake_dynamic(&bodies[a]) && Self::awake_dynamic(&bodies[b]) => self.union(a, b),
+                // A joint or spring to a fixed point or a body that is not awake: the island
+                // hangs on it, so it is not resting on something; keep it awake.
+                _ => {
+                    self.woken[a] = true;
+                    if let Some(b) = b {
+                        self.woken[b] = true;
+                    }
+                }
+            }
+        }
+        // Contacts that position correction still pushes apart keep their bodies awake.
+        for m in manifolds.iter().filter(|m| m.points.iter().any(|p| p.separation < -SETTLED_SLOPS * slop)) {
+            self.woken[m.row_a] = true;
+            self.woken[m.row_b] = true;
+        }
+        self.rest.clear();
+        self.rest.resize(n, f64::INFINITY);
+        self.supported.clear();
+        self.supported.resize(n, false);
+        for (i, b) in bodies.iter_mut().enumerate() {
+            if !Self::awake_dynamic(b) {
+                continue;
+            }
+            let spin = b.angular_velocity.length() * b.shape.bounding_radius();
+            b.sleep.timer = if b.velocity.length() < SLEEP_SPEED && spin < SLEEP_SPEED && !loaded[i] { b.sleep.timer + dt } else { 0.0 };
+        }
+        for i in 0..n {
+            if !Self::awake_dynamic(&bodies[i]) {
+                continue;
+            }
+            let root = self.find(i);
+            self.rest[root] = self.rest[root].min(bodies[i].sleep.timer);
+            if self.woken[i] {
+                self.woken[root] = true;
+            }
+        }
+        for m in manifolds.iter().filter(|m| m.points.iter().any(|p| p.normal_impulse > 0.0)) {
+            for (body, other) in [(m.row_a, m.row_b), (m.row_b, m.row_a)] {
+                if Self::awake_dynamic(&bodies[body]) && !Self::awake_dynamic(&bodies[other]) && !Self::stirs(&bodies[other]) {
+                    let root = self.find(body);
+                    self.supported[root] = true;
+                }
+            }
+        }
+        for i in 0..n {
+            if !Self::awake_dynamic(&bodies[i]) {
+                continue;
+            }
+            let root = self.find(i);
+            if self.supported[root] && !self.woken[root] && self.rest[root] >= SLEEP_TIME {
+                let b = &mut bodies[i];
+                b.sleep.asleep = true;
+                b.velocity = glam::DVec3::ZERO;
+                b.angular_velocity = glam::DVec3::ZERO;
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+"""Sleeping: islands at rest stop being simulated, without changing what a lab measures."""
+
+import numpy as np
+import pytest
+
+import rigidlab as rl
+
+
+def box_on_floor(sleeping=True, drop=0.02):
+    w = rl.World(sleeping=sleeping)
+    w.add_plane()
+    box = w.add_box((0.1, 0.1, 0.1), mass=1.0, position=(0, 0.1 + drop, 0))
+    return w, box
+
+
+def pyramid(base, sleeping):
+    w = rl.World(sleeping=sleeping)
+    w.add_plane()
+    for row in range(base):
+        for k in range(base - row):
+            w.add_box((0.5, 0.5, 0.5), mass=1.0, position=((k - (base - row - 1) / 2) * 1.0, 0.5 + row, 0))
+    return w
+
+
+def test_a_settled_box_falls_asleep_where_it_would_have_rested():
+    w, box = box_on_floor()
+    awake, awake_box = box_on_floor(sleeping=False)
+    w.run(2.0)
+    awake.run(2.0)
+    assert box.sleeping
+    assert not awake_box.sleeping
+    # Asleep: exactly at rest, and where the awake world keeps it (its contact settles to 1e-9).
+    assert np.array_equal(box.velocity, np.zeros(3)) and np.array_equal(box.angular_velocity, np.zeros(3))
+    assert np.abs(box.position - awake_box.position).max() < 1e-6
+    # Its contact is still reported, carrying the weight.
+    c = w.contacts()
+    assert len(c["normal_impulse"]) > 0
+    assert c["normal_impulse"].sum() * 240 == pytest.approx(9.81, rel=1e-6)
+    # A sleeping body stays put, exactly.
+    before = box.position.copy()
+    w.run(1.0)
+    assert np.array_equal(box.position, before)
+
+
+def test_a_pyramid_sleeps_where_it_stood_awake():
+    asleep, awake = pyramid(6, True), pyramid(6, False)
+    asleep.run(4.0)
+    awake.run(4.0)
+    assert all(b.sleeping for b in asleep.bodies if b.kind == "dynamic")
+    assert np.abs(asleep.positions - awake.positions).max() < 1e-4
+
+
+def test_bodies_hanging_on_joints_or_springs_never_sleep():
+    w = rl.World()
+    bob = w.add_sphere(0.05, mass=1.0, position=(0, 0, 0))
+    w.add_distance_joint(bob, None, anchor_b=(0, 1, 0))
+    weight = w.add_sphere(0.05, mass=1.0, position=(2, 1 - 9.81 / 100, 0))
+    w.add_spring(weight, None, stiffness=100.0, rest_length=0.0, anchor_b=(2, 1, 0))
+    w.run(3.0)
+    assert not bob.sleeping and not weight.sleeping
+    # A tiny swing goes on: a pendulum let go 1e-5 rad from the vertical keeps its period.
+    w2 = rl.World()
+    bob2 = w2.add_sphere(0.05, mass=1.0, position=(1e-5, 0, 0))
+    w2.add_distance_joint(bob2, None, anchor_b=(0, 1, 0))
+    rec = w2.record(every=1, quantities=["positions"])
+    w2.run(2.0 * np.pi * np.sqrt(1 / 9.81) * 3)
+    x = rec.positions[:, 0, 0]
+    assert x.max() > 0.9e-5 and x.min() < -0.9e-5
+
+
+def test_a_ball_landing_on_a_sleeping_box_wakes_it_and_everything_goes_as_if_awake():
+    results = []
+    for sleeping in (True, False):
+        w, box = box_on_floor(sleeping)
+        w.run(2.0)
+        assert box.sleeping == sleeping
+        ball = w.add_sphere(0.05, mass=2.0, position=(0.05, 0.5, 0), restitution=0.5)
+        assert not box.sleeping  # adding a body is an edit: every body wakes
+        w.run(1.0)
+        results.append((box.position.copy(), ball.position.copy()))
+    assert np.abs(results[0][0] - results[1][0]).max() < 1e-6
+    assert np.abs(results[0][1] - results[1][1]).max() < 1e-6
+
+
+def test_contact_from_a_moving_body_wakes_a_sleeping_island():
+    w, box = box_on_floor()
+    ball = w.add_sphere(0.05, mass=1.0, position=(-3, 0.05, 0))
+    w.run(2.0)
+    assert box.sleeping and ball.sleeping
+    ball.velocity = (2.0, 0, 0)  # an edit wakes all; the box falls asleep again meanwhile
+    w.run(1.0)
+    assert box.sleeping and not ball.sleeping
+    while ball.position[0] < -0.16 and w.time < 10:
+        w.step()
+    w.step(5)
+    assert not box.sleeping  # touched by the rolling ball: woken
+    assert box.velocity[0] > 0.0
+
+
+@pytest.mark.parametrize("edit", ["velocity", "position", "impulse", "force", "set_state", "gravity"])
+def test_edits_wake_a_sleeping_body(edit):
+    w, box = box_on_floor()
+    w.run(2.0)
+    assert box.sleeping
+    if edit == "velocity":
+        box.velocity = (0.5, 0, 0)
+    elif edit == "position":
+        box.position = (0, 1.0, 0)
+    elif edit == "impulse":
+        box.apply_impulse((0.5, 0, 0))
+    elif edit == "force":
+        box.apply_force((20.0, 0, 0), duration=0.1)
+    elif edit == "set_state":
+        w.set_state(velocities=np.array([[0, 0, 0], [0.5, 0, 0]]))
+    elif edit == "gravity":
+        w.gravity = (0, 9.81, 0)
+    assert not box.sleeping
+    start = box.position.copy()
+    w.run(0.2)
+    assert np.abs(box.position - start).max() > 1e-3
+
+
+def test_turning_sleeping_off_wakes_every_body_and_keeps_them_awake():
+    w, box = box_on_floor()
+    w.run(2.0)
+    assert box.sleeping and w.sleeping
+    w.sleeping = False
+    assert not box.sleeping and not w.sleeping
+    w.run(2.0)
+    assert not box.sleeping
+
+
+def test_a_saved_world_sleeps_and_wakes_as_the_original(tmp_path):
+    w, box = box_on_floor()
+    w.add_sphere(0.05, mass=1.0, position=(0.3, 0.05, 0))
+    w.run(1.0)
+    path = tmp_path / "scene.json"
+    w.save(path)
+    other = rl.World.load(path)
+    for world in (w, other):
+        world.run(2.0)
+    assert [b.sleeping for b in w.bodies] == [b.sleeping for b in other.bodies]
+    assert np.array_equal(w.positions, other.positions)
+    assert rl.World.load(path).sleeping is True  # the setting is saved
+    w.sleeping = False
+    w.save(path)
+    assert rl.World.load(path).sleeping is False
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None.__class__])
+def test_sleeping_must_be_a_bool(value):
+    with pytest.raises(TypeError, match="sleeping"):
+        rl.World(sleeping=value)
+    w = rl.World()
+    with pytest.raises(TypeError, match="sleeping"):
+        w.sleeping = value
+    assert w.sleeping is True
