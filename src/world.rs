@@ -101,6 +101,8 @@ pub struct World {
     /// Counts changes to what the world holds (bodies, their kinds and colours, springs and
     /// joints), so a viewer knows when to reload the scene rather than only the state.
     pub(crate) revision: u64,
+    /// Whether the last step's state arrays still hold every body's state (no edit since).
+    state_current: bool,
     broad_phase: BroadPhase,
     integrator: Integrator,
     solver: ContactSolver,
@@ -135,6 +137,7 @@ impl World {
             next_handle: 0,
             recordings: Vec::new(),
             revision: 0,
+            state_current: false,
             broad_phase: BroadPhase::default(),
             solver: ContactSolver::default(),
             joint_solver: JointSolver::default(),
@@ -175,7 +178,22 @@ impl World {
     /// reloads the scene.
     pub(crate) fn content_changed(&mut self) {
         self.revision += 1;
+        self.edited();
+    }
+
+    /// Any edit of bodies or settings: wakes every body, and the state arrays no longer hold
+    /// the bodies' state.
+    pub(crate) fn edited(&mut self) {
         self.wake_all();
+        self.state_current = false;
+    }
+
+    /// The whole state as contiguous arrays in row order (positions, orientations, velocities,
+    /// angular velocities), when the last step left them and nothing was edited since: a copy
+    /// of them is the fastest export there is. None otherwise (read the bodies then).
+    pub fn state_arrays(&self) -> Option<&State> {
+        let s = &self.scratch.end;
+        (self.state_current && s.len() == self.bodies.len()).then_some(s)
     }
 
     /// Wakes every sleeping body: any edit of the world does, so nothing a script changes is
@@ -353,7 +371,10 @@ impl World {
         let springs = sc.springs.iter().map(|s| (s.a, s.b));
         sc.links.clear();
         sc.links.extend(joints.chain(springs));
-        self.islands.update(self.bodies.bodies_mut(), &self.contacts.manifolds, &sc.links, &sc.loaded, self.settings.dt, self.settings.linear_slop);
+        if self.islands.update(self.bodies.bodies_mut(), &self.contacts.manifolds, &sc.links, &sc.loaded, self.settings.dt, self.settings.linear_slop) {
+            // Their velocities were zeroed: the state arrays no longer match.
+            self.state_current = false;
+        }
     }
 
     /// Integrates the smooth forces with the world's integrator: the state each body would
@@ -461,6 +482,7 @@ impl World {
             b.velocity = end.v[i];
             b.angular_velocity = end.w[i];
         }
+        self.state_current = true;
         self.steps_since_base += 1;
         let dt = self.settings.dt;
         self.loads.retain_mut(|l| l.advance(dt));

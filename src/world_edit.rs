@@ -53,10 +53,10 @@ impl World {
         self.bodies.get(h).ok_or(Error::RemovedBody)
     }
 
-    /// A body to edit: every edit wakes the world first (see `World::wake_all`).
+    /// A body to edit: every edit wakes the world first (see `World::edited`).
     fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body> {
         self.bodies.get(h).ok_or(Error::RemovedBody)?;
-        self.wake_all();
+        self.edited();
         self.bodies.get_mut(h).ok_or(Error::RemovedBody)
     }
 
@@ -194,7 +194,7 @@ impl World {
                 }
             }
         }
-        self.wake_all();
+        self.edited();
         for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
             if let Some(p) = &update.positions {
                 b.position = p[i];
@@ -227,7 +227,7 @@ impl World {
         self.body(h)?;
         let handle = LoadHandle(self.next_handle);
         self.next_handle += 1;
-        self.wake_all();
+        self.edited();
         self.loads.push(AppliedLoad { handle, body: h, force, local_point, torque, lasting });
         Ok(handle)
     }

@@ -114,7 +114,8 @@ impl Islands {
     /// After a step: advances each awake dynamic body's rest timer, builds the islands from
     /// `links` (contacts, joints and springs as pairs of rows) and puts to sleep those that
     /// rested long enough on something. `loaded[row]` marks bodies with an applied load.
-    pub fn update(&mut self, bodies: &mut [Body], manifolds: &[Manifold], links: &[(usize, Option<usize>)], loaded: &[bool], dt: f64, slop: f64) {
+    /// Returns whether any body fell asleep (its velocities were zeroed).
+    pub fn update(&mut self, bodies: &mut [Body], manifolds: &[Manifold], links: &[(usize, Option<usize>)], loaded: &[bool], dt: f64, slop: f64) -> bool {
         let n = bodies.len();
         self.parent.clear();
         self.parent.extend(0..n);
@@ -172,6 +173,7 @@ impl Islands {
                 }
             }
         }
+        let mut any = false;
         for i in 0..n {
             if !Self::awake_dynamic(&bodies[i]) {
                 continue;
@@ -182,7 +184,9 @@ impl Islands {
                 b.sleep.asleep = true;
                 b.velocity = glam::DVec3::ZERO;
                 b.angular_velocity = glam::DVec3::ZERO;
+                any = true;
             }
         }
+        any
     }
 }

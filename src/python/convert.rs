@@ -2,7 +2,7 @@
 //! it reads in its error message.
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods, ToPyArray};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -103,6 +103,11 @@ pub fn matrix3<'py>(py: Python<'py>, m: crate::math::DMat3) -> Bound<'py, PyArra
 pub fn table<'py>(py: Python<'py>, data: Vec<f64>, k: usize) -> Bound<'py, PyArray2<f64>> {
     let n = data.len() / k;
     Array2::from_shape_vec((n, k), data).expect("row-major buffer").into_pyarray(py)
+}
+
+/// An (n, k) array copied from a flat row-major slice (one memcpy).
+pub fn copied<'py>(py: Python<'py>, data: &[f64], k: usize) -> Bound<'py, PyArray2<f64>> {
+    numpy::ndarray::ArrayView2::from_shape((data.len() / k, k), data).expect("row-major slice").to_pyarray(py)
 }
 
 /// A real number (int, float or numpy scalar); the error names `param`.

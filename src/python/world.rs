@@ -8,10 +8,11 @@ use pyo3::types::PyDict;
 use super::body::PyBody;
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
 use super::recording::{PyRecording, PySnapshot};
-use super::convert::{any_rows, array3, boolean, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
+use super::convert::{any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
+use crate::dynamics::state::State;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
 use crate::shape::{ConvexHull, Shape};
@@ -145,6 +146,15 @@ impl PyWorld {
     pub(crate) fn offer_to_viewer(&mut self) {
         if let Some(link) = &mut self.link {
             link.offer(&self.inner, false);
+        }
+    }
+
+    /// One of the whole-state arrays: copied at once from the last step's arrays when they are
+    /// current, else gathered from the bodies.
+    fn state_table<'py, const K: usize, T: bytemuck::Pod>(&self, py: Python<'py>, array: impl Fn(&State) -> &[T], row: impl Fn(&crate::body::Body) -> [f64; K]) -> Bound<'py, numpy::PyArray2<f64>> {
+        match self.inner.state_arrays() {
+            Some(s) => copied(py, bytemuck::cast_slice(array(s)), K),
+            None => self.per_body(py, row),
         }
     }
 
@@ -692,25 +702,25 @@ impl PyWorld {
     /// Positions of all bodies' centres of mass, shape (n, 3).
     #[getter]
     fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.per_body(py, |b| b.position.to_array())
+        self.state_table(py, |s| &s.x, |b| b.position.to_array())
     }
 
     /// Orientations of all bodies as quaternions (x, y, z, w), shape (n, 4).
     #[getter]
     fn orientations<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.per_body(py, |b| b.orientation.to_array())
+        self.state_table(py, |s| &s.q, |b| b.orientation.to_array())
     }
 
     /// Linear velocities of all bodies, shape (n, 3).
     #[getter]
     fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.per_body(py, |b| b.velocity.to_array())
+        self.state_table(py, |s| &s.v, |b| b.velocity.to_array())
     }
 
     /// Angular velocities of all bodies (world frame, rad/s), shape (n, 3).
     #[getter]
     fn angular_velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.per_body(py, |b| b.angular_velocity.to_array())
+        self.state_table(py, |s| &s.w, |b| b.angular_velocity.to_array())
     }
 
     /// Sets any of the whole-world arrays at once (one row per body, in row order).
