@@ -6,8 +6,10 @@ use crate::body::BodySet;
 use crate::dynamics::contact_solver::Impact;
 use crate::math::DVec3;
 
-/// Most events kept unread; later ones are counted as dropped.
-pub const CAPACITY: usize = 1_000_000;
+/// Most events kept unread (about 6 MB); later ones are counted as dropped. A world whose
+/// events are never read must not grow without bound: a settling heap of thousands of bodies
+/// makes millions of impacts.
+pub const CAPACITY: usize = 1 << 16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {

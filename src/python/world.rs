@@ -804,7 +804,8 @@ impl PyWorld {
     /// "impact" or "end"), body_a, body_b (ids), time (s: a begin or impact at its time of
     /// impact within the step, an end at the start of the step in which the pair no longer
     /// touches), point and normal (k, 3; NaN for an end), speed (m/s, the approach speed;
-    /// NaN for an end), and dropped (events lost because a million were waiting unread).
+    /// NaN for an end), and dropped (events lost because 65 536 were waiting unread: read them with
+    /// clear=True as the world runs to keep them all).
     /// Every bounce faster than the restitution threshold is an impact, including the
     /// repeated bounces of a hop shorter than a step. With clear=False the events stay.
     #[pyo3(signature = (clear=true))]
