@@ -31,6 +31,18 @@ def stepped(e, steps: int) -> tuple[float, int]:
     return spent / done, done
 
 
+def run_scene(engine, build: str, args: tuple, steps: int):
+    """Builds a scene in a new instance of `engine` (`build` names the method) and steps it
+    within the budget: (build s, s per step, steps done, positions before, positions after)."""
+    e = engine()
+    build_s = timed(getattr(e, build), *args)
+    start = e.positions()
+    per_step, done = stepped(e, steps)
+    end = e.positions()
+    e.close()
+    return build_s, per_step, done, start, end
+
+
 def turns(names, repeats: int) -> Iterator[str]:
     """The names once per repetition, each repetition starting one further along, so that no
     engine always goes first."""

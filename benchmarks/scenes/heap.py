@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from engines.base import BIN, BOX, CAPSULE, HEAP_KINDS, HULL_STRETCH, heap_layout, heap_radius
-from timing import BUDGET, medians, stepped, timed, turns
+from timing import BUDGET, medians, run_scene, turns
 
 SIZE = 0.05
 
@@ -23,11 +23,7 @@ def measure(engines, n, steps, repeats, size=SIZE):
     radii = np.array([heap_radius(k, size) for k in heap_layout(n, size)[0]])
     runs = {name: [] for name in engines}
     for name in turns(engines, repeats):
-        e = engines[name]()
-        build = timed(e.mixed_heap, n, size)
-        per_step, done = stepped(e, steps)
-        p = e.positions()
-        e.close()
+        build, per_step, done, _, p = run_scene(engines[name], "mixed_heap", (n, size), steps)
         runs[name].append((build, per_step * steps, float((p[:, 1] + radii).max()), escaped(p), done))
         print(f"  mixed heap {n}: {name} {per_step * 1e3:.2f} ms/step over {done} steps, {runs[name][-1][3]} out of the bin", flush=True)
     return [(name, *medians([x[:3] for x in r]), max(x[3] for x in r), min(x[4] for x in r)) for name, r in runs.items()]

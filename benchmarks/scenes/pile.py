@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engines.base import BIN
-from timing import BUDGET, TOO_SLOW, medians, stepped, timed, turns
+from timing import BUDGET, TOO_SLOW, medians, run_scene, turns
 
 RADIUS = 0.05
 
@@ -38,11 +38,7 @@ def measure(engines, sizes, steps, repeats, radius=RADIUS):
     for n in sizes:
         runs = {name: [] for name in engines if name not in skipped}
         for name in turns(runs, repeats):
-            e = engines[name]()
-            build = timed(e.sphere_pile, n, radius)
-            per_step, done = stepped(e, steps)
-            p = e.positions()
-            e.close()
+            build, per_step, done, _, p = run_scene(engines[name], "sphere_pile", (n, radius), steps)
             runs[name].append((build, per_step * steps, float(p[:, 1].max() + radius), largest_overlap(p, radius), done))
             print(f"  sphere pile {n}: {name} {per_step * 1e3:.2f} ms/step over {done} steps", flush=True)
         for name, r in runs.items():

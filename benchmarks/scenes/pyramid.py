@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from timing import medians, stepped, timed, turns
+from timing import medians, run_scene, turns
 
 HALF = 0.5
 #: A pyramid whose cubes moved less than this (m) still stands.
@@ -15,12 +15,8 @@ def measure(engines, base, steps, repeats, half=HALF):
     """Rows (engine, build s, stepping s for `steps`, largest movement of a cube m)."""
     runs = {name: [] for name in engines}
     for name in turns(engines, repeats):
-        e = engines[name]()
-        build = timed(e.pyramid, base, half)
-        start = e.positions()
-        per_step, done = stepped(e, steps)
-        moved = float(np.linalg.norm(e.positions() - start, axis=1).max())
-        e.close()
+        build, per_step, _, start, end = run_scene(engines[name], "pyramid", (base, half), steps)
+        moved = float(np.linalg.norm(end - start, axis=1).max())
         runs[name].append((build, per_step * steps, moved))
         print(f"  pyramid {base}: {name} {per_step * 1e3:.2f} ms/step, moved {moved:.3f} m", flush=True)
     return [(name, *medians(r)) for name, r in runs.items()]

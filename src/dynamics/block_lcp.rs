@@ -152,19 +152,18 @@ mod tests {
         assert_eq!(solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3).unwrap(), [0.0; MAX]);
     }
 
+    /// K of a unit-mass square plate (inertia 1/6 about its in-plane axes) on four points at
+    /// (x, z) in its plane.
+    fn plate(corners: &[(f64, f64); 4]) -> [[f64; MAX]; MAX] {
+        std::array::from_fn(|i| std::array::from_fn(|j| 1.0 + 6.0 * (corners[i].0 * corners[j].0 + corners[i].1 * corners[j].1)))
+    }
+
     #[test]
     fn four_corners_of_a_square_share_evenly() {
         // A unit-mass square plate (inertia 1/6 about its in-plane axes) on four corners at
         // (+-1/2, +-1/2), approaching at speed 1: each corner takes a quarter of the impulse.
         let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
-        let mut k = [[0.0; MAX]; MAX];
-        for i in 0..4 {
-            for j in 0..4 {
-                let (xi, zi) = corners[i];
-                let (xj, zj) = corners[j];
-                k[i][j] = 1.0 + 6.0 * (xi * xj + zi * zj);
-            }
-        }
+        let k = plate(&corners);
         let x = solve(&k, &[-1.0; MAX], 4, 1).unwrap();
         for v in x {
             assert!((v - 0.25).abs() < 1e-6, "{x:?}");
@@ -176,14 +175,7 @@ mod tests {
         // Four corners of a plate as in the test above but off-centre and unequal, pushed in
         // unevenly: every corner pushes, and both ways give the same impulses.
         let corners = [(-0.4, -0.5), (0.6, -0.5), (0.5, 0.45), (-0.5, 0.55)];
-        let mut k = [[0.0; MAX]; MAX];
-        for i in 0..4 {
-            for j in 0..4 {
-                let (xi, zi) = corners[i];
-                let (xj, zj) = corners[j];
-                k[i][j] = 1.0 + 6.0 * (xi * xj + zi * zj);
-            }
-        }
+        let k = plate(&corners);
         let pushes = [1.0, 1.2, 0.9, 1.1];
         let b: [f64; MAX] = std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * pushes[j]).sum::<f64>());
         let inv = inverse(&k, 4).unwrap();
