@@ -4,7 +4,8 @@
 //! A step of `World` (see world.rs), in order:
 //! 1. broad phase: candidate pairs from an incremental sweep and prune,
 //! 2. narrow phase: contact manifolds (<= 4 points) for every pair of shapes, matched to last
-//!    step's for warm starting,
+//!    step's for warm starting (a sleeping body's contacts are kept as they were); sleeping
+//!    islands that awake bodies touch wake,
 //! 3. smooth forces (gravity, damping and drag, springs, applied loads, gyroscopic term)
 //!    integrated by the world's integrator (explicit Euler, symplectic Euler, velocity Verlet
 //!    or RK4),
@@ -14,7 +15,8 @@
 //!    joint velocities, iterated together,
 //! 5. positions moved by the constrained velocities,
 //! 6. leftover penetration removed from positions only,
-//! 7. time advanced, finished loads expired, recordings sampled.
+//! 7. time advanced, finished loads expired, recordings sampled; islands that rested long
+//!    enough on something fall asleep.
 //!
 //! With no contact the step is exactly the chosen integrator.
 
