@@ -111,6 +111,12 @@ mod tests {
         (*seed >> 11) as f64 / (1u64 << 53) as f64
     }
 
+    /// Every overlapping pair, by testing all of them.
+    fn all_overlapping(boxes: &[Aabb]) -> Vec<(u32, u32)> {
+        let n = boxes.len() as u32;
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).filter(|&(i, j)| boxes[i as usize].overlaps(&boxes[j as usize])).collect()
+    }
+
     #[test]
     fn finds_exactly_the_overlapping_pairs_as_bodies_move() {
         let mut seed = 7;
@@ -121,15 +127,7 @@ mod tests {
             let mut boxes: Vec<Aabb> = centres.iter().map(|c| Aabb::around(*c, DVec3::splat(0.1))).collect();
             boxes.push(Aabb::everything());
             bp.find_pairs(&boxes, |_, _| true, &mut pairs);
-            let mut brute = vec![];
-            for i in 0..boxes.len() {
-                for j in i + 1..boxes.len() {
-                    if boxes[i].overlaps(&boxes[j]) {
-                        brute.push((i as u32, j as u32));
-                    }
-                }
-            }
-            assert_eq!(pairs, brute);
+            assert_eq!(pairs, all_overlapping(&boxes));
             assert!(pairs.len() < 2 * 400 + 200, "{} pairs", pairs.len());
             for c in centres.iter_mut() {
                 c.x += 0.3 * (lcg(&mut seed) - 0.5);
@@ -151,15 +149,7 @@ mod tests {
         bp.find_pairs(&boxes, |_, _| true, &mut pairs);
         assert_eq!(bp.axis, 1);
         // Each box overlaps the one above it in its column: 9 columns of 199 pairs.
-        let mut brute = vec![];
-        for i in 0..boxes.len() {
-            for j in i + 1..boxes.len() {
-                if boxes[i].overlaps(&boxes[j]) {
-                    brute.push((i as u32, j as u32));
-                }
-            }
-        }
-        assert_eq!(pairs, brute);
+        assert_eq!(pairs, all_overlapping(&boxes));
         assert_eq!(pairs.len(), 9 * 199);
     }
 }
