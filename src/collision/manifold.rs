@@ -100,8 +100,13 @@ impl ContactSet {
     }
 
     /// Keeps last step's manifolds that `keep` picks, unchanged (those of sleeping bodies).
+    /// They are moved, not copied: their pairs are not candidates this step, so nothing will
+    /// be matched against them.
     pub fn keep_previous(&mut self, keep: impl Fn(&Manifold) -> bool) {
-        self.manifolds.extend(self.previous.iter().filter(|m| keep(m)).cloned());
+        for m in self.previous.iter_mut().filter(|m| keep(m)) {
+            let points = std::mem::take(&mut m.points);
+            self.manifolds.push(Manifold { points, ..m.clone() });
+        }
     }
 
     /// Adds the manifold of a touching pair, carrying over the impulses of the points that

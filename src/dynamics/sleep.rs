@@ -66,49 +66,48 @@ impl Islands {
         b.is_dynamic() && !b.sleep.asleep
     }
 
-    /// Wakes every sleeping island that an awake dynamic or moving kinematic body touches,
-    /// through touching contacts, until no more wake. Returns whether any woke.
+    /// Wakes every sleeping island that an awake dynamic or moving kinematic body touches.
+    /// Sleeping bodies touching one another form one island (found by union-find over their
+    /// contacts), so one pass wakes all that must. Returns whether any woke.
     pub fn wake_touched(&mut self, bodies: &mut [Body], manifolds: &[Manifold]) -> bool {
-        let mut any = false;
-        loop {
-            let mut woke = false;
-            for m in manifolds.iter().filter(|m| !m.points.is_empty()) {
-                let (a, b) = (m.row_a, m.row_b);
-                for (sleeper, other) in [(a, b), (b, a)] {
-                    if bodies[sleeper].sleep.asleep && Self::stirs(&bodies[other]) {
-                        self.wake_island(bodies, manifolds, sleeper);
-                        woke = true;
-                    }
-                }
-            }
-            any |= woke;
-            if !woke {
-                return any;
+        if !bodies.iter().any(|b| b.sleep.asleep) {
+            return false;
+        }
+        let n = bodies.len();
+        self.parent.clear();
+        self.parent.extend(0..n);
+        let touching = || manifolds.iter().filter(|m| !m.points.is_empty());
+        for m in touching() {
+            if bodies[m.row_a].sleep.asleep && bodies[m.row_b].sleep.asleep {
+                self.union(m.row_a, m.row_b);
             }
         }
+        self.woken.clear();
+        self.woken.resize(n, false);
+        let mut any = false;
+        for m in touching() {
+            for (sleeper, other) in [(m.row_a, m.row_b), (m.row_b, m.row_a)] {
+                if bodies[sleeper].sleep.asleep && Self::stirs(&bodies[other]) {
+                    let root = self.find(sleeper);
+                    self.woken[root] = true;
+                    any = true;
+                }
+            }
+        }
+        if any {
+            for i in 0..n {
+                let root = self.find(i);
+                if bodies[i].sleep.asleep && self.woken[root] {
+                    bodies[i].sleep = Sleep::default();
+                }
+            }
+        }
+        any
     }
 
     /// Whether a body wakes a sleeping one it touches.
     fn stirs(b: &Body) -> bool {
         Self::awake_dynamic(b) || (b.kind == crate::body::BodyKind::Kinematic && (b.velocity != glam::DVec3::ZERO || b.angular_velocity != glam::DVec3::ZERO))
-    }
-
-    /// Wakes the sleeping bodies joined to `row` by frozen contacts (its island).
-    fn wake_island(&mut self, bodies: &mut [Body], manifolds: &[Manifold], row: usize) {
-        let mut stack = vec![row];
-        while let Some(r) = stack.pop() {
-            if !bodies[r].sleep.asleep {
-                continue;
-            }
-            bodies[r].sleep = Sleep::default();
-            for m in manifolds.iter().filter(|m| !m.points.is_empty()) {
-                if m.row_a == r && bodies[m.row_b].sleep.asleep {
-                    stack.push(m.row_b);
-                } else if m.row_b == r && bodies[m.row_a].sleep.asleep {
-                    stack.push(m.row_a);
-                }
-            }
-        }
     }
 
     /// After a step: advances each awake dynamic body's rest timer, builds the islands from
