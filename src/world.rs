@@ -32,7 +32,8 @@ pub struct Settings {
     pub integrator: IntegratorKind,
     /// Gauss-Seidel iterations of the velocity solver.
     pub solver_iterations: u32,
-    /// Iterations of the position-correction stage.
+    /// Most passes of the position-correction stage (it stops once nothing overlaps beyond the
+    /// slop).
     pub position_iterations: u32,
     /// Impacts slower than this (m/s) do not bounce: they come to rest instead.
     pub restitution_threshold: f64,
@@ -50,7 +51,7 @@ impl Default for Settings {
             dt: 1.0 / 240.0,
             integrator: IntegratorKind::Verlet,
             solver_iterations: 10,
-            position_iterations: 3,
+            position_iterations: 10,
             restitution_threshold: 0.1,
             linear_slop: 1e-4,
             materials: MaterialRules::default(),
@@ -462,7 +463,7 @@ impl World {
         let set = CorrectionSettings {
             iterations: self.settings.position_iterations,
             slop: self.settings.linear_slop,
-            factor: 0.2,
+            factor: 0.8,
             max_correction: 0.2,
         };
         correct_positions(&self.contacts.manifolds, &self.scratch.masses, &mut self.scratch.end, &set);

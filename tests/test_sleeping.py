@@ -1,5 +1,8 @@
 """Sleeping: islands at rest stop being simulated, without changing what a lab measures."""
 
+import itertools
+import json
+
 import numpy as np
 import pytest
 
@@ -48,6 +51,35 @@ def test_a_pyramid_sleeps_where_it_stood_awake():
     awake.run(4.0)
     assert all(b.sleeping for b in asleep.bodies if b.kind == "dynamic")
     assert np.abs(asleep.positions - awake.positions).max() < 1e-4
+
+
+def sphere_bin(per_row, layers, radius=0.05):
+    """per_row x per_row x layers spheres, 5% apart, dropped into a square bin one row wide."""
+    w = rl.World()
+    w.add_plane()
+    pitch = 2.1 * radius
+    side, height = per_row * pitch, layers * pitch
+    for sx, sz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        half = (0.05, height / 2, side / 2 + 0.1) if sx else (side / 2 + 0.1, height / 2, 0.05)
+        w.add_box(half, position=(sx * (side / 2 + 0.05), height / 2, sz * (side / 2 + 0.05)), kind="static")
+    for i, j, k in itertools.product(range(per_row), range(layers), range(per_row)):
+        w.add_sphere(radius, mass=0.5, position=((i - (per_row - 1) / 2) * pitch, radius * 1.05 + j * pitch, (k - (per_row - 1) / 2) * pitch))
+    return w
+
+
+@pytest.mark.parametrize("per_row, layers", [(4, 8), (3, 12)])
+def test_a_pile_of_spheres_settles_to_the_slop_and_falls_asleep(per_row, layers):
+    # Every overlap beyond the linear slop is a penetration that position correction removes,
+    # down a deep pile within a fraction of a second; then the pile rests and sleeps.
+    radius = 0.05
+    w = sphere_bin(per_row, layers, radius)
+    slop = json.loads(w.to_json())["settings"]["linear_slop"]
+    w.run(0.75)
+    p = np.array([b.position for b in w.bodies if b.kind == "dynamic"])
+    gaps = np.linalg.norm(p[:, None] - p[None], axis=2)[np.triu_indices(len(p), 1)] - 2 * radius
+    assert -gaps.min() < 1.05 * slop and radius - p[:, 1].min() < 1.05 * slop
+    w.run(0.75)
+    assert all(b.sleeping for b in w.bodies if b.kind == "dynamic")
 
 
 def test_bodies_hanging_on_joints_or_springs_never_sleep():

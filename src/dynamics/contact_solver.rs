@@ -555,16 +555,19 @@ impl ContactSolver {
     }
 
     /// Lets go of the sticking contacts that static friction cannot hold: they slide, so
-    /// kinetic friction acts from this step on. Returns whether any did, to be solved again.
+    /// kinetic friction acts from this step on. Returns whether that lowers any friction limit,
+    /// so the step must be solved again; with equal static and kinetic coefficients it does
+    /// not (the contact is only marked sliding for the steps after).
     pub fn release_saturated(&mut self) -> bool {
         let mut any = false;
         for b in 0..self.blocks.len() {
             let block = &self.blocks[b];
-            let sticking = self.points[block.start..block.start + block.len].iter().all(|p| p.sticking);
+            let pts = &self.points[block.start..block.start + block.len];
+            let sticking = pts.iter().all(|p| p.sticking);
             if sticking && self.holds(block) == Some(false) {
+                any |= pts.iter().any(|p| p.mu_k < p.mu_s);
                 let (start, len) = (block.start, block.len);
                 self.points[start..start + len].iter_mut().for_each(|p| p.sticking = false);
-                any = true;
             }
         }
         any
