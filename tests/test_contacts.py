@@ -134,6 +134,22 @@ def test_column_of_ten_boxes_stands():
     assert np.linalg.norm(boxes[-1].position - top) < 0.01
 
 
+@pytest.mark.parametrize("half, depth", [((0.05, 0.0375, 0.025), 0.003), ((0.5, 0.2, 0.3), 0.02)])
+def test_a_box_sunk_flat_into_the_floor_is_lifted_out_without_tilting(half, depth):
+    # Without gravity nothing moves the box but position correction: the overlap beyond the
+    # slop is removed by a pure translation (the face's corners together, not one by one),
+    # and no velocity is added.
+    w = rl.World(gravity=(0, 0, 0))
+    w.add_plane()
+    box = w.add_box(half, mass=1.0, position=(0, half[1] - depth, 0))
+    w.run(0.25)
+    assert np.abs(box.orientation - [0, 0, 0, 1]).max() < 1e-12
+    assert np.abs(box.position[[0, 2]]).max() < 1e-12
+    slop = 1e-4  # the world's default linear slop
+    assert slop - 1e-9 <= half[1] - box.position[1] < 1.05 * slop
+    assert np.abs(box.velocity).max() == 0.0 and np.abs(box.angular_velocity).max() == 0.0
+
+
 def test_pyramid_with_a_base_of_ten_stands():
     w, boxes = rl.presets.pyramid(10)
     start = w.positions.copy()

@@ -163,6 +163,10 @@ class Engine:
     pendulum = "distance joint"
     #: Why the batch ways are the ones they are, where that needs saying.
     batch_note = ""
+    #: For an engine that steps one world on several threads by default: its adapter
+    #: restricted to one thread, timed beside it in the contact scenes (1 to 3), whose target
+    #: is single-threaded.
+    one_thread: type | None = None
 
     def sphere_pile(self, n: int, radius: float, side: float = BIN) -> None:
         """n spheres on a lattice (`sphere_grid`) falling into a walled bin of width `side`."""
@@ -226,6 +230,16 @@ class Engine:
 
     def close(self) -> None:
         """Frees what the engine holds outside Python's reach (a pybullet client)."""
+
+
+def with_one_thread(engines: dict[str, type]) -> dict[str, type]:
+    """The engines, each followed by its one-thread variant where it has one."""
+    out = {}
+    for name, cls in engines.items():
+        out[name] = cls
+        if cls.one_thread is not None:
+            out[cls.one_thread.name] = cls.one_thread
+    return out
 
 
 def available() -> dict[str, type]:

@@ -121,3 +121,14 @@ class Rapier(Engine):
         pos = np.array([tuple(b.translation) for b in bodies], dtype=float)
         rot = np.array([(q.i, q.j, q.k, q.w) for q in (b.rotation for b in bodies)], dtype=float)
         return pos, rot
+
+
+class RapierOneThread(Rapier):
+    name = "rapier 1 thread"
+
+    def _world(self, gravity=-G):
+        super()._world(gravity)
+        self.w.set_num_threads(1)
+
+
+Rapier.one_thread = RapierOneThread

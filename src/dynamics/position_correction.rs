@@ -2,12 +2,17 @@
 //! (non-linear Gauss-Seidel on positions, as Box2D v2 does). Velocities are not touched, so no
 //! energy enters the motion.
 //!
-//! Each pass removes most of every overlap beyond the slop (`factor`): an overshoot only leaves
-//! a gap that gravity closes, while a small factor leaves a deep pile compressed for seconds (the
-//! bottom of a column carries the corrections of everything above). Passes stop as soon as no
-//! contact overlaps beyond the slop, so a settled scene pays for one.
+//! The points of a manifold are corrected together (the same small complementarity problem as
+//! the velocity solver's blocks, on displacements): one point at a time, the first corner of a
+//! box's face would be pushed out alone and tilt the box, the next would tilt it back, and a
+//! tall stack would wander sideways and tremble. Each pass removes most of every overlap
+//! beyond the slop (`factor`): an overshoot only leaves a gap that gravity closes, while a small
+//! factor leaves a deep pile compressed for seconds (the bottom of a column carries the
+//! corrections of everything above). Passes stop as soon as no contact overlaps beyond the
+//! slop, so a settled scene pays for one.
 
 use crate::collision::manifold::Manifold;
+use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::math::{integrate_orientation_exact, rotate_tensor, DVec3};
@@ -27,32 +32,7 @@ pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mu
     for _ in 0..set.iterations {
         let mut moved = false;
         for m in manifolds {
-            let (a, b) = (m.row_a, m.row_b);
-            let (ma, mb) = (masses[a], masses[b]);
-            if ma.inv_mass == 0.0 && mb.inv_mass == 0.0 {
-                continue;
-            }
-            for p in &m.points {
-                let pa = state.x[a] + state.q[a] * p.local_a;
-                let pb = state.x[b] + state.q[b] * p.local_b;
-                let s = (pb - pa).dot(m.normal);
-                let c = (set.factor * (s + set.slop)).clamp(-set.max_correction, 0.0);
-                if c >= 0.0 {
-                    continue;
-                }
-                let mid = 0.5 * (pa + pb);
-                let (ra, rb) = (mid - state.x[a], mid - state.x[b]);
-                let (ia, ib) = (rotate_tensor(state.q[a], ma.inv_inertia_body), rotate_tensor(state.q[b], mb.inv_inertia_body));
-                let (ca, cb) = (ra.cross(m.normal), rb.cross(m.normal));
-                let k = ma.inv_mass + mb.inv_mass + ca.dot(ia * ca) + cb.dot(ib * cb);
-                if k <= 0.0 {
-                    continue;
-                }
-                let impulse = m.normal * (-c / k);
-                moved = true;
-                move_body(state, a, -impulse, ma.inv_mass, ia * ra.cross(-impulse));
-                move_body(state, b, impulse, mb.inv_mass, ib * rb.cross(impulse));
-            }
+            moved |= correct_manifold(m, masses, state, set);
         }
         if !moved {
             break;
@@ -60,9 +40,58 @@ pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mu
     }
 }
 
-fn move_body(state: &mut State, row: usize, impulse: DVec3, inv_mass: f64, rotation: DVec3) {
-    state.x[row] += impulse * inv_mass;
+/// One manifold's correction. Returns whether it moved its bodies.
+fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &CorrectionSettings) -> bool {
+    let (a, b) = (m.row_a, m.row_b);
+    let (ma, mb) = (masses[a], masses[b]);
+    if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
+        return false;
+    }
+    let n = m.points.len().min(block_lcp::MAX);
+    // Per point: lever arms and the separation change allowed (negative: required).
+    let mut ra = [DVec3::ZERO; block_lcp::MAX];
+    let mut rb = [DVec3::ZERO; block_lcp::MAX];
+    let mut c = [0.0; block_lcp::MAX];
+    for (i, p) in m.points.iter().take(n).enumerate() {
+        let pa = state.x[a] + state.q[a] * p.local_a;
+        let pb = state.x[b] + state.q[b] * p.local_b;
+        let beyond = (pb - pa).dot(m.normal) + set.slop;
+        c[i] = if beyond < 0.0 { (set.factor * beyond).max(-set.max_correction) } else { beyond };
+        let mid = 0.5 * (pa + pb);
+        (ra[i], rb[i]) = (mid - state.x[a], mid - state.x[b]);
+    }
+    if c[..n].iter().all(|&ci| ci >= 0.0) {
+        return false;
+    }
+    let (ia, ib) = (rotate_tensor(state.q[a], ma.inv_inertia_body), rotate_tensor(state.q[b], mb.inv_inertia_body));
+    let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
+    for i in 0..n {
+        let (ca_i, cb_i) = (ra[i].cross(m.normal), rb[i].cross(m.normal));
+        for j in 0..n {
+            let (ca_j, cb_j) = (ra[j].cross(m.normal), rb[j].cross(m.normal));
+            k[i][j] = ma.inv_mass + mb.inv_mass + ca_i.dot(ia * ca_j) + cb_i.dot(ib * cb_j);
+        }
+    }
+    let all = (1u32 << n) - 1;
+    let Some(push) = block_lcp::solve(&k, &c, n, all) else { return false };
+    let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
+    for i in 0..n {
+        impulse += push[i];
+        arm_a += ra[i].cross(m.normal) * push[i];
+        arm_b += rb[i].cross(m.normal) * push[i];
+    }
+    if impulse <= 0.0 {
+        return false;
+    }
+    move_body(state, a, -m.normal * impulse * ma.inv_mass, ia * -arm_a);
+    move_body(state, b, m.normal * impulse * mb.inv_mass, ib * arm_b);
+    true
+}
+
+fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
+    state.x[row] += shift;
     if rotation != DVec3::ZERO {
         state.q[row] = integrate_orientation_exact(state.q[row], rotation, 1.0);
     }
 }
+
