@@ -150,6 +150,24 @@ def test_a_box_sunk_flat_into_the_floor_is_lifted_out_without_tilting(half, dept
     assert np.abs(box.velocity).max() == 0.0 and np.abs(box.angular_velocity).max() == 0.0
 
 
+@pytest.mark.parametrize("speed, ball_mass", [(2.0, 1.0), (4.0, 1.0), (1.0, 3.0)])
+def test_an_inelastic_impact_on_a_resting_stack_stops_against_the_floor(speed, ball_mass):
+    # A ball hits a settled stack of two boxes on the floor with e = 0: the floor stops it
+    # all within the step. The impulse passes through the resting contacts; those must still
+    # hold the stack up, not let it sink on at the speed gravity gives it in a step. (Enough
+    # iterations that Gauss-Seidel's own leftover is far below that.)
+    w = rl.World(sleeping=False)
+    w.solver_iterations = 30
+    w.add_plane(restitution=0.0)
+    boxes = [w.add_box((0.1, 0.1, 0.1), mass=1.0, position=(0, 0.1 + 0.2 * k, 0), restitution=0.0) for k in range(2)]
+    w.run(1.0)
+    ball = w.add_sphere(0.05, mass=ball_mass, position=(0, 0.454, 0), velocity=(0, -speed, 0), restitution=0.0)
+    w.step(1)
+    assert max(np.linalg.norm(b.velocity) for b in boxes + [ball]) < 0.01 * speed
+    slop = 1e-4  # the world's default linear slop
+    assert boxes[0].position[1] > 0.1 - slop
+
+
 def test_pyramid_with_a_base_of_ten_stands():
     w, boxes = rl.presets.pyramid(10)
     start = w.positions.copy()

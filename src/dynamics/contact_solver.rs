@@ -176,6 +176,10 @@ impl ContactSolver {
             let first = self.points.len();
             let (a, b) = (m.row_a, m.row_b);
             let n_ = m.normal;
+            // The contact, not each point, rests: a face that pushed on three corners last step
+            // rests on its fourth too (treating that one as an impact would ask the face for a
+            // tilt).
+            let rested = m.points.iter().any(|p| p.pushed);
             for (pi, p) in m.points.iter().enumerate() {
                 let pa = start.x[a] + start.q[a] * p.local_a;
                 let pb = start.x[b] + start.q[b] * p.local_b;
@@ -205,7 +209,7 @@ impl ContactSolver {
                 // reach it (the impact stage's sweeps). One that separates may land again
                 // within the step (a short hop after a bounce): not resting.
                 let leftover = set.restitution_threshold + RESTING_STEPS * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
-                let resting = touching && p.pushed && vn0 <= 0.0 && -vn0 <= leftover;
+                let resting = touching && rested && vn0 <= 0.0 && -vn0 <= leftover;
                 let toi = if resting {
                     Some((0.0, vn0.max(0.0)))
                 } else {
@@ -336,9 +340,11 @@ impl ContactSolver {
                 break;
             }
         }
-        // The resting solve keeps what the bounces gave.
+        // The resting solve keeps what the bounces gave, and still holds up what rests: a
+        // resting contact that an impact passed through approaches again at its free speed,
+        // which it must not keep.
         for p in self.points.iter_mut().filter(|p| p.bounced) {
-            p.target = Self::normal_velocity(&self.bodies, p);
+            p.target = p.target.max(Self::normal_velocity(&self.bodies, p));
         }
     }
 
