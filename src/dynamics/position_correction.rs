@@ -15,7 +15,7 @@ use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
-use crate::math::{integrate_orientation_exact, rotate_tensor, DVec3};
+use crate::math::{integrate_orientation_linear, rotate_tensor, DVec3};
 
 #[derive(Clone, Copy, Debug)]
 pub struct CorrectionSettings {
@@ -88,10 +88,12 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &
     true
 }
 
+/// Moves a body by a small shift and rotation (a rotation vector: a correction turns a body by
+/// far less than a degree, so the first-order update is as good as the exact one and cheaper).
 fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
     state.x[row] += shift;
     if rotation != DVec3::ZERO {
-        state.q[row] = integrate_orientation_exact(state.q[row], rotation, 1.0);
+        state.q[row] = integrate_orientation_linear(state.q[row], rotation, 1.0);
     }
 }
 
