@@ -32,8 +32,8 @@ pub struct Settings {
     pub integrator: IntegratorKind,
     /// Gauss-Seidel iterations of the velocity solver.
     pub solver_iterations: u32,
-    /// Most passes of the position-correction stage (it stops once nothing overlaps beyond the
-    /// slop).
+    /// Most passes of the position-correction stage (it stops once nothing overlaps the slop by
+    /// more than a tenth of it).
     pub position_iterations: u32,
     /// Impacts slower than this (m/s) do not bounce: they come to rest instead.
     pub restitution_threshold: f64,

@@ -17,6 +17,8 @@ pub struct BroadPhase {
     infinite: Vec<u32>,
     /// Body count the order was built for; a change forces a rebuild.
     built_for: Option<usize>,
+    /// The boxes in sweep order with their rows, so the sweep reads memory in order.
+    sorted: Vec<(Aabb, u32)>,
 }
 
 impl BroadPhase {
@@ -40,10 +42,12 @@ impl BroadPhase {
         self.choose_axis(boxes);
         let axis = self.axis;
         insertion_sort_by_min(&mut self.order, boxes, axis);
-        for (k, &i) in self.order.iter().enumerate() {
-            let bi = &boxes[i as usize];
-            for &j in &self.order[k + 1..] {
-                let bj = &boxes[j as usize];
+        self.sorted.clear();
+        self.sorted.extend(self.order.iter().map(|&i| (boxes[i as usize], i)));
+        for (k, (bi, i)) in self.sorted.iter().enumerate() {
+            let i = *i;
+            for (bj, j) in &self.sorted[k + 1..] {
+                let j = *j;
                 if bj.min[axis] > bi.max[axis] {
                     break;
                 }

@@ -8,8 +8,8 @@
 //! tall stack would wander sideways and tremble. Each pass removes most of every overlap
 //! beyond the slop (`factor`): an overshoot only leaves a gap that gravity closes, while a small
 //! factor leaves a deep pile compressed for seconds (the bottom of a column carries the
-//! corrections of everything above). Passes stop as soon as no contact overlaps beyond the
-//! slop, so a settled scene pays for one.
+//! corrections of everything above). Passes stop once no contact overlaps the slop by more
+//! than a tenth of it, so a settled scene pays for one.
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp;
@@ -28,40 +28,42 @@ pub struct CorrectionSettings {
     pub max_correction: f64,
 }
 
+/// Overlap beyond the slop, as a fraction of the slop, that does not call for another pass.
+const SETTLED: f64 = 0.1;
+
 pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mut State, set: &CorrectionSettings) {
     for _ in 0..set.iterations {
-        let mut moved = false;
-        for m in manifolds {
-            moved |= correct_manifold(m, masses, state, set);
-        }
-        if !moved {
+        let deepest = manifolds.iter().map(|m| correct_manifold(m, masses, state, set)).fold(0.0, f64::max);
+        if deepest <= SETTLED * set.slop {
             break;
         }
     }
 }
 
-/// One manifold's correction. Returns whether it moved its bodies.
-fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &CorrectionSettings) -> bool {
+/// One manifold's correction. Returns its deepest overlap beyond the slop before it (m).
+fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &CorrectionSettings) -> f64 {
     let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (masses[a], masses[b]);
     if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
-        return false;
+        return 0.0;
     }
     let n = m.points.len().min(block_lcp::MAX);
     // Per point: lever arms and the separation change allowed (negative: required).
     let mut ra = [DVec3::ZERO; block_lcp::MAX];
     let mut rb = [DVec3::ZERO; block_lcp::MAX];
     let mut c = [0.0; block_lcp::MAX];
+    let mut deepest: f64 = 0.0;
     for (i, p) in m.points.iter().take(n).enumerate() {
         let pa = state.x[a] + state.q[a] * p.local_a;
         let pb = state.x[b] + state.q[b] * p.local_b;
         let beyond = (pb - pa).dot(m.normal) + set.slop;
+        deepest = deepest.max(-beyond);
         c[i] = if beyond < 0.0 { (set.factor * beyond).max(-set.max_correction) } else { beyond };
         let mid = 0.5 * (pa + pb);
         (ra[i], rb[i]) = (mid - state.x[a], mid - state.x[b]);
     }
     if c[..n].iter().all(|&ci| ci >= 0.0) {
-        return false;
+        return 0.0;
     }
     let (ia, ib) = (rotate_tensor(state.q[a], ma.inv_inertia_body), rotate_tensor(state.q[b], mb.inv_inertia_body));
     let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
@@ -73,19 +75,18 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &
         }
     }
     let all = (1u32 << n) - 1;
-    let Some(push) = block_lcp::solve(&k, &c, n, all) else { return false };
+    let Some(push) = block_lcp::solve(&k, &c, n, all) else { return deepest };
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
     for i in 0..n {
         impulse += push[i];
         arm_a += ra[i].cross(m.normal) * push[i];
         arm_b += rb[i].cross(m.normal) * push[i];
     }
-    if impulse <= 0.0 {
-        return false;
+    if impulse > 0.0 {
+        move_body(state, a, -m.normal * impulse * ma.inv_mass, ia * -arm_a);
+        move_body(state, b, m.normal * impulse * mb.inv_mass, ib * arm_b);
     }
-    move_body(state, a, -m.normal * impulse * ma.inv_mass, ia * -arm_a);
-    move_body(state, b, m.normal * impulse * mb.inv_mass, ib * arm_b);
-    true
+    deepest
 }
 
 /// Moves a body by a small shift and rotation (a rotation vector: a correction turns a body by
