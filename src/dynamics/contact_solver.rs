@@ -440,6 +440,10 @@ impl ContactSolver {
     /// that direction), so a sliding contact's impulse ends up opposing its slip, not pushing
     /// it sideways.
     fn solve_friction(bodies: &mut [SolverBody], p: &mut SolverPoint) {
+        // Without load there is no friction to add or take back (a touching side face).
+        if p.normal_impulse == 0.0 && p.tangent_impulse == DVec3::ZERO {
+            return;
+        }
         let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
         let slip = vel - p.n * vel.dot(p.n);
         let speed = slip.length();
