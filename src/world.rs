@@ -424,7 +424,7 @@ impl World {
             self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &sc.end, set.dt);
         }
         // A contact that static friction cannot hold slides from this step on, with kinetic
-        // friction: solve again with it let go.
+        // friction: solve again with it let go (when kinetic friction is the weaker).
         if self.solver.release_saturated() {
             for _ in 0..set.iterations {
                 self.solver.solve_iteration();
