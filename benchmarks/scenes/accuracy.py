@@ -99,7 +99,7 @@ def section(results, engines) -> list[str]:
     lines += ["", f"### (b) Incline: a cube (half size {HALF} m) from rest on a {math.degrees(ANGLE):g} degree slab", "",
               f"With friction {SLIDES} it slides: its acceleration (a quadratic fitted to its distance from 0.1 s to 1 s) against g (sin theta - mu cos theta) = {accel:.4f} m/s^2. "
               f"With friction {HOLDS} (over tan 30 = {math.tan(ANGLE):.3f}) it must stay: its slip in 1 s against 0.", "",
-              "| engine | acceleration (m/s^2) | theory | error | slip at mu = 0.7 (mm) | stays |", "|---|---|---|---|---|---|"]
+              f"| engine | acceleration (m/s^2) | theory | error | slip at mu = {HOLDS} (mm) | stays |", "|---|---|---|---|---|---|"]
     for name, r in results.items():
         lines.append(f"| {name} | {r['slide']:.4f} | {accel:.4f} | {(r['slide'] - accel) / accel:+.2%} | {r['slip'] * 1e3:.3f} | {'yes' if abs(r['slip']) < 1e-3 else 'no'} |")
     lines += ["", f"### (c) Newton's cradle: {CRADLE} equal touching balls (radius {CRADLE_BALL} m) in zero gravity, restitution 1, the first hitting at {SPEED:g} m/s", "",

@@ -3,8 +3,29 @@
 //! of a box's face takes more than its share and tips the box; solved together, a resting box
 //! gets the same impulse at symmetric corners in a single pass.
 
+use crate::math::{DMat3, DVec3};
+
 /// Most points solved together.
 pub const MAX: usize = 4;
+
+/// K of up to MAX points sharing the normal n between bodies A and B (summed inverse mass
+/// `inv_mass`, world inverse inertias `ia`, `ib`, lever arms `ra`, `rb`): K[i][j], the change of
+/// point i's relative normal velocity per unit normal impulse at point j, is
+/// (n.n) inv_mass + (ra_i x n).Ia (ra_j x n) + (rb_i x n).Ib (rb_j x n).
+pub fn coupling(n: DVec3, inv_mass: f64, ia: DMat3, ib: DMat3, ra: &[DVec3], rb: &[DVec3]) -> [[f64; MAX]; MAX] {
+    let len = ra.len().min(MAX);
+    let ca: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ra[i].cross(n) } else { DVec3::ZERO });
+    let cb: [DVec3; MAX] = std::array::from_fn(|i| if i < len { rb[i].cross(n) } else { DVec3::ZERO });
+    let (ia_ca, ib_cb) = (ca.map(|c| ia * c), cb.map(|c| ib * c));
+    let linear = n.dot(n) * inv_mass;
+    let mut k = [[0.0; MAX]; MAX];
+    for i in 0..len {
+        for j in 0..len {
+            k[i][j] = linear + ca[i].dot(ia_ca[j]) + cb[i].dot(ib_cb[j]);
+        }
+    }
+    k
+}
 
 /// Every subset of four points, largest first.
 const SUBSETS: [u32; 16] = [15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0];

@@ -285,20 +285,20 @@ impl ContactSolver {
         }
     }
 
-    /// The block of the points from `start` to the end, with their coupling matrix.
+    /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
+    /// one normal), with their coupling matrix.
     fn block(&self, start: usize) -> Block {
         let pts = &self.points[start..];
-        let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
         let len = pts.len().min(block_lcp::MAX);
-        for i in 0..len {
-            for j in 0..len {
-                let (pi, pj) = (&pts[i], &pts[j]);
-                let (ba, bb) = (&self.bodies[pi.a], &self.bodies[pi.b]);
-                let (ca_i, ca_j) = (pi.ra.cross(pi.n), pj.ra.cross(pj.n));
-                let (cb_i, cb_j) = (pi.rb.cross(pi.n), pj.rb.cross(pj.n));
-                k[i][j] = pi.n.dot(pj.n) * (ba.inv_mass + bb.inv_mass) + ca_i.dot(ba.inv_inertia * ca_j) + cb_i.dot(bb.inv_inertia * cb_j);
+        let k = match pts.first() {
+            Some(first) => {
+                let (ba, bb) = (&self.bodies[first.a], &self.bodies[first.b]);
+                let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
+                let rb: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.rb));
+                block_lcp::coupling(first.n, ba.inv_mass + bb.inv_mass, ba.inv_inertia, bb.inv_inertia, &ra[..len], &rb[..len])
             }
-        }
+            None => [[0.0; block_lcp::MAX]; block_lcp::MAX],
+        };
         let k_inv = if (2..=block_lcp::MAX).contains(&pts.len()) { block_lcp::inverse(&k, len) } else { None };
         Block { start, len: pts.len(), k, k_inv }
     }

@@ -66,14 +66,7 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &
         return 0.0;
     }
     let (ia, ib) = (rotate_tensor(state.q[a], ma.inv_inertia_body), rotate_tensor(state.q[b], mb.inv_inertia_body));
-    let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
-    for i in 0..n {
-        let (ca_i, cb_i) = (ra[i].cross(m.normal), rb[i].cross(m.normal));
-        for j in 0..n {
-            let (ca_j, cb_j) = (ra[j].cross(m.normal), rb[j].cross(m.normal));
-            k[i][j] = ma.inv_mass + mb.inv_mass + ca_i.dot(ia * ca_j) + cb_i.dot(ib * cb_j);
-        }
-    }
+    let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
     let all = (1u32 << n) - 1;
     let Some(push) = block_lcp::solve(&k, &c, n, all) else { return deepest };
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
