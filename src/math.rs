@@ -38,3 +38,8 @@ pub fn rotate_tensor(q: DQuat, body: DMat3) -> DMat3 {
     let r = DMat3::from_quat(q);
     r * body * r.transpose()
 }
+
+/// The matrix of the cross product with r: skew(r) * v = r x v.
+pub fn skew(r: DVec3) -> DMat3 {
+    DMat3::from_cols(DVec3::new(0.0, r.z, -r.y), DVec3::new(-r.z, 0.0, r.x), DVec3::new(r.y, -r.x, 0.0))
+}

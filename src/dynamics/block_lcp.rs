@@ -36,8 +36,10 @@ const SUBSETS: [u32; 16] = [15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0
 /// the most even split of an indeterminate load. Returns None when no active set fits.
 ///
 /// `hint` is a guess of the points that push (a bit mask, e.g. those that pushed before), tried
-/// first: from one iteration to the next the set rarely changes.
-pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32) -> Option<[f64; MAX]> {
+/// first: from one iteration to the next the set rarely changes. `all_inverse`, (K + eps I)^-1
+/// of all n points (see `inverse`), makes the set of all points a product instead of an
+/// elimination.
+pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_inverse: Option<&[[f64; MAX]; MAX]>) -> Option<[f64; MAX]> {
     let eps = regularisation(k, n);
     if eps <= 0.0 {
         return None;
@@ -57,6 +59,12 @@ pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32) -> Opti
             m += 1;
         }
         let idx = &set[..m];
+        if let Some(inv) = all_inverse.filter(|_| m == n) {
+            match solve_all_pushing(k, inv, b, n) {
+                Some(x) => return Some(x),
+                None => continue,
+            }
+        }
         let mut x = [0.0; MAX];
         if m > 0 {
             let Some(sol) = solve_dense(k, b, idx, eps) else { continue };
@@ -125,6 +133,47 @@ pub fn solve_all_pushing(k: &[[f64; MAX]; MAX], inv: &[[f64; MAX]; MAX], b: &[f6
 /// Solves (K_SS + eps I) x = -b_S for the index set S by Gaussian elimination.
 fn solve_dense(k: &[[f64; MAX]; MAX], b: &[f64; MAX], idx: &[usize], eps: f64) -> Option<[f64; MAX]> {
     let m = idx.len();
+    // One and two points (a corner, an edge: most subsets tried) in closed form.
+    match *idx {
+        [i] => {
+            let d = k[i][i] + eps;
+            return (d.abs() >= 1e-300).then(|| {
+                let mut x = [0.0; MAX];
+                x[0] = -b[i] / d;
+                x
+            });
+        }
+        [i, j] => {
+            let (a11, a12, a21, a22) = (k[i][i] + eps, k[i][j], k[j][i], k[j][j] + eps);
+            let det = a11 * a22 - a12 * a21;
+            if det.abs() < 1e-300 {
+                return None;
+            }
+            let mut x = [0.0; MAX];
+            x[0] = (-b[i] * a22 + b[j] * a12) / det;
+            x[1] = (-b[j] * a11 + b[i] * a21) / det;
+            return Some(x);
+        }
+        [i, j, l] => {
+            let a = [[k[i][i] + eps, k[i][j], k[i][l]], [k[j][i], k[j][j] + eps, k[j][l]], [k[l][i], k[l][j], k[l][l] + eps]];
+            let r = [-b[i], -b[j], -b[l]];
+            let det3 = |m: &[[f64; 3]; 3]| m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+            let det = det3(&a);
+            if det.abs() < 1e-300 {
+                return None;
+            }
+            let mut x = [0.0; MAX];
+            for (c, xc) in x.iter_mut().take(3).enumerate() {
+                let mut ac = a;
+                for row in 0..3 {
+                    ac[row][c] = r[row];
+                }
+                *xc = det3(&ac) / det;
+            }
+            return Some(x);
+        }
+        _ => {}
+    }
     let mut a = [[0.0; MAX + 1]; MAX];
     for (r, &i) in idx.iter().enumerate() {
         for (c, &j) in idx.iter().enumerate() {
@@ -167,10 +216,10 @@ mod tests {
         k[0][1] = 1.0;
         k[1][0] = 1.0;
         k[1][1] = 2.0;
-        let x = solve(&k, &[-3.0, 1.0, 0.0, 0.0], 2, 0).unwrap();
+        let x = solve(&k, &[-3.0, 1.0, 0.0, 0.0], 2, 0, None).unwrap();
         assert!((x[0] - 1.5).abs() < 1e-9 && x[1] == 0.0);
         // Nothing pushing in: no impulse.
-        assert_eq!(solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3).unwrap(), [0.0; MAX]);
+        assert_eq!(solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3, None).unwrap(), [0.0; MAX]);
     }
 
     /// K of a unit-mass square plate (inertia 1/6 about its in-plane axes) on four points at
@@ -185,7 +234,7 @@ mod tests {
         // (+-1/2, +-1/2), approaching at speed 1: each corner takes a quarter of the impulse.
         let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
         let k = plate(&corners);
-        let x = solve(&k, &[-1.0; MAX], 4, 1).unwrap();
+        let x = solve(&k, &[-1.0; MAX], 4, 1, None).unwrap();
         for v in x {
             assert!((v - 0.25).abs() < 1e-6, "{x:?}");
         }
@@ -201,7 +250,7 @@ mod tests {
         let b: [f64; MAX] = std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * pushes[j]).sum::<f64>());
         let inv = inverse(&k, 4).unwrap();
         let fast = solve_all_pushing(&k, &inv, &b, 4).unwrap();
-        let slow = solve(&k, &b, 4, 0).unwrap();
+        let slow = solve(&k, &b, 4, 0, None).unwrap();
         // Four points on a rigid face leave one way of sharing the load undetermined (K has
         // rank 3): both ways meet K x = -b to rounding and differ only along it, slightly.
         for i in 0..4 {
@@ -209,7 +258,25 @@ mod tests {
             assert!(residual(&fast).abs() < 1e-9 && residual(&slow).abs() < 1e-9, "{fast:?} {slow:?}");
             assert!((fast[i] - slow[i]).abs() < 1e-5 && fast[i] > 0.0, "{fast:?} {slow:?}");
         }
+        // The same through `solve` given the inverse.
+        assert_eq!(solve(&k, &b, 4, 15, Some(&inv)), Some(fast));
         // One corner lifting off: not all pushing, so the fast path declines.
         assert!(solve_all_pushing(&k, &inv, &[-1.0, -1.0, -1.0, 5.0], 4).is_none());
+    }
+
+    #[test]
+    fn small_sets_in_closed_form_meet_their_equations() {
+        // Every set of one to three corners of an uneven plate: (K_SS + eps I) x = -b_S.
+        let k = plate(&[(-0.4, -0.5), (0.6, -0.5), (0.5, 0.45), (-0.5, 0.55)]);
+        let b = [-1.0, -0.7, 0.3, -1.4];
+        let eps = regularisation(&k, 4);
+        for mask in 1u32..15 {
+            let idx: Vec<usize> = (0..4).filter(|i| mask & (1 << i) != 0).collect();
+            let x = solve_dense(&k, &b, &idx, eps).unwrap();
+            for (r, &i) in idx.iter().enumerate() {
+                let lhs: f64 = idx.iter().enumerate().map(|(c, &j)| (k[i][j] + if r == c { eps } else { 0.0 }) * x[c]).sum();
+                assert!((lhs + b[i]).abs() < 1e-9, "set {idx:?}: {x:?}");
+            }
+        }
     }
 }

@@ -25,7 +25,7 @@ use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::{BodyMass, SolverBody};
 use crate::dynamics::state::State;
-use crate::math::DVec3;
+use crate::math::{skew, DMat3, DVec3};
 
 /// Solver settings taken from the world.
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +56,15 @@ struct SolverPoint {
     ra: DVec3,
     rb: DVec3,
     n: DVec3,
+    /// The normal row's angular parts, fixed for the step: ra x n, rb x n, and the spins a unit
+    /// normal impulse gives each body (Ia (ra x n), Ib (rb x n)).
+    ca: DVec3,
+    cb: DVec3,
+    spin_a: DVec3,
+    spin_b: DVec3,
+    /// Change of the relative velocity per unit impulse at the point (any direction), for
+    /// friction's effective mass along the slip.
+    point_mass: DMat3,
     normal_mass: f64,
     mu_s: f64,
     mu_k: f64,
@@ -132,6 +141,13 @@ fn effective_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3, d: DVe
 
 fn relative_velocity(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3) -> DVec3 {
     (bb.v + bb.w.cross(rb)) - (ba.v + ba.w.cross(ra))
+}
+
+/// K = (1/ma + 1/mb) I - [ra]x Ia [ra]x - [rb]x Ib [rb]x: the change of the relative velocity
+/// at a point with lever arms ra, rb per unit impulse there.
+fn point_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3) -> DMat3 {
+    let (sa, sb) = (skew(ra), skew(rb));
+    DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass)) - sa * ba.inv_inertia * sa - sb * bb.inv_inertia * sb
 }
 
 /// Earliest time in [0, dt] at which a gap s closing as s + v t + a t^2 / 2 reaches zero.
@@ -235,6 +251,11 @@ impl ContactSolver {
                     ra,
                     rb,
                     n: n_,
+                    ca: ra.cross(n_),
+                    cb: rb.cross(n_),
+                    spin_a: ba.inv_inertia * ra.cross(n_),
+                    spin_b: bb.inv_inertia * rb.cross(n_),
+                    point_mass: point_mass(ba, bb, ra, rb),
                     normal_mass: effective_mass(ba, bb, ra, rb, n_),
                     mu_s: m.coefficients.static_friction,
                     mu_k: m.coefficients.friction,
@@ -308,6 +329,13 @@ impl ContactSolver {
         bodies[p.b].apply(impulse, p.rb, p.reach);
     }
 
+    /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
+    fn apply_normal(bodies: &mut [SolverBody], p: &SolverPoint, d: f64) {
+        let (ma, mb) = (bodies[p.a].inv_mass, bodies[p.b].inv_mass);
+        bodies[p.a].change(p.n * (-d * ma), p.spin_a * -d, p.reach);
+        bodies[p.b].change(p.n * (d * mb), p.spin_b * d, p.reach);
+    }
+
     /// Stage 2: applies last step's impulses of the points that persisted.
     pub fn warm_start(&mut self) {
         for p in &self.points {
@@ -320,7 +348,8 @@ impl ContactSolver {
 
     /// The relative normal velocity at step end at point p.
     fn normal_velocity(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
-        relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n)
+        let (ba, bb) = (&bodies[p.a], &bodies[p.b]);
+        (bb.v - ba.v).dot(p.n) + bb.w.dot(p.cb) - ba.w.dot(p.ca)
     }
 
     /// Stage 3: impacts. Sweeps over the manifolds; every contact point that approaches faster
@@ -424,7 +453,7 @@ impl ContactSolver {
             let impulse = change * p.normal_mass;
             p.normal_impulse += impulse;
             p.reach = dt - t;
-            Self::apply(bodies, p, p.n * impulse);
+            Self::apply_normal(bodies, p, impulse);
             if settles {
                 return;
             }
@@ -451,7 +480,10 @@ impl ContactSolver {
         let mut new = old;
         if speed > 0.0 {
             let dir = slip / speed;
-            new -= dir * (effective_mass(&bodies[p.a], &bodies[p.b], p.ra, p.rb, dir) * speed);
+            let k = dir.dot(p.point_mass * dir);
+            if k > 0.0 {
+                new -= dir * (speed / k);
+            }
         }
         let len = new.length();
         let limit = if p.sticking { p.mu_s } else { p.mu_k } * p.normal_impulse;
@@ -466,12 +498,12 @@ impl ContactSolver {
 
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
     fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) {
-        let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
+        let vn = Self::normal_velocity(bodies, p);
         let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
         let d = new - p.normal_impulse;
         p.normal_impulse = new;
         if d != 0.0 {
-            Self::apply(bodies, p, p.n * d);
+            Self::apply_normal(bodies, p, d);
         }
     }
 
@@ -493,8 +525,7 @@ impl ContactSolver {
             let mut b = [0.0; block_lcp::MAX];
             for (r, &i) in active[..n].iter().enumerate() {
                 let p = &pts[i];
-                let vn = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb).dot(p.n);
-                b[r] = vn - target(p).unwrap_or(0.0);
+                b[r] = Self::normal_velocity(bodies, p) - target(p).unwrap_or(0.0);
                 for (c, &j) in active[..n].iter().enumerate() {
                     k[r][c] = block.k[i][j];
                     b[r] -= block.k[i][j] * pts[j].normal_impulse;
@@ -502,14 +533,14 @@ impl ContactSolver {
             }
             let all = n == block.len;
             let pushing = active[..n].iter().enumerate().filter(|&(_, &i)| pts[i].normal_impulse > 0.0).fold(0u32, |m, (r, _)| m | 1 << r);
-            let x = block.k_inv.filter(|_| all).and_then(|inv| block_lcp::solve_all_pushing(&k, &inv, &b, n)).or_else(|| block_lcp::solve(&k, &b, n, pushing));
+            let x = block_lcp::solve(&k, &b, n, pushing, block.k_inv.as_ref().filter(|_| all));
             if let Some(x) = x {
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
                     p.normal_impulse = x[r];
                     if d != 0.0 {
-                        Self::apply(bodies, p, p.n * d);
+                        Self::apply_normal(bodies, p, d);
                     }
                 }
                 return;
@@ -532,7 +563,6 @@ impl ContactSolver {
             Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
         }
     }
-
     /// Stage 5: keeps the accumulated impulses in the manifolds for next step's warm start
     /// and for `World::contacts`.
     /// The friction impulse that would hold a block's contact as a whole: taken at the

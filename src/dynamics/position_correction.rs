@@ -68,7 +68,7 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &
     let (ia, ib) = (rotate_tensor(state.q[a], ma.inv_inertia_body), rotate_tensor(state.q[b], mb.inv_inertia_body));
     let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
     let all = (1u32 << n) - 1;
-    let Some(push) = block_lcp::solve(&k, &c, n, all) else { return deepest };
+    let Some(push) = block_lcp::solve(&k, &c, n, all, None) else { return deepest };
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
     for i in 0..n {
         impulse += push[i];

@@ -40,8 +40,12 @@ impl SolverBody {
     /// Applies an impulse at lever arm `arm`; it moves the body by the velocity change times
     /// `reach` (s) by the end of the step.
     pub fn apply(&mut self, impulse: DVec3, arm: DVec3, reach: f64) {
-        let dv = impulse * self.inv_mass;
-        let dw = self.inv_inertia * arm.cross(impulse);
+        self.change(impulse * self.inv_mass, self.inv_inertia * arm.cross(impulse), reach);
+    }
+
+    /// Changes the velocities by dv and dw (worked out by the caller from an impulse); the
+    /// change moves the body by itself times `reach` (s) by the end of the step.
+    pub fn change(&mut self, dv: DVec3, dw: DVec3, reach: f64) {
         self.v += dv;
         self.w += dw;
         self.dx += dv * reach;
