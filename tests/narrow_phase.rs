@@ -188,6 +188,43 @@ fn hulls_collide_like_the_boxes_they_equal() {
     assert_eq!(boxes.1.len(), hulls.1.len());
 }
 
+/// The 12 vertices of an icosahedron of circumradius r, stretched by (1, 0.8, 0.6).
+fn stretched_icosahedron(r: f64) -> Shape {
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut points = Vec::new();
+    for (s1, s2) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+        points.extend([DVec3::new(0.0, s1, s2 * phi), DVec3::new(s1, s2 * phi, 0.0), DVec3::new(s2 * phi, 0.0, s1)]);
+    }
+    let scale = r / (1.0 + phi * phi).sqrt();
+    let points: Vec<DVec3> = points.into_iter().map(|p| p * scale * DVec3::new(1.0, 0.8, 0.6)).collect();
+    Shape::convex(&points).unwrap().0
+}
+
+#[test]
+fn hulls_in_many_poses_report_their_penetration_depth() {
+    // Stretched icosahedra and a box, turned every which way and pushed into each other along
+    // assorted directions: the deepest point is the penetration depth (no direction separates
+    // them by less), whether a face or an edge pair wins.
+    let shapes = [stretched_icosahedron(0.5), stretched_icosahedron(0.4), cube()];
+    let mut overlapping = 0;
+    for k in 0..24 {
+        let t = k as f64;
+        let qa = DQuat::from_euler(glam::EulerRot::XYZ, 0.7 * t, 1.3 * t, 0.4 * t);
+        let qb = DQuat::from_euler(glam::EulerRot::XYZ, 1.1 * t + 0.2, 0.3 * t, 0.9 * t + 0.5);
+        let u = DVec3::new((1.7 * t).sin(), (0.9 * t).cos(), (2.3 * t + 1.0).sin()).normalize();
+        let (a, b) = (shapes[k % 3].clone(), shapes[(k / 3) % 3].clone());
+        let extent = |s: &Shape, q: DQuat, d: DVec3| s.hull().unwrap().vertices.iter().map(|v| (q * *v).dot(d)).fold(f64::NEG_INFINITY, f64::max);
+        let xb = u * (extent(&a, qa, u) + extent(&b, qb, -u) - 0.12);
+        let case = Case { a, xa: DVec3::ZERO, qa, b, xb, qb };
+        let (va, vb) = (world_vertices(&case.a, case.xa, case.qa), world_vertices(&case.b, case.xb, case.qb));
+        if oracle_depth(&va, &vb).0 > 1e-6 {
+            case.check(None, None);
+            overlapping += 1;
+        }
+    }
+    assert!(overlapping >= 16, "only {overlapping} of the poses overlap");
+}
+
 #[test]
 fn wedge_on_a_box_rests_on_its_face() {
     let (wedge, _) = Shape::convex(&ConvexHull::wedge_points(1.0, 0.5, 0.4)).unwrap();

@@ -55,13 +55,37 @@ pub struct ClipBuffers {
     pub(crate) clipped: Vec<(DVec3, u64)>,
 }
 
-/// Largest separation of B from A's faces: (separation, face index).
+/// Radius of a ball about the origin inside the hull, for bounding separations from above
+/// (zero when the origin is not inside, which bounds nothing away).
+fn inner_radius(h: &PosedHull) -> f64 {
+    h.hull.inner_radius().max(0.0)
+}
+
+/// Largest separation of B from A's faces: (separation, face index; the first of equals).
+///
+/// B's inscribed ball bounds the separation from face n from above by
+/// n . (B's origin - A's origin) - r_B - offset, so a face whose bound cannot beat the best so
+/// far needs no support point. The face towards B, taken first, is usually the best.
 fn face_query(a: &PosedHull, b: &PosedHull) -> (f64, usize) {
-    let mut best = (f64::NEG_INFINITY, 0);
-    for (i, f) in a.hull.faces.iter().enumerate() {
+    let towards_b = b.position - a.position;
+    let r_b = inner_radius(b);
+    let separation = |i: usize| {
+        let f = &a.hull.faces[i];
         let n = a.rotation * f.normal;
-        let s = n.dot(b.support(-n) - a.position) - f.offset;
-        if s > best.0 {
+        n.dot(b.support(-n) - a.position) - f.offset
+    };
+    let first = a.hull.face_towards(a.rotation.transpose() * towards_b);
+    let mut best = (separation(first), first);
+    for (i, f) in a.hull.faces.iter().enumerate() {
+        if i == first {
+            continue;
+        }
+        let n = a.rotation * f.normal;
+        if n.dot(towards_b) - r_b - f.offset < best.0 {
+            continue;
+        }
+        let s = separation(i);
+        if s > best.0 || (s == best.0 && i < best.1) {
             best = (s, i);
         }
     }
@@ -76,10 +100,13 @@ struct EdgeQuery {
 }
 
 /// Largest separation along the cross products of edge directions, the axis pointing from A
-/// towards B.
-fn edge_query(a: &PosedHull, b: &PosedHull) -> EdgeQuery {
+/// towards B, among those that can exceed `floor`: an axis whose bound from the hulls'
+/// inscribed balls (axis . (B's origin - A's origin) - r_A - r_B) is not above the floor or the
+/// best so far is skipped. Returns a separation of -infinity when no axis can exceed the floor.
+fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64) -> EdgeQuery {
     let mut best = EdgeQuery { separation: f64::NEG_INFINITY, axis: DVec3::ZERO, dir_a: DVec3::ZERO, dir_b: DVec3::ZERO };
     let towards_b = b.position - a.position;
+    let inner = inner_radius(a) + inner_radius(b);
     for &ea in &a.hull.edge_directions {
         let da = a.rotation * ea;
         for &eb in &b.hull.edge_directions {
@@ -93,6 +120,9 @@ fn edge_query(a: &PosedHull, b: &PosedHull) -> EdgeQuery {
             let mut axis = c / len;
             if axis.dot(towards_b) < 0.0 {
                 axis = -axis;
+            }
+            if axis.dot(towards_b) - inner <= best.separation.max(floor) {
+                continue;
             }
             let s = axis.dot(b.support(-axis)) - axis.dot(a.support(axis));
             if s > best.separation {
@@ -132,11 +162,12 @@ pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBu
     if sep_b > margin {
         return None;
     }
-    let edge = edge_query(a, b);
+    let best_face = sep_a.max(sep_b);
+    // Edge axes matter only when they separate the hulls or beat the faces.
+    let edge = edge_query(a, b, margin.min(best_face + EDGE_TOLERANCE));
     if edge.separation > margin {
         return None;
     }
-    let best_face = sep_a.max(sep_b);
     if edge.separation > best_face + EDGE_TOLERANCE {
         let (ia, pa, qa) = extreme_edge(a, edge.dir_a, edge.axis);
         let (ib, pb, qb) = extreme_edge(b, edge.dir_b, -edge.axis);

@@ -217,6 +217,12 @@ impl ConvexHull {
         self.vertices.iter().map(|v| v.length()).fold(0.0, f64::max)
     }
 
+    /// Radius of the largest ball about the body origin inside the hull (the nearest face
+    /// plane's distance; not positive when the origin is not inside).
+    pub fn inner_radius(&self) -> f64 {
+        self.faces.iter().map(|f| f.offset).fold(f64::INFINITY, f64::min)
+    }
+
     /// The vertex farthest along `d`, and its index.
     #[inline]
     pub fn support(&self, d: DVec3) -> (usize, DVec3) {
