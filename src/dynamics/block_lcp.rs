@@ -95,14 +95,34 @@ pub fn inverse(k: &[[f64; MAX]; MAX], n: usize) -> Option<[[f64; MAX]; MAX]> {
     if eps <= 0.0 {
         return None;
     }
-    let idx: [usize; MAX] = [0, 1, 2, 3];
+    // Gauss-Jordan elimination of [K + eps I | I] with partial pivoting.
+    let mut a = [[0.0; 2 * MAX]; MAX];
+    for r in 0..n {
+        for c in 0..n {
+            a[r][c] = k[r][c] + if r == c { eps } else { 0.0 };
+        }
+        a[r][MAX + r] = 1.0;
+    }
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        let d = a[col][col];
+        for r in (0..n).filter(|&r| r != col) {
+            let f = a[r][col] / d;
+            if f != 0.0 {
+                for c in col..2 * MAX {
+                    a[r][c] -= f * a[col][c];
+                }
+            }
+        }
+    }
     let mut inv = [[0.0; MAX]; MAX];
-    for c in 0..n {
-        let mut e = [0.0; MAX];
-        e[c] = -1.0;
-        let col = solve_dense(k, &e, &idx[..n], eps)?;
-        for r in 0..n {
-            inv[r][c] = col[r];
+    for r in 0..n {
+        for c in 0..n {
+            inv[r][c] = a[r][MAX + c] / a[r][r];
         }
     }
     Some(inv)
