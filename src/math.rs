@@ -25,6 +25,10 @@ pub fn integrate_orientation_linear(q: DQuat, w: DVec3, dt: f64) -> DQuat {
 /// Exact for constant w, so torque-free spin about a principal axis keeps its rate.
 #[inline]
 pub fn integrate_orientation_exact(q: DQuat, w: DVec3, dt: f64) -> DQuat {
+    // Not turning (a body at rest): q as it is.
+    if w == DVec3::ZERO {
+        return q;
+    }
     let angle = w.length() * dt;
     if angle < 1e-12 {
         return integrate_orientation_linear(q, w, dt);

@@ -53,6 +53,31 @@ def test_a_pyramid_sleeps_where_it_stood_awake():
     assert np.abs(asleep.positions - awake.positions).max() < 1e-4
 
 
+def test_a_world_asleep_only_advances_its_clock_and_its_recording():
+    # Once every body sleeps, steps leave bodies, contacts and events exactly as they were,
+    # while time runs and recordings fill; a body dropped in wakes it all again.
+    w = pyramid(4, True)
+    w.run(3.0)
+    assert all(b.sleeping for b in w.bodies if b.kind == "dynamic")
+    w.contact_events()
+    positions, contacts, energy, time = w.positions.copy(), w.contacts(), w.energy(), w.time
+    rec = w.record(every=1)
+    w.step(48)
+    assert np.array_equal(w.positions, positions)
+    assert all(np.array_equal(w.contacts()[k], v) for k, v in contacts.items())
+    assert w.energy() == energy
+    assert w.time == pytest.approx(time + 48 * w.dt, abs=1e-12)
+    assert len(w.contact_events()["time"]) == 0
+    # The recording starts with the state it began at, then one sample a step.
+    assert len(rec.time) == 49 and rec.time[-1] == pytest.approx(w.time) and np.array_equal(rec.positions[-1], positions)
+    ball = w.add_sphere(0.2, mass=1.0, position=(0, 5.0, 0))
+    w.step(1)
+    assert not any(b.sleeping for b in w.bodies)
+    w.run(1.0)
+    # It lands on the top box (its top face at y = 4).
+    assert ball.position[1] == pytest.approx(4.2, abs=1e-3)
+
+
 def sphere_bin(per_row, layers, radius=0.05):
     """per_row x per_row x layers spheres, 5% apart, dropped into a square bin one row wide."""
     w = rl.World()

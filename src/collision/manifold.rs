@@ -1,7 +1,7 @@
 //! Contact manifolds: up to four points per touching pair, kept from step to step so the solver
 //! can warm start from last step's impulses.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::body::BodyHandle;
 use crate::material::PairCoefficients;
@@ -84,8 +84,10 @@ pub struct Manifold {
 pub struct ContactSet {
     pub manifolds: Vec<Manifold>,
     previous: Vec<Manifold>,
-    /// Lookup of last step's manifolds by pair; never iterated, so order cannot leak.
-    previous_index: HashMap<(BodyHandle, BodyHandle), usize>,
+    /// Lookup of last step's manifolds by pair; never iterated, so order cannot leak. Rebuilt
+    /// every step, so it uses a cheap hash (the default one was a tenth of a resting world's
+    /// step).
+    previous_index: FxHashMap<(BodyHandle, BodyHandle), usize>,
 }
 
 impl ContactSet {
