@@ -56,7 +56,7 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
 fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> bool {
     let face = &hull.faces[f];
     let n = face.normal;
-    let ClipBuffers { polygon: seg, clipped } = buffers;
+    let ClipBuffers { polygon: seg, clipped, .. } = buffers;
     seg.clear();
     seg.extend(core.iter().enumerate().map(|(k, &p)| (p, k as u64)));
     let m = face.vertices.len();

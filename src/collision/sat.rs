@@ -53,35 +53,45 @@ impl<'a> PosedHull<'a> {
 pub struct ClipBuffers {
     pub(crate) polygon: Vec<(DVec3, u64)>,
     pub(crate) clipped: Vec<(DVec3, u64)>,
+    /// B's edge directions in A's frame (the edge query).
+    pub(crate) directions: Vec<DVec3>,
 }
 
-/// Radius of a ball about the origin inside the hull, for bounding separations from above
-/// (zero when the origin is not inside, which bounds nothing away).
-fn inner_radius(h: &PosedHull) -> f64 {
-    h.hull.inner_radius().max(0.0)
+/// A lower bound of a hull's support along the body-frame direction u: its inscribed box's.
+#[inline]
+fn inner_support(h: &ConvexHull, u: DVec3) -> f64 {
+    u.abs().dot(h.inscribed)
+}
+
+/// Rounding allowance for the bounds below, so a bound equal to the separation (a box's is
+/// exact) never skips an axis that ties.
+fn slack(towards_b: DVec3) -> f64 {
+    1e-9 * towards_b.length() + 1e-15
 }
 
 /// Largest separation of B from A's faces: (separation, face index; the first of equals).
 ///
-/// B's inscribed ball bounds the separation from face n from above by
-/// n . (B's origin - A's origin) - r_B - offset, so a face whose bound cannot beat the best so
-/// far needs no support point. The face towards B, taken first, is usually the best.
+/// B's support along -n is at least its inscribed box's, so the separation from face n is at
+/// most n . (B's origin - A's origin) - (B's box support) - offset: a face whose bound cannot
+/// beat the best so far needs no support point. The face towards B, taken first, is usually
+/// the best. Bounds are taken in A's frame.
 fn face_query(a: &PosedHull, b: &PosedHull) -> (f64, usize) {
     let towards_b = b.position - a.position;
-    let r_b = inner_radius(b);
+    let d_a = a.rotation.transpose() * towards_b;
+    let a_to_b = b.rotation.transpose() * a.rotation;
+    let slack = slack(towards_b);
     let separation = |i: usize| {
         let f = &a.hull.faces[i];
         let n = a.rotation * f.normal;
         n.dot(b.support(-n) - a.position) - f.offset
     };
-    let first = a.hull.face_towards(a.rotation.transpose() * towards_b);
+    let first = a.hull.face_towards(d_a);
     let mut best = (separation(first), first);
     for (i, f) in a.hull.faces.iter().enumerate() {
         if i == first {
             continue;
         }
-        let n = a.rotation * f.normal;
-        if n.dot(towards_b) - r_b - f.offset < best.0 {
+        if f.normal.dot(d_a) - inner_support(b.hull, a_to_b * f.normal) - f.offset + slack < best.0 {
             continue;
         }
         let s = separation(i);
@@ -101,28 +111,39 @@ struct EdgeQuery {
 
 /// Largest separation along the cross products of edge directions, the axis pointing from A
 /// towards B, among those that can exceed `floor`: an axis whose bound from the hulls'
-/// inscribed balls (axis . (B's origin - A's origin) - r_A - r_B) is not above the floor or the
-/// best so far is skipped. Returns a separation of -infinity when no axis can exceed the floor.
-fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64) -> EdgeQuery {
+/// inscribed boxes (axis . (B's origin - A's origin) minus both boxes' supports, in A's frame)
+/// is not above the floor or the best so far is skipped. Returns a separation of -infinity
+/// when no axis can exceed the floor. `b_dirs` is a buffer.
+fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64, b_dirs: &mut Vec<DVec3>) -> EdgeQuery {
     let mut best = EdgeQuery { separation: f64::NEG_INFINITY, axis: DVec3::ZERO, dir_a: DVec3::ZERO, dir_b: DVec3::ZERO };
     let towards_b = b.position - a.position;
-    let inner = inner_radius(a) + inner_radius(b);
+    let d_a = a.rotation.transpose() * towards_b;
+    let b_to_a = a.rotation.transpose() * b.rotation;
+    let slack = slack(towards_b);
+    b_dirs.clear();
+    b_dirs.extend(b.hull.edge_directions.iter().map(|&e| b_to_a * e));
     for &ea in &a.hull.edge_directions {
-        let da = a.rotation * ea;
-        for &eb in &b.hull.edge_directions {
-            let db = b.rotation * eb;
-            let c = da.cross(db);
+        for (j, &eb) in b_dirs.iter().enumerate() {
+            let c = ea.cross(eb);
             let len = c.length();
             // Parallel edges: their axis is one of the face axes.
+            if len < 1e-6 {
+                continue;
+            }
+            let u = c / len;
+            let bound = u.dot(d_a).abs() - inner_support(a.hull, u) - inner_support(b.hull, b_to_a.transpose() * u);
+            if bound + slack <= best.separation.max(floor) {
+                continue;
+            }
+            let (da, db) = (a.rotation * ea, b.rotation * b.hull.edge_directions[j]);
+            let c = da.cross(db);
+            let len = c.length();
             if len < 1e-6 {
                 continue;
             }
             let mut axis = c / len;
             if axis.dot(towards_b) < 0.0 {
                 axis = -axis;
-            }
-            if axis.dot(towards_b) - inner <= best.separation.max(floor) {
-                continue;
             }
             let s = axis.dot(b.support(-axis)) - axis.dot(a.support(axis));
             if s > best.separation {
@@ -164,7 +185,7 @@ pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBu
     }
     let best_face = sep_a.max(sep_b);
     // Edge axes matter only when they separate the hulls or beat the faces.
-    let edge = edge_query(a, b, margin.min(best_face + EDGE_TOLERANCE));
+    let edge = edge_query(a, b, margin.min(best_face + EDGE_TOLERANCE), &mut buffers.directions);
     if edge.separation > margin {
         return None;
     }
@@ -195,7 +216,7 @@ fn clip_faces(reference: &PosedHull, rf: usize, inc: &PosedHull, margin: f64, bu
     let n = reference.rotation * face.normal;
     let plane = n.dot(reference.position) + face.offset;
     let fi = inc.hull.face_towards(inc.rotation.transpose() * -n);
-    let ClipBuffers { polygon, clipped } = buffers;
+    let ClipBuffers { polygon, clipped, .. } = buffers;
     polygon.clear();
     polygon.extend(inc.hull.faces[fi].vertices.iter().enumerate().map(|(k, &v)| (inc.vertex(v), k as u64)));
     let m = face.vertices.len();

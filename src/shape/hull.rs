@@ -26,6 +26,10 @@ pub struct ConvexHull {
     pub edges: Vec<[u32; 2]>,
     /// Unit directions of the edges with parallel ones merged (the edge axes of SAT).
     pub edge_directions: Vec<DVec3>,
+    /// Half extents of a box about the body origin inside the hull (see `inscribed_box`);
+    /// derived, so not saved: `with_inscribed_box` fills it in.
+    #[serde(skip)]
+    pub inscribed: DVec3,
 }
 
 /// Volume, centroid and inertia per unit mass about the centroid (uniform density).
@@ -145,7 +149,23 @@ impl ConvexHull {
                 edge_directions.push(d);
             }
         }
-        ConvexHull { vertices, faces, edges, edge_directions }
+        ConvexHull { vertices, faces, edges, edge_directions, inscribed: DVec3::ZERO }.with_inscribed_box()
+    }
+
+    /// The hull with `inscribed` worked out (after reading one from a file).
+    pub fn with_inscribed_box(mut self) -> ConvexHull {
+        self.inscribed = self.inscribed_box();
+        self
+    }
+
+    /// Half extents of a box about the body origin that lies inside the hull: the box through
+    /// the farthest vertex coordinates, shrunk until every face plane holds it (for a box, the
+    /// box itself). Its support along d, |d.x| h.x + |d.y| h.y + |d.z| h.z, is a cheap lower
+    /// bound of the hull's. Zero when the origin is not inside.
+    pub fn inscribed_box(&self) -> DVec3 {
+        let e = self.vertices.iter().fold(DVec3::ZERO, |m, v| m.max(v.abs()));
+        let s = self.faces.iter().map(|f| f.offset / f.normal.abs().dot(e)).fold(f64::INFINITY, f64::min);
+        if s > 0.0 && s.is_finite() { e * s.min(1.0) } else { DVec3::ZERO }
     }
 
     /// The same hull moved by `offset` (body frame).
@@ -182,7 +202,7 @@ impl ConvexHull {
         for f in self.faces.iter_mut() {
             f.offset += f.normal.dot(offset);
         }
-        self
+        self.with_inscribed_box()
     }
 
     /// Volume, centroid and unit inertia, summed over the tetrahedra that join each face
@@ -215,12 +235,6 @@ impl ConvexHull {
     /// Distance from the body origin to the farthest vertex.
     pub fn bounding_radius(&self) -> f64 {
         self.vertices.iter().map(|v| v.length()).fold(0.0, f64::max)
-    }
-
-    /// Radius of the largest ball about the body origin inside the hull (the nearest face
-    /// plane's distance; not positive when the origin is not inside).
-    pub fn inner_radius(&self) -> f64 {
-        self.faces.iter().map(|f| f.offset).fold(f64::INFINITY, f64::min)
     }
 
     /// The vertex farthest along `d`, and its index.

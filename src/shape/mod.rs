@@ -293,4 +293,24 @@ mod tests {
         nan[2].y = f64::NAN;
         assert!(Shape::convex(&nan).unwrap_err().to_string().contains("finite"));
     }
+
+    #[test]
+    fn the_inscribed_box_is_the_box_itself_or_fits_inside_the_hull() {
+        let Shape::Box { hull, .. } = Shape::cuboid(DVec3::new(1.0, 2.0, 3.0)).unwrap() else { panic!() };
+        assert_eq!(hull.inscribed, DVec3::new(1.0, 2.0, 3.0));
+        // A wedge (its centroid inside, faces slanted): every corner of the box is inside every
+        // face plane, and one touches (it is as large as its shape allows).
+        let (Shape::Convex { hull, .. }, _) = Shape::convex(&ConvexHull::wedge_points(1.0, 0.5, 0.4)).unwrap() else { panic!() };
+        let h = hull.inscribed;
+        assert!(h.min_element() > 0.0);
+        let corners: Vec<DVec3> = (0..8).map(|c| h * DVec3::new(if c & 1 == 0 { -1.0 } else { 1.0 }, if c & 2 == 0 { -1.0 } else { 1.0 }, if c & 4 == 0 { -1.0 } else { 1.0 })).collect();
+        let reach = |f: &crate::shape::hull::Face| corners.iter().map(|c| f.normal.dot(*c) - f.offset).fold(f64::NEG_INFINITY, f64::max);
+        assert!(hull.faces.iter().all(|f| reach(f) <= 1e-12));
+        assert!(hull.faces.iter().any(|f| reach(f) > -1e-12));
+        // Its support is a lower bound of the hull's in every direction.
+        for k in 0..50 {
+            let d = DVec3::new((k as f64 * 1.3).sin(), (k as f64 * 0.7).cos(), (k as f64 * 2.1).sin());
+            assert!(d.abs().dot(h) <= hull.support(d).1.dot(d) + 1e-12);
+        }
+    }
 }
