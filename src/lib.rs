@@ -28,6 +28,7 @@ pub mod error;
 pub mod material;
 pub mod math;
 pub mod measure;
+pub mod profile;
 pub mod recorder;
 pub mod scene;
 pub mod shape;

@@ -21,6 +21,7 @@ use crate::dynamics::position_correction::{correct_positions, CorrectionSettings
 use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
 use crate::math::{integrate_orientation_exact, DMat3, DVec3};
+use crate::profile::{Laps, StepTimes};
 
 /// World-wide settings. Change them through the `World` setters, which check them.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +78,8 @@ struct Scratch {
     loaded: Vec<bool>,
     /// Joints and springs as rows, for the islands.
     links: Vec<(usize, Option<usize>)>,
+    /// World inverse inertias for position correction.
+    inv_inertia: Vec<DMat3>,
 }
 
 /// A world of rigid bodies.
@@ -110,6 +113,7 @@ pub struct World {
     joint_solver: JointSolver,
     islands: Islands,
     scratch: Scratch,
+    step_times: StepTimes,
 }
 
 impl Default for World {
@@ -144,6 +148,7 @@ impl World {
             joint_solver: JointSolver::default(),
             islands: Islands::default(),
             scratch: Scratch::default(),
+            step_times: StepTimes::default(),
         }
     }
 
@@ -223,16 +228,30 @@ impl World {
             self.rest_step();
             return;
         }
+        let mut laps = Laps::start();
         self.find_candidate_pairs();
+        let broad_phase = laps.lap();
         self.update_manifolds();
         self.wake_touched();
+        let narrow_phase = laps.lap();
         self.gather_state();
         self.integrate_smooth_forces();
+        let integrate = laps.lap();
         self.solve_velocity_constraints();
         self.integrate_positions();
+        let solve = laps.lap();
         self.correct_positions();
+        let correct = laps.lap();
         self.finish_step();
+        let finish = laps.lap();
         self.fall_asleep();
+        let sleep = laps.lap();
+        self.step_times = StepTimes { broad_phase, narrow_phase, integrate, solve, correct, finish, sleep, total: laps.total() };
+    }
+
+    /// Where the last step's time went, stage by stage.
+    pub fn step_times(&self) -> StepTimes {
+        self.step_times
     }
 
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves
@@ -244,6 +263,7 @@ impl World {
     /// A step of a world at rest: all the stages would leave every body, contact and event as
     /// they are, so it only advances time and records.
     fn rest_step(&mut self) {
+        self.step_times = StepTimes::default();
         self.solver.impacts.clear();
         self.steps_since_base += 1;
         self.record_step();
@@ -342,11 +362,8 @@ impl World {
             let Some(normal) = sc.narrow.collide(posed_a, posed_b, margin) else { continue };
             let key = (ba.id.min(bb.id), ba.id.max(bb.id));
             let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
-            let points = sc
-                .narrow
-                .points
-                .iter()
-                .map(|p| ContactPoint {
+            let mut points = self.contacts.point_buffer();
+            points.extend(sc.narrow.points.iter().map(|p| ContactPoint {
                     local_a: ba.orientation.inverse() * (p.on_a - ba.position),
                     local_b: bb.orientation.inverse() * (p.on_b - bb.position),
                     point: 0.5 * (p.on_a + p.on_b),
@@ -358,8 +375,7 @@ impl World {
                     pushed: false,
                     touch_time: None,
                     approach_speed: 0.0,
-                })
-                .collect();
+                }));
             // Points within a few percent of the smaller body's size count as the same point.
             let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
             self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients, sliding: None }, match_distance);
@@ -484,7 +500,8 @@ impl World {
             factor: 0.8,
             max_correction: 0.2,
         };
-        correct_positions(&self.contacts.manifolds, &self.scratch.masses, &mut self.scratch.end, &set);
+        let sc = &mut self.scratch;
+        correct_positions(&self.contacts.manifolds, &sc.masses, &mut sc.end, &set, &mut sc.inv_inertia);
     }
 
     /// Writes the new state into the bodies, reports contacts that began or ended, advances

@@ -145,6 +145,24 @@ def test_solver_settings_settable():
     assert (w.solver_iterations, w.restitution_threshold) == (20, 0.05)
 
 
+def test_step_times_say_where_the_last_step_went():
+    w = rl.World()
+    w.add_plane()
+    for k in range(20):
+        w.add_box((0.1, 0.1, 0.1), position=(0.3 * (k % 5), 0.1 + 0.2 * (k // 5), 0))
+    w.step()
+    times = w.step_times
+    stages = ["broad_phase", "narrow_phase", "integrate", "solve", "correct", "finish", "sleep"]
+    assert list(times) == stages + ["total"]
+    assert all(times[s] >= 0 for s in stages) and times["solve"] > 0
+    # The stages follow one another, so they add up to the whole step.
+    assert sum(times[s] for s in stages) == pytest.approx(times["total"], rel=1e-6, abs=1e-9)
+    # A world whose bodies all sleep runs no stage.
+    w.run(3.0)
+    assert all(b.sleeping for b in w.bodies if b.kind == "dynamic")
+    assert all(v == 0 for v in w.step_times.values())
+
+
 # ---------------------------------------------------------------------------------------------
 # adding bodies
 

@@ -228,6 +228,8 @@ class World:
     gravity: Array
     integrator: IntegratorName
     solver_iterations: int
+    @property
+    def step_times(self) -> dict[str, float]: ...
     restitution_threshold: float
     sleeping: bool
     def add_sphere(self, radius: float, **options: Unpack[_SolidOptions]) -> Body: ...

@@ -88,17 +88,30 @@ pub struct ContactSet {
     /// every step, so it uses a cheap hash (the default one was a tenth of a resting world's
     /// step).
     previous_index: FxHashMap<(BodyHandle, BodyHandle), usize>,
+    /// Point lists of manifolds gone by, reused so that a warm scene does not allocate.
+    spare: Vec<Vec<ContactPoint>>,
 }
 
 impl ContactSet {
     /// Moves this step's manifolds aside to be matched against, and starts an empty list.
     pub fn begin_step(&mut self) {
         std::mem::swap(&mut self.manifolds, &mut self.previous);
-        self.manifolds.clear();
+        for m in self.manifolds.drain(..) {
+            let mut points = m.points;
+            if points.capacity() > 0 {
+                points.clear();
+                self.spare.push(points);
+            }
+        }
         self.previous_index.clear();
         for (i, m) in self.previous.iter().enumerate() {
             self.previous_index.insert((m.a, m.b), i);
         }
+    }
+
+    /// An empty list for a new manifold's points (one of a manifold gone by).
+    pub fn point_buffer(&mut self) -> Vec<ContactPoint> {
+        self.spare.pop().unwrap_or_default()
     }
 
     /// Keeps last step's manifolds that `keep` picks, unchanged (those of sleeping bodies).

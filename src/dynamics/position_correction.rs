@@ -15,7 +15,7 @@ use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
-use crate::math::{integrate_orientation_linear, rotate_tensor, DVec3};
+use crate::math::{integrate_orientation_linear, rotate_tensor, DMat3, DVec3};
 
 #[derive(Clone, Copy, Debug)]
 pub struct CorrectionSettings {
@@ -31,9 +31,14 @@ pub struct CorrectionSettings {
 /// Overlap beyond the slop, as a fraction of the slop, that does not call for another pass.
 const SETTLED: f64 = 0.1;
 
-pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mut State, set: &CorrectionSettings) {
+/// Corrects the positions in `state`. `inv_inertia` is a buffer for the bodies' world inverse
+/// inertias, taken once at the stage's start: the corrections turn bodies by far less than a
+/// degree, so working them out again at every pass would change nothing that matters.
+pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mut State, set: &CorrectionSettings, inv_inertia: &mut Vec<DMat3>) {
+    inv_inertia.clear();
+    inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| if m.inv_mass > 0.0 { rotate_tensor(q, m.inv_inertia_body) } else { DMat3::ZERO }));
     for _ in 0..set.iterations {
-        let deepest = manifolds.iter().map(|m| correct_manifold(m, masses, state, set)).fold(0.0, f64::max);
+        let deepest = manifolds.iter().map(|m| correct_manifold(m, masses, inv_inertia, state, set)).fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
         }
@@ -41,7 +46,7 @@ pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mu
 }
 
 /// One manifold's correction. Returns its deepest overlap beyond the slop before it (m).
-fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &CorrectionSettings) -> f64 {
+fn correct_manifold(m: &Manifold, masses: &[BodyMass], inv_inertia: &[DMat3], state: &mut State, set: &CorrectionSettings) -> f64 {
     let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (masses[a], masses[b]);
     if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
@@ -65,7 +70,7 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], state: &mut State, set: &
     if c[..n].iter().all(|&ci| ci >= 0.0) {
         return 0.0;
     }
-    let (ia, ib) = (rotate_tensor(state.q[a], ma.inv_inertia_body), rotate_tensor(state.q[b], mb.inv_inertia_body));
+    let (ia, ib) = (inv_inertia[a], inv_inertia[b]);
     let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
     let all = (1u32 << n) - 1;
     let Some(push) = block_lcp::solve(&k, &c, n, all, None) else { return deepest };

@@ -286,6 +286,18 @@ impl PyWorld {
         Ok(())
     }
 
+    /// Where the last step's time went: a dict of milliseconds per stage, in step order
+    /// (broad_phase, narrow_phase, integrate, solve, correct, finish, sleep), and the total.
+    /// All zero after a step in which every body slept (no stage ran).
+    #[getter]
+    fn step_times<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, seconds) in self.inner.step_times().named() {
+            d.set_item(name, seconds * 1e3)?;
+        }
+        Ok(d)
+    }
+
     /// Gauss-Seidel iterations of the contact solver.
     #[getter]
     fn solver_iterations(&self) -> u32 {
