@@ -71,9 +71,22 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], inv_inertia: &[DMat3], st
         return 0.0;
     }
     let (ia, ib) = (inv_inertia[a], inv_inertia[b]);
-    let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
-    let all = (1u32 << n) - 1;
-    let Some(push) = block_lcp::solve(&k, &c, n, all, None) else { return deepest };
+    let push = if n == 1 {
+        // One point (a ball's contact): the push that removes its overlap, in closed form.
+        let (ca, cb) = (ra[0].cross(m.normal), rb[0].cross(m.normal));
+        let k = ma.inv_mass + mb.inv_mass + ca.dot(ia * ca) + cb.dot(ib * cb);
+        if k <= 0.0 {
+            return deepest;
+        }
+        let mut push = [0.0; block_lcp::MAX];
+        push[0] = -c[0] / k;
+        push
+    } else {
+        let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
+        let all = (1u32 << n) - 1;
+        let Some(push) = block_lcp::solve(&k, &c, n, all, None) else { return deepest };
+        push
+    };
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
     for i in 0..n {
         impulse += push[i];
