@@ -390,7 +390,7 @@ impl World {
                 ShapeData::Box { half_extents } => Shape::cuboid(*half_extents),
                 ShapeData::Capsule { radius, half_height } => Shape::capsule(*radius, *half_height),
                 ShapeData::Convex { hull, mass_properties } => {
-                    hull.check("hull").map(|_| Shape::Convex { hull: Arc::new(hull.clone().with_inscribed_box()), mass: *mass_properties })
+                    hull.check("hull").map(|_| Shape::Convex { hull: Arc::new(hull.clone().with_bounds()), mass: *mass_properties })
                 }
                 ShapeData::Plane => Ok(Shape::Plane),
             }

@@ -475,19 +475,18 @@ impl ContactSolver {
         }
         let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
         let slip = vel - p.n * vel.dot(p.n);
-        let speed = slip.length();
         let old = p.tangent_impulse;
         let mut new = old;
-        if speed > 0.0 {
-            let dir = slip / speed;
-            let k = dir.dot(p.point_mass * dir);
-            if k > 0.0 {
-                new -= dir * (speed / k);
-            }
+        // The impulse along the slip that stops it: slip / (d . K d) for the slip's direction
+        // d, which is slip |slip|^2 / (slip . K slip).
+        let k = slip.dot(p.point_mass * slip);
+        if k > 0.0 {
+            new -= slip * (slip.length_squared() / k);
         }
-        let len = new.length();
         let limit = if p.sticking { p.mu_s } else { p.mu_k } * p.normal_impulse;
-        if len > limit {
+        let len2 = new.length_squared();
+        if len2 > limit * limit {
+            let len = len2.sqrt();
             new *= if len > 0.0 { limit / len } else { 0.0 };
         }
         p.tangent_impulse = new;

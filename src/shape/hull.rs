@@ -26,10 +26,13 @@ pub struct ConvexHull {
     pub edges: Vec<[u32; 2]>,
     /// Unit directions of the edges with parallel ones merged (the edge axes of SAT).
     pub edge_directions: Vec<DVec3>,
-    /// Half extents of a box about the body origin inside the hull (see `inscribed_box`);
-    /// derived, so not saved: `with_inscribed_box` fills it in.
+    /// Half extents of a box about the body origin inside the hull (see `inscribed_box`), and
+    /// the distance of the farthest vertex from the origin; derived, so not saved: `with_bounds`
+    /// fills them in.
     #[serde(skip)]
     pub inscribed: DVec3,
+    #[serde(skip)]
+    pub radius: f64,
 }
 
 /// Volume, centroid and inertia per unit mass about the centroid (uniform density).
@@ -149,12 +152,13 @@ impl ConvexHull {
                 edge_directions.push(d);
             }
         }
-        ConvexHull { vertices, faces, edges, edge_directions, inscribed: DVec3::ZERO }.with_inscribed_box()
+        ConvexHull { vertices, faces, edges, edge_directions, inscribed: DVec3::ZERO, radius: 0.0 }.with_bounds()
     }
 
-    /// The hull with `inscribed` worked out (after reading one from a file).
-    pub fn with_inscribed_box(mut self) -> ConvexHull {
+    /// The hull with `inscribed` and `radius` worked out (after reading one from a file).
+    pub fn with_bounds(mut self) -> ConvexHull {
         self.inscribed = self.inscribed_box();
+        self.radius = self.bounding_radius();
         self
     }
 
@@ -202,7 +206,7 @@ impl ConvexHull {
         for f in self.faces.iter_mut() {
             f.offset += f.normal.dot(offset);
         }
-        self.with_inscribed_box()
+        self.with_bounds()
     }
 
     /// Volume, centroid and unit inertia, summed over the tetrahedra that join each face

@@ -136,7 +136,7 @@ impl Shape {
             Shape::Sphere { radius } => *radius,
             Shape::Box { half_extents, .. } => half_extents.length(),
             Shape::Capsule { radius, half_height } => radius + half_height,
-            Shape::Convex { hull, .. } => hull.bounding_radius(),
+            Shape::Convex { hull, .. } => hull.radius,
             Shape::Plane => f64::INFINITY,
         }
     }
