@@ -243,6 +243,15 @@ fn sphere_and_capsule_against_a_box() {
     let (n, depths, _) = c.collide();
     assert!((n - DVec3::new(1.0, 1.0, 0.0).normalize()).length() < 1e-9);
     assert!((depths[0] - (r - 0.1 * 2f64.sqrt())).abs() < 1e-12);
+    // A turned box near a corner: the same contact as the box given as a hull (found by GJK).
+    let corners: Vec<DVec3> = (0..8).map(|c| DVec3::new(if c & 1 == 0 { -S } else { S }, if c & 2 == 0 { -S } else { S }, if c & 4 == 0 { -S } else { S })).collect();
+    let (hull, _) = Shape::convex(&corners).unwrap();
+    let qa = DQuat::from_rotation_y(0.4) * DQuat::from_rotation_x(0.3);
+    let near_corner = qa * DVec3::new(S + 0.05, S + 0.1, -S - 0.08);
+    let as_box = Case { a: cube(), xa: DVec3::ZERO, qa, b: sphere.clone(), xb: near_corner, qb: DQuat::IDENTITY }.collide();
+    let as_hull = Case { a: hull, xa: DVec3::ZERO, qa, b: sphere.clone(), xb: near_corner, qb: DQuat::IDENTITY }.collide();
+    assert!((as_box.0 - as_hull.0).length() < 1e-9 && (as_box.1[0] - as_hull.1[0]).abs() < 1e-9 && (as_box.2[0] - as_hull.2[0]).length() < 1e-9);
+    assert!((as_box.1[0] - (r - (0.05f64 * 0.05 + 0.1 * 0.1 + 0.08 * 0.08).sqrt())).abs() < 1e-12);
     // Sphere centre inside the box: out through the nearest face.
     let c = Case { xb: DVec3::new(0.1, S - 0.05, 0.0), ..c };
     let (n, depths, _) = c.collide();

@@ -10,7 +10,7 @@
 
 use super::closest::{point_on_segment, segment_segment};
 use super::manifold::{reduce_to_four, RawPoint};
-use super::rounded::hull_core;
+use super::rounded::{box_sphere, hull_core};
 use super::sat::{hull_hull, ClipBuffers, PosedHull};
 use crate::math::{DQuat, DVec3};
 use crate::shape::Shape;
@@ -58,6 +58,9 @@ impl NarrowPhase {
             (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => sphere_sphere(a.position, *ra, b.position, *rb, out),
             (Shape::Capsule { radius: ra, .. }, Shape::Sphere { radius: rb }) => capsule_sphere(a.core(), *ra, b.position, *rb, out),
             (Shape::Capsule { radius: ra, .. }, Shape::Capsule { radius: rb, .. }) => capsule_capsule(a.core(), *ra, b.core(), *rb, out),
+            (Shape::Box { half_extents, hull }, Shape::Sphere { radius }) => {
+                box_sphere(&PosedHull::new(hull, a.position, a.orientation), *half_extents, b.position, *radius, margin, &mut self.clip, out)?
+            }
             (ha, Shape::Sphere { radius } | Shape::Capsule { radius, .. }) => {
                 let hull = PosedHull::new(ha.hull()?, a.position, a.orientation);
                 let core = b.core();

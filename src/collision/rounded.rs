@@ -51,6 +51,25 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
     Some(h.rotation * local_normal)
 }
 
+/// A box (A, half extents `half`) against a sphere (B): while the centre is outside the box,
+/// the closest point of the box is the centre clamped to it (what GJK would find, in closed
+/// form); otherwise as for any hull.
+pub fn box_sphere(h: &PosedHull, half: DVec3, centre: DVec3, radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+    let c = h.rotation.transpose() * (centre - h.position);
+    let closest = c.clamp(-half, half);
+    let d = c - closest;
+    let distance = d.length();
+    if distance == 0.0 {
+        return hull_core(h, &[centre], radius, margin, buffers, out);
+    }
+    if distance - radius > margin {
+        return None;
+    }
+    let n = d / distance;
+    out.push(RawPoint { on_a: h.world(closest), on_b: h.world(c - n * radius), separation: distance - radius, feature: 1 << 40 });
+    Some(h.rotation * n)
+}
+
 /// Points of the core over face `f` (clipped to its side planes), each with its own depth.
 /// Returns false when no part of the core lies over the face.
 fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> bool {

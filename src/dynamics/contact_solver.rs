@@ -311,7 +311,8 @@ impl ContactSolver {
     fn block(&self, start: usize) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
-        let k = match pts.first() {
+        // One point is solved on its own (`solve_normal`): no coupling needed.
+        let k = match pts.first().filter(|_| pts.len() >= 2) {
             Some(first) => {
                 let (ba, bb) = (&self.bodies[first.a], &self.bodies[first.b]);
                 let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
