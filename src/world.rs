@@ -257,7 +257,7 @@ impl World {
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves
     /// and no load acts (a sleeping world, or one of static bodies only).
     fn at_rest(&self) -> bool {
-        self.loads.is_empty() && !self.bodies.bodies().iter().any(|b| b.is_awake() || (b.kind == BodyKind::Kinematic && (b.velocity != DVec3::ZERO || b.angular_velocity != DVec3::ZERO)))
+        self.loads.is_empty() && !self.bodies.bodies().iter().any(Islands::stirs)
     }
 
     /// A step of a world at rest: all the stages would leave every body, contact and event as
@@ -362,20 +362,21 @@ impl World {
             let Some(normal) = sc.narrow.collide(posed_a, posed_b, margin) else { continue };
             let key = (ba.id.min(bb.id), ba.id.max(bb.id));
             let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
+            let (to_a, to_b) = (ba.orientation.inverse(), bb.orientation.inverse());
             let mut points = self.contacts.point_buffer();
             points.extend(sc.narrow.points.iter().map(|p| ContactPoint {
-                    local_a: ba.orientation.inverse() * (p.on_a - ba.position),
-                    local_b: bb.orientation.inverse() * (p.on_b - bb.position),
-                    point: 0.5 * (p.on_a + p.on_b),
-                    separation: p.separation,
-                    feature: p.feature,
-                    normal_impulse: 0.0,
-                    tangent_impulse: DVec3::ZERO,
-                    bounced: false,
-                    pushed: false,
-                    touch_time: None,
-                    approach_speed: 0.0,
-                }));
+                local_a: to_a * (p.on_a - ba.position),
+                local_b: to_b * (p.on_b - bb.position),
+                point: 0.5 * (p.on_a + p.on_b),
+                separation: p.separation,
+                feature: p.feature,
+                normal_impulse: 0.0,
+                tangent_impulse: DVec3::ZERO,
+                bounced: false,
+                pushed: false,
+                touch_time: None,
+                approach_speed: 0.0,
+            }));
             // Points within a few percent of the smaller body's size count as the same point.
             let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
             self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients, sliding: None }, match_distance);

@@ -16,7 +16,8 @@ pub fn coupling(n: DVec3, inv_mass: f64, ia: DMat3, ib: DMat3, ra: &[DVec3], rb:
     let len = ra.len().min(MAX);
     let ca: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ra[i].cross(n) } else { DVec3::ZERO });
     let cb: [DVec3; MAX] = std::array::from_fn(|i| if i < len { rb[i].cross(n) } else { DVec3::ZERO });
-    let (ia_ca, ib_cb) = (ca.map(|c| ia * c), cb.map(|c| ib * c));
+    let ia_ca: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ia * ca[i] } else { DVec3::ZERO });
+    let ib_cb: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ib * cb[i] } else { DVec3::ZERO });
     let linear = n.dot(n) * inv_mass;
     let mut k = [[0.0; MAX]; MAX];
     for i in 0..len {
@@ -49,6 +50,7 @@ pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_inv
     if (0..n).all(|i| b[i] >= -tol) {
         return Some([0.0; MAX]);
     }
+
     // Subsets by decreasing size, so a resting face uses all its points.
     let hint = hint & ((1 << n) - 1);
     for mask in std::iter::once(hint).chain(SUBSETS.iter().copied().filter(|&m| m < 1 << n && m != hint)) {

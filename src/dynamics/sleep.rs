@@ -105,8 +105,9 @@ impl Islands {
         any
     }
 
-    /// Whether a body wakes a sleeping one it touches.
-    fn stirs(b: &Body) -> bool {
+    /// Whether a body wakes a sleeping one it touches (an awake dynamic body or a moving
+    /// kinematic one).
+    pub fn stirs(b: &Body) -> bool {
         Self::awake_dynamic(b) || (b.kind == crate::body::BodyKind::Kinematic && (b.velocity != glam::DVec3::ZERO || b.angular_velocity != glam::DVec3::ZERO))
     }
 
