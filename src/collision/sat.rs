@@ -4,7 +4,8 @@
 //!   the incident face, which is clipped against the reference face's side planes
 //!   (Sutherland-Hodgman); each clipped point below the reference plane (or within the margin)
 //!   is a contact with its own depth.
-//! - An edge pair wins: one point, the closest points of the two edges.
+//! - An edge pair wins: one point, the closest points of the two edges. Hulls with many edge
+//!   directions pair only the edges whose arcs cross on the Gauss map (`gauss_edge_query`).
 //! Face axes are preferred over edge axes that are barely better, so resting contacts do not
 //! flicker between the two.
 
@@ -55,6 +56,21 @@ pub struct ClipBuffers {
     pub(crate) clipped: Vec<(DVec3, u64)>,
     /// B's edge directions in A's frame (the edge query).
     pub(crate) directions: Vec<DVec3>,
+    /// B's vertices, face normals and edges in A's frame (the Gauss map edge query).
+    vertices: Vec<DVec3>,
+    normals: Vec<DVec3>,
+    arcs: Vec<Arc>,
+}
+
+/// An edge of B seen from A's frame for the Gauss map test: its first vertex, its direction,
+/// its faces' normals negated (c, d: the arc of B's edge on the Gauss map of A - B) and d x c.
+#[derive(Clone, Copy)]
+struct Arc {
+    point: DVec3,
+    direction: DVec3,
+    c: DVec3,
+    d: DVec3,
+    d_x_c: DVec3,
 }
 
 /// A lower bound of a hull's support along the body-frame direction u: its inscribed box's.
@@ -107,6 +123,82 @@ struct EdgeQuery {
     axis: DVec3,
     dir_a: DVec3,
     dir_b: DVec3,
+    /// The edges themselves, when the query found them (the Gauss map query).
+    edges: Option<(usize, usize)>,
+}
+
+impl EdgeQuery {
+    const NONE: EdgeQuery = EdgeQuery { separation: f64::NEG_INFINITY, axis: DVec3::ZERO, dir_a: DVec3::ZERO, dir_b: DVec3::ZERO, edges: None };
+}
+
+/// Whether to pair the hulls' edges on the Gauss map rather than all their edge directions:
+/// when the direction pairs are many more than a quarter of the edge pairs (the Gauss map test
+/// per edge pair is a few dot products; a direction pair may need both hulls' support points).
+fn use_gauss_map(a: &ConvexHull, b: &ConvexHull) -> bool {
+    !a.edge_faces.is_empty() && !b.edge_faces.is_empty() && 4 * a.edge_directions.len() * b.edge_directions.len() >= a.edges.len() * b.edges.len()
+}
+
+/// Largest separation along the cross products of edge pairs that form a face of the
+/// Minkowski difference (Gregorius, "The separating axis test between convex polyhedra", GDC
+/// 2013): those whose arcs on the Gauss map (between the normals of the faces either side)
+/// cross. Where the hulls overlap only these can be the separating axis test's answer, and
+/// each pair's own edges are the support points along its axis, so no vertex loop is needed.
+/// Works in A's frame; A's origin must lie inside A (it is the centre of mass).
+fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> EdgeQuery {
+    let (ha, hb) = (a.hull, b.hull);
+    let to_a = a.rotation.transpose();
+    let b_to_a = to_a * b.rotation;
+    let offset = to_a * (b.position - a.position);
+    let ClipBuffers { vertices, normals, arcs, .. } = buffers;
+    vertices.clear();
+    vertices.extend(hb.vertices.iter().map(|&v| b_to_a * v + offset));
+    normals.clear();
+    normals.extend(hb.faces.iter().map(|f| b_to_a * -f.normal));
+    arcs.clear();
+    arcs.extend(hb.edges.iter().zip(&hb.edge_faces).map(|(e, f)| {
+        let (c, d) = (normals[f[0] as usize], normals[f[1] as usize]);
+        let point = vertices[e[0] as usize];
+        Arc { point, direction: vertices[e[1] as usize] - point, c, d, d_x_c: d.cross(c) }
+    }));
+    let mut best = EdgeQuery::NONE;
+    for (i, (e, f)) in ha.edges.iter().zip(&ha.edge_faces).enumerate() {
+        let (na, nb) = (ha.faces[f[0] as usize].normal, ha.faces[f[1] as usize].normal);
+        let b_x_a = nb.cross(na);
+        let p = ha.vertices[e[0] as usize];
+        let dir = ha.vertices[e[1] as usize] - p;
+        for (j, arc) in arcs.iter().enumerate() {
+            let cba = arc.c.dot(b_x_a);
+            let dba = arc.d.dot(b_x_a);
+            if cba * dba >= 0.0 {
+                continue;
+            }
+            let adc = na.dot(arc.d_x_c);
+            let bdc = nb.dot(arc.d_x_c);
+            if adc * bdc >= 0.0 || cba * bdc <= 0.0 {
+                continue;
+            }
+            let c = dir.cross(arc.direction);
+            let len2 = c.length_squared();
+            // Parallel edges: their axis is one of the face axes.
+            if len2 < 1e-12 * dir.length_squared() * arc.direction.length_squared() {
+                continue;
+            }
+            let mut axis = c / len2.sqrt();
+            if axis.dot(p) < 0.0 {
+                axis = -axis;
+            }
+            let s = axis.dot(arc.point - p);
+            if s > best.separation {
+                best = EdgeQuery { separation: s, axis, dir_a: dir, dir_b: arc.direction, edges: Some((i, j)) };
+            }
+        }
+    }
+    if best.edges.is_some() {
+        best.axis = a.rotation * best.axis;
+        best.dir_a = a.rotation * best.dir_a;
+        best.dir_b = a.rotation * best.dir_b;
+    }
+    best
 }
 
 /// Largest separation along the cross products of edge directions, the axis pointing from A
@@ -115,7 +207,7 @@ struct EdgeQuery {
 /// is not above the floor or the best so far is skipped. Returns a separation of -infinity
 /// when no axis can exceed the floor. `b_dirs` is a buffer.
 fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64, b_dirs: &mut Vec<DVec3>) -> EdgeQuery {
-    let mut best = EdgeQuery { separation: f64::NEG_INFINITY, axis: DVec3::ZERO, dir_a: DVec3::ZERO, dir_b: DVec3::ZERO };
+    let mut best = EdgeQuery::NONE;
     let towards_b = b.position - a.position;
     let d_a = a.rotation.transpose() * towards_b;
     let b_to_a = a.rotation.transpose() * b.rotation;
@@ -147,11 +239,17 @@ fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64, b_dirs: &mut Vec<DVec3>)
             }
             let s = axis.dot(b.support(-axis)) - axis.dot(a.support(axis));
             if s > best.separation {
-                best = EdgeQuery { separation: s, axis, dir_a: da, dir_b: db };
+                best = EdgeQuery { separation: s, axis, dir_a: da, dir_b: db, edges: None };
             }
         }
     }
     best
+}
+
+/// Edge i of the hull: its index and its ends in the world.
+fn posed_edge(h: &PosedHull, i: usize) -> (usize, DVec3, DVec3) {
+    let e = h.hull.edges[i];
+    (i, h.vertex(e[0]), h.vertex(e[1]))
 }
 
 /// The edge of the hull parallel to `dir` that lies farthest along `axis`: its index and ends.
@@ -185,13 +283,19 @@ pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBu
     }
     let best_face = sep_a.max(sep_b);
     // Edge axes matter only when they separate the hulls or beat the faces.
-    let edge = edge_query(a, b, margin.min(best_face + EDGE_TOLERANCE), &mut buffers.directions);
+    let edge = if use_gauss_map(a.hull, b.hull) {
+        gauss_edge_query(a, b, buffers)
+    } else {
+        edge_query(a, b, margin.min(best_face + EDGE_TOLERANCE), &mut buffers.directions)
+    };
     if edge.separation > margin {
         return None;
     }
     if edge.separation > best_face + EDGE_TOLERANCE {
-        let (ia, pa, qa) = extreme_edge(a, edge.dir_a, edge.axis);
-        let (ib, pb, qb) = extreme_edge(b, edge.dir_b, -edge.axis);
+        let ((ia, pa, qa), (ib, pb, qb)) = match edge.edges {
+            Some((ia, ib)) => (posed_edge(a, ia), posed_edge(b, ib)),
+            None => (extreme_edge(a, edge.dir_a, edge.axis), extreme_edge(b, edge.dir_b, -edge.axis)),
+        };
         let (on_a, on_b, _, _) = segment_segment(pa, qa, pb, qb);
         let feature = 1u64 << 63 | (ia as u64) << 20 | ib as u64;
         out.push(RawPoint { on_a, on_b, separation: (on_b - on_a).dot(edge.axis), feature });
@@ -256,5 +360,62 @@ pub fn clip(input: &[(DVec3, u64)], output: &mut Vec<(DVec3, u64)>, side: DVec3,
             let t = dp / (dp - dq);
             output.push((p + (q - p) * t, 1 << 37 | (plane & 0xFFF) << 24 | (tp & 0xFFF) << 12 | (tq & 0xFFF)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn icosahedron(r: f64, stretch: DVec3) -> ConvexHull {
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        let mut points = Vec::new();
+        for (s1, s2) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+            points.extend([DVec3::new(0.0, s1, s2 * phi), DVec3::new(s1, s2 * phi, 0.0), DVec3::new(s2 * phi, 0.0, s1)]);
+        }
+        let scale = r / (1.0 + phi * phi).sqrt();
+        ConvexHull::from_points(&points.into_iter().map(|p| p * scale * stretch).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn every_edge_joins_two_faces() {
+        let h = icosahedron(1.0, DVec3::ONE);
+        assert_eq!((h.faces.len(), h.edges.len(), h.edge_faces.len()), (20, 30, 30));
+        for (e, f) in h.edges.iter().zip(&h.edge_faces) {
+            for face in f.map(|i| &h.faces[i as usize]) {
+                assert!(e.iter().all(|v| face.vertices.contains(v)));
+            }
+            assert_ne!(f[0], f[1]);
+        }
+    }
+
+    #[test]
+    fn gauss_map_edges_give_the_same_separating_axis_test() {
+        // Overlapping hulls: the deepest separation over face axes and edge pairs is the same
+        // whether all edge directions are paired or only the edges the Gauss map keeps.
+        let (ha, hb) = (icosahedron(0.5, DVec3::new(1.0, 0.8, 0.6)), icosahedron(0.4, DVec3::new(0.7, 1.0, 0.9)));
+        let mut buffers = ClipBuffers::default();
+        let mut edge_wins = 0;
+        for k in 0..200 {
+            let t = k as f64;
+            let qa = DQuat::from_euler(glam::EulerRot::XYZ, 0.7 * t, 1.3 * t, 0.4 * t);
+            let qb = DQuat::from_euler(glam::EulerRot::XYZ, 1.1 * t + 0.2, 0.3 * t, 0.9 * t + 0.5);
+            let u = DVec3::new((1.7 * t).sin(), (0.9 * t).cos(), (2.3 * t + 1.0).sin()).normalize();
+            let (a, b) = (PosedHull::new(&ha, DVec3::new(0.1, -0.2, 0.3), qa), PosedHull::new(&hb, DVec3::new(0.1, -0.2, 0.3) + u * (0.3 + 0.004 * t), qb));
+            let faces = face_query(&a, &b).0.max(face_query(&b, &a).0);
+            if faces >= 0.0 {
+                continue;
+            }
+            let all = edge_query(&a, &b, f64::NEG_INFINITY, &mut buffers.directions);
+            let gauss = gauss_edge_query(&a, &b, &mut buffers);
+            assert!((faces.max(all.separation) - faces.max(gauss.separation)).abs() < 1e-12, "pose {k}: {} against {}", all.separation, gauss.separation);
+            // The Gauss map's edges are the support features along its axis.
+            let (ia, ib) = gauss.edges.unwrap();
+            let (_, pa, _) = posed_edge(&a, ia);
+            let (_, pb, _) = posed_edge(&b, ib);
+            assert!((gauss.axis.dot(a.support(gauss.axis) - pa)).abs() < 1e-12 && (gauss.axis.dot(b.support(-gauss.axis) - pb)).abs() < 1e-12);
+            edge_wins += (gauss.separation > faces) as usize;
+        }
+        assert!(edge_wins >= 5, "only {edge_wins} poses where an edge pair wins");
     }
 }

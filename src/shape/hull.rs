@@ -33,6 +33,10 @@ pub struct ConvexHull {
     pub inscribed: DVec3,
     #[serde(skip)]
     pub radius: f64,
+    /// The two faces either side of each edge (in the order of `edges`); derived, like the
+    /// bounds. Empty when some edge does not join exactly two faces.
+    #[serde(skip)]
+    pub edge_faces: Vec<[u32; 2]>,
 }
 
 /// Volume, centroid and inertia per unit mass about the centroid (uniform density).
@@ -152,14 +156,37 @@ impl ConvexHull {
                 edge_directions.push(d);
             }
         }
-        ConvexHull { vertices, faces, edges, edge_directions, inscribed: DVec3::ZERO, radius: 0.0 }.with_bounds()
+        ConvexHull { vertices, faces, edges, edge_directions, inscribed: DVec3::ZERO, radius: 0.0, edge_faces: Vec::new() }.with_bounds()
     }
 
-    /// The hull with `inscribed` and `radius` worked out (after reading one from a file).
+    /// The hull with its derived data (`inscribed`, `radius`, `edge_faces`) worked out (after
+    /// reading one from a file).
     pub fn with_bounds(mut self) -> ConvexHull {
         self.inscribed = self.inscribed_box();
         self.radius = self.bounding_radius();
+        self.edge_faces = self.adjacent_faces().unwrap_or_default();
         self
+    }
+
+    /// The two faces that share each edge, or None when an edge (sorted, as `from_points`
+    /// makes them) does not join exactly two faces.
+    fn adjacent_faces(&self) -> Option<Vec<[u32; 2]>> {
+        if !self.edges.windows(2).all(|w| w[0] < w[1]) {
+            return None;
+        }
+        let mut found = vec![[u32::MAX; 2]; self.edges.len()];
+        for (fi, f) in self.faces.iter().enumerate() {
+            let n = f.vertices.len();
+            for k in 0..n {
+                let (a, b) = (f.vertices[k], f.vertices[(k + 1) % n]);
+                let slot = &mut found[self.edges.binary_search(&[a.min(b), a.max(b)]).ok()?];
+                match slot.iter().position(|&s| s == u32::MAX) {
+                    Some(free) => slot[free] = fi as u32,
+                    None => return None,
+                }
+            }
+        }
+        found.iter().all(|s| s[1] != u32::MAX).then_some(found)
     }
 
     /// Half extents of a box about the body origin that lies inside the hull: the box through
