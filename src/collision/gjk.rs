@@ -101,7 +101,12 @@ fn closest_on_simplex(s: &[Vertex]) -> ([f64; 4], u32, DVec3) {
 /// Closest points of conv(a) and conv(b), or None if they overlap.
 pub fn distance(a: &[DVec3], b: &[DVec3]) -> Option<Closest> {
     let scale = a.iter().chain(b).map(|p| p.abs().max_element()).fold(1e-300, f64::max);
-    let start = Vertex { w: b[0] - a[0], a: a[0], b: b[0] };
+    // Start from the support points along the line between the sets' centres: usually close
+    // to the answer, so few iterations follow.
+    let centre = |s: &[DVec3]| s.iter().sum::<DVec3>() / s.len() as f64;
+    let d = centre(b) - centre(a);
+    let (pa, pb) = if d != DVec3::ZERO { (support(a, d), support(b, -d)) } else { (a[0], b[0]) };
+    let start = Vertex { w: pb - pa, a: pa, b: pb };
     let mut simplex = [start; 4];
     let mut n = 1;
     let mut v = start.w;

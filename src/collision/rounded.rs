@@ -28,6 +28,11 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
     }
     let core = &core[..core_world.len()];
     let hull = h.hull;
+    // Farther from the hull's origin than its farthest vertex (with the radius and margin):
+    // apart, without GJK.
+    if distance_to_origin(core) > hull.radius + radius + margin {
+        return None;
+    }
     let local_normal = match gjk::distance(&hull.vertices, core) {
         Some(c) => {
             if c.distance - radius > margin {
@@ -49,6 +54,18 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
         p.on_b = h.world(p.on_b);
     }
     Some(h.rotation * local_normal)
+}
+
+/// Distance from the origin to a point or a segment.
+fn distance_to_origin(core: &[DVec3]) -> f64 {
+    match core {
+        [p, q] => {
+            let d = *q - *p;
+            let t = if d == DVec3::ZERO { 0.0 } else { (-p.dot(d) / d.length_squared()).clamp(0.0, 1.0) };
+            (*p + d * t).length()
+        }
+        _ => core[0].length(),
+    }
 }
 
 /// A box (A, half extents `half`) against a sphere (B): while the centre is outside the box,
