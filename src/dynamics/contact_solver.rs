@@ -599,6 +599,11 @@ impl ContactSolver {
     /// so the step must be solved again; with equal static and kinetic coefficients it does
     /// not (the contact is only marked sliding for the steps after).
     pub fn release_saturated(&mut self) -> bool {
+        // Where kinetic friction is as strong as static, letting go changes nothing this step
+        // (and `store_impulses` finds what slides on its own).
+        if self.points.iter().all(|p| p.mu_k >= p.mu_s) {
+            return false;
+        }
         let mut any = false;
         for b in 0..self.blocks.len() {
             let block = &self.blocks[b];
