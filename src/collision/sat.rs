@@ -56,20 +56,22 @@ pub struct ClipBuffers {
     pub(crate) clipped: Vec<(DVec3, u64)>,
     /// B's edge directions in A's frame (the edge query).
     pub(crate) directions: Vec<DVec3>,
-    /// B's vertices, face normals and edges in A's frame (the Gauss map edge query).
+    /// B's vertices, face normals (negated) and edges in A's frame, and the side of each of
+    /// those normals from the great circle of one of A's edges (the Gauss map edge query).
     vertices: Vec<DVec3>,
     normals: Vec<DVec3>,
     arcs: Vec<Arc>,
+    sides: Vec<f64>,
 }
 
 /// An edge of B seen from A's frame for the Gauss map test: its first vertex, its direction,
-/// its faces' normals negated (c, d: the arc of B's edge on the Gauss map of A - B) and d x c.
+/// its two faces (whose normals negated, c and d, end the arc of B's edge on the Gauss map of
+/// A - B) and d x c.
 #[derive(Clone, Copy)]
 struct Arc {
     point: DVec3,
     direction: DVec3,
-    c: DVec3,
-    d: DVec3,
+    faces: [u32; 2],
     d_x_c: DVec3,
 }
 
@@ -149,7 +151,7 @@ fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> 
     let to_a = a.rotation.transpose();
     let b_to_a = to_a * b.rotation;
     let offset = to_a * (b.position - a.position);
-    let ClipBuffers { vertices, normals, arcs, .. } = buffers;
+    let ClipBuffers { vertices, normals, arcs, sides, .. } = buffers;
     vertices.clear();
     vertices.extend(hb.vertices.iter().map(|&v| b_to_a * v + offset));
     normals.clear();
@@ -158,7 +160,7 @@ fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> 
     arcs.extend(hb.edges.iter().zip(&hb.edge_faces).map(|(e, f)| {
         let (c, d) = (normals[f[0] as usize], normals[f[1] as usize]);
         let point = vertices[e[0] as usize];
-        Arc { point, direction: vertices[e[1] as usize] - point, c, d, d_x_c: d.cross(c) }
+        Arc { point, direction: vertices[e[1] as usize] - point, faces: *f, d_x_c: d.cross(c) }
     }));
     let mut best = EdgeQuery::NONE;
     for (i, (e, f)) in ha.edges.iter().zip(&ha.edge_faces).enumerate() {
@@ -166,9 +168,12 @@ fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> 
         let b_x_a = nb.cross(na);
         let p = ha.vertices[e[0] as usize];
         let dir = ha.vertices[e[1] as usize] - p;
+        // Which side of this edge's great circle each of B's (negated) normals lies on: an arc
+        // of B crosses the circle when its ends lie on opposite sides.
+        sides.clear();
+        sides.extend(normals.iter().map(|n| n.dot(b_x_a)));
         for (j, arc) in arcs.iter().enumerate() {
-            let cba = arc.c.dot(b_x_a);
-            let dba = arc.d.dot(b_x_a);
+            let (cba, dba) = (sides[arc.faces[0] as usize], sides[arc.faces[1] as usize]);
             if cba * dba >= 0.0 {
                 continue;
             }
