@@ -134,7 +134,7 @@ impl EdgeQuery {
 }
 
 /// Whether to pair the hulls' edges on the Gauss map rather than all their edge directions:
-/// when the direction pairs are many more than a quarter of the edge pairs (the Gauss map test
+/// when the direction pairs are at least a quarter as many as the edge pairs (the Gauss map test
 /// per edge pair is a few dot products; a direction pair may need both hulls' support points).
 fn use_gauss_map(a: &ConvexHull, b: &ConvexHull) -> bool {
     !a.edge_faces.is_empty() && !b.edge_faces.is_empty() && 4 * a.edge_directions.len() * b.edge_directions.len() >= a.edges.len() * b.edges.len()
