@@ -123,6 +123,9 @@ pub struct BodyData {
     pub asleep: bool,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rested: f64,
+    /// How fast it moved when its rest began (m/s).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rest_speed: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -264,6 +267,7 @@ impl World {
                     gravity_scale: b.gravity_scale,
                     asleep: b.sleep.asleep,
                     rested: b.sleep.timer,
+                    rest_speed: b.sleep.rest_speed,
                 })
                 .collect(),
             pair_materials: pairs,
@@ -523,8 +527,10 @@ impl World {
             if bd.asleep && b.kind != BodyKind::Dynamic {
                 return Err(scene_error(format!("bodies: body {} is asleep but not dynamic", bd.id)));
             }
-            crate::error::check_non_negative("rested", bd.rested).map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
-            b.sleep = crate::dynamics::sleep::Sleep { asleep: bd.asleep, timer: bd.rested };
+            for (name, value) in [("rested", bd.rested), ("rest_speed", bd.rest_speed)] {
+                crate::error::check_non_negative(name, value).map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
+            }
+            b.sleep = crate::dynamics::sleep::Sleep { asleep: bd.asleep, timer: bd.rested, rest_speed: bd.rest_speed };
         }
         Ok(w)
     }

@@ -110,6 +110,51 @@ def test_block_sticks_below_the_friction_angle_and_slides_above(kind):
             assert abs(s) < 1e-3
 
 
+@pytest.mark.parametrize("mu", [0.3, 0.6])
+@pytest.mark.parametrize("margin_deg", [-0.3, 0.3])
+def test_friction_angle_holds_to_a_fraction_of_a_degree(mu, margin_deg):
+    # Gravity tilted by theta over a flat floor is a ramp. Just below atan(mu) the block does
+    # not move at all; just above it slides with a = g (sin theta - mu cos theta) from the start.
+    th = math.atan(mu) + math.radians(margin_deg)
+    w = rl.World(gravity=(G * math.sin(th), -G * math.cos(th), 0.0))
+    w.add_plane(friction=mu)
+    block = w.add_box((0.15, 0.05, 0.1), mass=2.0, position=(0, 0.05, 0), friction=mu)
+    w.run(1.0)
+    if margin_deg < 0:
+        assert abs(block.position[0]) < 1e-9 and np.linalg.norm(block.velocity) < 1e-9
+    else:
+        a = G * (math.sin(th) - mu * math.cos(th))
+        assert rel(block.velocity[0], a * w.time) < 0.01
+        assert rel(block.position[0], 0.5 * a * w.time**2) < 0.01
+        # The friction reported at the corners adds up to mu_k N, against the slip.
+        c = w.contacts()
+        assert rel(-c["tangent_impulse"].sum(axis=0)[0], mu * c["normal_impulse"].sum()) < 1e-6
+
+
+@pytest.mark.parametrize("half", [(0.1, 0.05, 0.1), (0.2, 0.05, 0.06)])
+@pytest.mark.parametrize("mu", [0.2, 0.5])
+def test_a_box_spinning_flat_on_the_floor_stops_as_its_corners_friction_says(half, mu):
+    # A box rests on its four corners, each carrying a quarter of the weight at distance
+    # r = sqrt(a^2 + c^2) from the axis: friction's torque mu m g r against I = m (a^2 + c^2) / 3
+    # slows the spin uniformly at 3 mu g / r, and the box does not wander.
+    a, hy, c = half
+    r = math.hypot(a, c)
+    w0 = 4.0
+    w = rl.World()
+    w.add_plane(friction=mu)
+    box = w.add_box(half, mass=1.5, position=(0, hy, 0), angular_velocity=(0, w0, 0), friction=mu)
+    alpha = 3 * mu * G / r
+    t_stop = w0 / alpha
+    rec = w.record(every=1, quantities=["angular_velocities", "positions"])
+    w.run(t_stop * 1.5)
+    spin = rec.angular_velocities[:, 1, 1]
+    half_time = np.searchsorted(rec.time, t_stop / 2)
+    assert rel(spin[half_time], w0 - alpha * rec.time[half_time]) < 0.01
+    stopped = rec.time[np.argmax(np.abs(spin) < 1e-9)]
+    assert abs(stopped - t_stop) < 2 * w.dt
+    assert np.abs(rec.positions[:, 1, [0, 2]]).max() < 1e-6
+
+
 @pytest.mark.parametrize("kind", ["box", "wedge"])
 @pytest.mark.parametrize("angle", [10.0, 20.0, 30.0])
 def test_ball_rolls_down_a_ramp_at_five_sevenths_g_sin(kind, angle):

@@ -92,6 +92,30 @@ def sphere_bin(per_row, layers, radius=0.05):
     return w
 
 
+@pytest.mark.parametrize("accel", [4e-4, 1.5e-3])
+def test_a_block_that_starts_to_creep_keeps_sliding(accel):
+    # Tilted a hair past its friction angle, a block slides from rest with
+    # a = g (sin t - mu cos t), so slowly that it stays below the sleep speed for longer than
+    # the rest time. It speeds up, so it must not sleep: it slides as the awake world says.
+    g, mu = 9.81, 0.5
+    # sin t - mu cos t = accel / g  <=>  sin(t - atan(mu)) = accel / (g sqrt(1 + mu^2))
+    tilt = np.arctan(mu) + np.arcsin(accel / (g * np.hypot(1.0, mu)))
+    runs = []
+    for sleeping in (True, False):
+        # A flat floor under gravity tilted by `tilt` about z: the same as a ramp.
+        w = rl.World(gravity=(g * np.sin(tilt), -g * np.cos(tilt), 0), sleeping=sleeping)
+        w.add_plane(friction=mu)
+        box = w.add_box((0.1, 0.05, 0.1), mass=1.0, position=(0, 0.05, 0), friction=mu)
+        rec = w.record(every=24, quantities=["positions", "velocities"])
+        w.run(2.0)
+        assert not box.sleeping
+        runs.append((rec.time.copy(), rec.positions[:, 1, 0].copy(), rec.velocities[:, 1, 0].copy()))
+    (t, x, v), (_, x_awake, _) = runs
+    assert np.array_equal(x, x_awake)
+    assert v[-1] == pytest.approx(accel * t[-1], rel=0.02)
+    assert x[-1] - x[0] == pytest.approx(0.5 * accel * t[-1] ** 2, rel=0.02)
+
+
 @pytest.mark.parametrize("per_row, layers", [(4, 8), (3, 12)])
 def test_a_pile_of_spheres_settles_to_the_slop_and_falls_asleep(per_row, layers):
     # Every overlap beyond the linear slop is a penetration that position correction removes,

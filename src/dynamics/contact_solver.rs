@@ -23,9 +23,10 @@
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp;
+use crate::dynamics::friction_patch::Patch;
 use crate::dynamics::solver_body::{BodyMass, SolverBody};
 use crate::dynamics::state::State;
-use crate::math::{skew, DMat3, DVec3};
+use crate::math::DVec3;
 
 /// Solver settings taken from the world.
 #[derive(Clone, Copy, Debug)]
@@ -62,15 +63,7 @@ struct SolverPoint {
     cb: DVec3,
     spin_a: DVec3,
     spin_b: DVec3,
-    /// Change of the relative velocity per unit impulse at the point (any direction), for
-    /// friction's effective mass along the slip.
-    point_mass: DMat3,
     normal_mass: f64,
-    mu_s: f64,
-    mu_k: f64,
-    /// Whether the surfaces were at rest on each other when the step began (see
-    /// `store_impulses`): then friction holds up to mu_s N; a sliding contact gets mu_k N.
-    sticking: bool,
     /// How far the bodies move per unit velocity change by the end of the step (s).
     reach: f64,
     /// Lowest relative normal velocity the main solve allows at step end.
@@ -92,20 +85,22 @@ struct SolverPoint {
     /// When within the step it touched (s).
     touched_at: Option<f64>,
     normal_impulse: f64,
-    /// Accumulated friction impulse, a world vector in the tangent plane.
-    tangent_impulse: DVec3,
 }
 
-/// The points of one manifold, whose normal impulses are solved together.
+/// The points of one manifold, whose normal impulses are solved together, and its friction.
 #[derive(Clone, Copy, Debug)]
 struct Block {
     start: usize,
     len: usize,
+    /// The rows of bodies A and B.
+    a: usize,
+    b: usize,
     /// Coupling of the points' normal impulses: K[i][j] is the change of point i's relative
     /// normal velocity per unit normal impulse at point j.
     k: [[f64; block_lcp::MAX]; block_lcp::MAX],
     /// (K + eps I)^-1 of all the points, when they are 2 to MAX.
     k_inv: Option<[[f64; block_lcp::MAX]; block_lcp::MAX]>,
+    patch: Patch,
 }
 
 /// A bounce resolved by the impact stage.
@@ -137,17 +132,6 @@ fn effective_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3, d: DVe
     let cb = rb.cross(d);
     let k = ba.inv_mass + bb.inv_mass + ca.dot(ba.inv_inertia * ca) + cb.dot(bb.inv_inertia * cb);
     if k > 0.0 { 1.0 / k } else { 0.0 }
-}
-
-fn relative_velocity(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3) -> DVec3 {
-    (bb.v + bb.w.cross(rb)) - (ba.v + ba.w.cross(ra))
-}
-
-/// K = (1/ma + 1/mb) I - [ra]x Ia [ra]x - [rb]x Ib [rb]x: the change of the relative velocity
-/// at a point with lever arms ra, rb per unit impulse there.
-fn point_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3) -> DMat3 {
-    let (sa, sb) = (skew(ra), skew(rb));
-    DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass)) - sa * ba.inv_inertia * sa - sb * bb.inv_inertia * sb
 }
 
 /// Earliest time in [0, dt] at which a gap s closing as s + v t + a t^2 / 2 reaches zero.
@@ -196,6 +180,8 @@ impl ContactSolver {
             // rests on its fourth too (treating that one as an impact would ask the face for a
             // tilt).
             let rested = m.points.iter().any(|p| p.pushed);
+            let mut sticking = true;
+            let mut tangent = [DVec3::ZERO; block_lcp::MAX];
             for (pi, p) in m.points.iter().enumerate() {
                 let pa = start.x[a] + start.q[a] * p.local_a;
                 let pb = start.x[b] + start.q[b] * p.local_b;
@@ -243,6 +229,10 @@ impl ContactSolver {
                 // the surface instead. Never ask for separation.
                 let target = if reach > 0.0 { vn_free - gap / reach } else { -gap / dt };
                 let warm = impact.is_none();
+                sticking &= !m.sliding.unwrap_or((vel0 - n_ * vn0).length() >= STICK_SPEED);
+                if let Some(t) = tangent.get_mut(pi).filter(|_| warm) {
+                    *t = p.tangent_impulse;
+                }
                 self.points.push(SolverPoint {
                     manifold: mi,
                     index: pi,
@@ -255,11 +245,7 @@ impl ContactSolver {
                     cb: rb.cross(n_),
                     spin_a: ba.inv_inertia * ra.cross(n_),
                     spin_b: bb.inv_inertia * rb.cross(n_),
-                    point_mass: point_mass(ba, bb, ra, rb),
                     normal_mass: effective_mass(ba, bb, ra, rb, n_),
-                    mu_s: m.coefficients.static_friction,
-                    mu_k: m.coefficients.friction,
-                    sticking: !m.sliding.unwrap_or((vel0 - n_ * vn0).length() >= STICK_SPEED),
                     reach,
                     target: target.min(0.0),
                     vn_free,
@@ -271,10 +257,10 @@ impl ContactSolver {
                     approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
                     touched_at: toi.map(|(tc, _)| tc),
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
-                    tangent_impulse: if warm { p.tangent_impulse - n_ * p.tangent_impulse.dot(n_) } else { DVec3::ZERO },
                 });
             }
-            self.blocks.push(self.block(first));
+            let (mu_s, mu_k) = (m.coefficients.static_friction, m.coefficients.friction);
+            self.blocks.push(self.block(first, &tangent, mu_s, mu_k, sticking));
         }
         self.forget_impulses_near_impacts(set.restitution_threshold);
     }
@@ -298,17 +284,16 @@ impl ContactSolver {
                 self.struck[row] |= self.bodies[row].inv_mass > 0.0;
             }
         }
-        for p in &mut self.points {
-            if self.struck[p.a] || self.struck[p.b] {
-                p.normal_impulse = 0.0;
-                p.tangent_impulse = DVec3::ZERO;
-            }
+        for block in self.blocks.iter_mut().filter(|bl| self.struck[bl.a] || self.struck[bl.b]) {
+            block.patch.impulse = DVec3::ZERO;
+            self.points[block.start..block.start + block.len].iter_mut().for_each(|p| p.normal_impulse = 0.0);
         }
     }
 
     /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
-    /// one normal), with their coupling matrix.
-    fn block(&self, start: usize) -> Block {
+    /// one normal), with their coupling matrix and their friction patch (warm started from the
+    /// points' last friction impulses `tangent`).
+    fn block(&self, start: usize, tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
         // One point is solved on its own (`solve_normal`): no coupling needed.
@@ -322,12 +307,24 @@ impl ContactSolver {
             None => [[0.0; block_lcp::MAX]; block_lcp::MAX],
         };
         let k_inv = if (2..=block_lcp::MAX).contains(&pts.len()) { block_lcp::inverse(&k, len) } else { None };
-        Block { start, len: pts.len(), k, k_inv }
+        let (a, b) = pts.first().map_or((0, 0), |p| (p.a, p.b));
+        let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
+        let rb: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.rb));
+        let n = pts.first().map_or(DVec3::Y, |p| p.n);
+        let patch = Patch::new(&self.bodies[a], &self.bodies[b], n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
+        Block { start, len: pts.len(), a, b, k, k_inv, patch }
     }
 
-    fn apply(bodies: &mut [SolverBody], p: &SolverPoint, impulse: DVec3) {
-        bodies[p.a].apply(-impulse, p.ra, p.reach);
-        bodies[p.b].apply(impulse, p.rb, p.reach);
+    /// How long the patch's friction acts within the step: its points' reach, weighted by their
+    /// loads (evenly without load), so a corner that struck carries its friction from the
+    /// impact on.
+    fn patch_reach(pts: &[SolverPoint]) -> f64 {
+        let total: f64 = pts.iter().map(|p| p.normal_impulse).sum();
+        if total > 0.0 {
+            pts.iter().map(|p| p.reach * p.normal_impulse).sum::<f64>() / total
+        } else {
+            pts.iter().map(|p| p.reach).sum::<f64>() / pts.len().max(1) as f64
+        }
     }
 
     /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
@@ -339,10 +336,13 @@ impl ContactSolver {
 
     /// Stage 2: applies last step's impulses of the points that persisted.
     pub fn warm_start(&mut self) {
-        for p in &self.points {
-            let impulse = p.n * p.normal_impulse + p.tangent_impulse;
-            if impulse != DVec3::ZERO {
-                Self::apply(&mut self.bodies, p, impulse);
+        for block in &self.blocks {
+            let pts = &self.points[block.start..block.start + block.len];
+            for p in pts.iter().filter(|p| p.normal_impulse != 0.0) {
+                Self::apply_normal(&mut self.bodies, p, p.normal_impulse);
+            }
+            if block.patch.impulse != DVec3::ZERO {
+                block.patch.apply(&mut self.bodies, block.a, block.b, block.patch.impulse, Self::patch_reach(pts));
             }
         }
     }
@@ -461,41 +461,6 @@ impl ContactSolver {
         }
     }
 
-    /// Coulomb friction: a contact at rest when the step began holds with up to mu_s times its
-    /// normal impulse; a sliding one is held back with up to mu_k times it (and stops when
-    /// that is enough). The static limit is kept per point while the points share the load:
-    /// dropping a point to mu_k as soon as it needs more than mu_s would shift its share to the
-    /// others, which would then let go too, and a block would slide below its friction angle.
-    /// Each correction is taken along the current slip velocity (with the effective mass in
-    /// that direction), so a sliding contact's impulse ends up opposing its slip, not pushing
-    /// it sideways.
-    fn solve_friction(bodies: &mut [SolverBody], p: &mut SolverPoint) {
-        // Without load there is no friction to add or take back (a touching side face).
-        if p.normal_impulse == 0.0 && p.tangent_impulse == DVec3::ZERO {
-            return;
-        }
-        let vel = relative_velocity(&bodies[p.a], &bodies[p.b], p.ra, p.rb);
-        let slip = vel - p.n * vel.dot(p.n);
-        let old = p.tangent_impulse;
-        let mut new = old;
-        // The impulse along the slip that stops it: slip / (d . K d) for the slip's direction
-        // d, which is slip |slip|^2 / (slip . K slip).
-        let k = slip.dot(p.point_mass * slip);
-        if k > 0.0 {
-            new -= slip * (slip.length_squared() / k);
-        }
-        let limit = if p.sticking { p.mu_s } else { p.mu_k } * p.normal_impulse;
-        let len2 = new.length_squared();
-        if len2 > limit * limit {
-            let len = len2.sqrt();
-            new *= if len > 0.0 { limit / len } else { 0.0 };
-        }
-        p.tangent_impulse = new;
-        if new != old {
-            Self::apply(bodies, p, new - old);
-        }
-    }
-
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
     fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) {
         let vn = Self::normal_velocity(bodies, p);
@@ -553,45 +518,24 @@ impl ContactSolver {
         }
     }
 
-    /// Stage 4, one iteration: Gauss-Seidel over the manifolds: friction point by point, then
-    /// non-penetration for the manifold's points together.
+    /// Stage 4, one iteration: Gauss-Seidel over the manifolds: friction of the manifold as a
+    /// whole (see friction_patch.rs: static up to mu_s N while it sticks, kinetic mu_k N while
+    /// it slides), then non-penetration for the manifold's points together.
     pub fn solve_iteration(&mut self) {
-        for block in &self.blocks {
-            for p in self.points[block.start..block.start + block.len].iter_mut() {
-                Self::solve_friction(&mut self.bodies, p);
-            }
+        for block in &mut self.blocks {
+            let pts = &self.points[block.start..block.start + block.len];
+            let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
+            block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts));
             Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
         }
     }
     /// Stage 5: keeps the accumulated impulses in the manifolds for next step's warm start
     /// and for `World::contacts`.
-    /// The friction impulse that would hold a block's contact as a whole: taken at the
-    /// centroid of its points, from the velocities now (the impulse so far plus what stops the
-    /// slip left), with its normal impulse and whether its points stick. Per point the answer
-    /// would depend on how the iterations happened to share the load out between the points.
-    fn holding(&self, block: &Block) -> Option<(f64, f64, bool)> {
-        let pts = &self.points[block.start..block.start + block.len];
-        let first = pts.first()?;
-        let k = pts.len() as f64;
-        let (ra, rb) = (pts.iter().map(|p| p.ra).sum::<DVec3>() / k, pts.iter().map(|p| p.rb).sum::<DVec3>() / k);
-        let (ba, bb) = (&self.bodies[first.a], &self.bodies[first.b]);
-        let vel = relative_velocity(ba, bb, ra, rb);
-        let slip = vel - first.n * vel.dot(first.n);
-        let mut needed: DVec3 = pts.iter().map(|p| p.tangent_impulse).sum();
-        if let Some(dir) = slip.try_normalize() {
-            needed -= dir * (effective_mass(ba, bb, ra, rb, dir) * slip.length());
-        }
-        let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
-        Some((needed.length(), normal, pts.iter().all(|p| p.sticking)))
-    }
-
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
-    /// sliding one) when kinetic friction stopped it.
+    /// sliding one) when kinetic friction stopped it. None without load.
     fn holds(&self, block: &Block) -> Option<bool> {
-        let (needed, normal, sticking) = self.holding(block)?;
-        let first = &self.points[block.start];
-        let mu = if sticking { first.mu_s } else { first.mu_k };
-        (normal > 0.0).then(|| needed <= mu * normal * (1.0 + 1e-9))
+        let normal: f64 = self.points[block.start..block.start + block.len].iter().map(|p| p.normal_impulse).sum();
+        (normal > 0.0).then(|| block.patch.holds(&self.bodies[block.a], &self.bodies[block.b], normal))
     }
 
     /// Lets go of the sticking contacts that static friction cannot hold: they slide, so
@@ -601,18 +545,15 @@ impl ContactSolver {
     pub fn release_saturated(&mut self) -> bool {
         // Where kinetic friction is as strong as static, letting go changes nothing this step
         // (and `store_impulses` finds what slides on its own).
-        if self.points.iter().all(|p| p.mu_k >= p.mu_s) {
+        if self.blocks.iter().all(|b| b.patch.mu_k >= b.patch.mu_s) {
             return false;
         }
         let mut any = false;
         for b in 0..self.blocks.len() {
             let block = &self.blocks[b];
-            let pts = &self.points[block.start..block.start + block.len];
-            let sticking = pts.iter().all(|p| p.sticking);
-            if sticking && self.holds(block) == Some(false) {
-                any |= pts.iter().any(|p| p.mu_k < p.mu_s);
-                let (start, len) = (block.start, block.len);
-                self.points[start..start + len].iter_mut().for_each(|p| p.sticking = false);
+            if block.patch.sticking && self.holds(block) == Some(false) {
+                any |= block.patch.mu_k < block.patch.mu_s;
+                self.blocks[b].patch.sticking = false;
             }
         }
         any
@@ -622,10 +563,20 @@ impl ContactSolver {
     /// step: a contact held this step sticks; a sliding one that kinetic friction stopped
     /// sticks; the others slide.
     pub fn store_impulses(&self, manifolds: &mut [Manifold]) {
+        for block in &self.blocks {
+            let pts = &self.points[block.start..block.start + block.len];
+            let len = pts.len().min(block_lcp::MAX);
+            let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
+            let normal: [f64; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(0.0, |p| p.normal_impulse));
+            let mut tangent = [DVec3::ZERO; block_lcp::MAX];
+            block.patch.at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
+            for (p, t) in pts.iter().zip(tangent) {
+                manifolds[p.manifold].points[p.index].tangent_impulse = t;
+            }
+        }
         for p in &self.points {
             let cp = &mut manifolds[p.manifold].points[p.index];
             cp.normal_impulse = p.normal_impulse;
-            cp.tangent_impulse = p.tangent_impulse;
             cp.bounced = p.bounced;
             cp.touch_time = p.touched_at;
             cp.approach_speed = p.approach_speed;

@@ -2,14 +2,21 @@
 //! touches or changes them.
 //!
 //! An island is a set of dynamic bodies joined by touching contacts, joints or springs (static
-//! and kinematic bodies join nothing). An island falls asleep when every body in it has moved
-//! slower than `SLEEP_SPEED` (centre and, through its rotation, its extent) for `SLEEP_TIME`,
-//! none carries an applied load, position correction has finished with its contacts (none
-//! overlaps by more than `SETTLED_SLOPS` linear slops), and it rests on something (a contact with a static, kinematic
-//! or sleeping body): a pendulum or a weight on a spring never sleeps, a heap that has settled
-//! does. Its bodies' velocities are set to zero then (they were below the threshold). The
-//! thresholds are far below anything a lab measures, so sleeping changes no measured result
-//! beyond that; `Settings::sleeping = false` keeps every body awake.
+//! and kinematic bodies join nothing). An island falls asleep when
+//! - every body in it has moved slower than `SLEEP_SPEED` (centre and, through its rotation, its
+//!   extent) for `SLEEP_TIME`,
+//! - none is speeding up: each moves no faster than when its rest began, or slower than
+//!   `STILL_SPEED`, so a block that starts to creep down a slope keeps going, and a swaying
+//!   stack sleeps at the end of a sway, not in the middle of it,
+//! - none carries an applied load,
+//! - position correction has finished with its contacts (none overlaps by more than
+//!   `SETTLED_SLOPS` linear slops),
+//! - and it rests on something (a contact with a static, kinematic or sleeping body): a
+//!   pendulum or a weight on a spring never sleeps, a heap that has settled does.
+//!
+//! Its bodies' velocities are set to zero then (they were below the threshold). A body slower
+//! than 1 mm/s for half a second moves less than half a millimetre meanwhile, below what a lab
+//! measures; `Settings::sleeping = false` keeps every body awake.
 //!
 //! A sleeping body keeps its contacts (frozen, for reading and for warm starting) and acts as
 //! an immovable body. Its island wakes when an awake body touches any of its bodies, and the
@@ -19,7 +26,9 @@ use crate::body::Body;
 use crate::collision::manifold::Manifold;
 
 /// Speed (m/s) below which a body counts as resting.
-pub const SLEEP_SPEED: f64 = 1e-4;
+pub const SLEEP_SPEED: f64 = 1e-3;
+/// Speed (m/s) below which a resting body counts as still, whether or not it speeds up.
+pub const STILL_SPEED: f64 = 1e-4;
 /// How long (s) an island must rest before it sleeps.
 pub const SLEEP_TIME: f64 = 0.5;
 /// Overlap, in linear slops, above which a contact is still being pushed apart.
@@ -31,6 +40,8 @@ pub struct Sleep {
     pub asleep: bool,
     /// How long it has rested (s).
     pub timer: f64,
+    /// How fast it moved when its rest began (m/s).
+    pub rest_speed: f64,
 }
 
 /// Islands by union-find over body rows, with buffers reused from step to step.
@@ -38,7 +49,7 @@ pub struct Sleep {
 pub struct Islands {
     parent: Vec<usize>,
     /// Per root: the island's shortest rest, whether it rests on something, whether it holds
-    /// a body that must stay awake.
+    /// a body that must stay awake (or one that speeds up).
     rest: Vec<f64>,
     supported: Vec<bool>,
     woken: Vec<bool>,
@@ -152,8 +163,16 @@ impl Islands {
             if !Self::awake_dynamic(b) {
                 continue;
             }
-            let spin = b.angular_velocity.length() * b.shape.bounding_radius();
-            b.sleep.timer = if b.velocity.length() < SLEEP_SPEED && spin < SLEEP_SPEED && !loaded[i] { b.sleep.timer + dt } else { 0.0 };
+            let speed = b.velocity.length().max(b.angular_velocity.length() * b.shape.bounding_radius());
+            if speed < SLEEP_SPEED && !loaded[i] {
+                if b.sleep.timer == 0.0 {
+                    b.sleep.rest_speed = speed;
+                }
+                b.sleep.timer += dt;
+                self.woken[i] |= speed > b.sleep.rest_speed.max(STILL_SPEED);
+            } else {
+                b.sleep.timer = 0.0;
+            }
         }
         for i in 0..n {
             if !Self::awake_dynamic(&bodies[i]) {

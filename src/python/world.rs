@@ -273,7 +273,7 @@ impl PyWorld {
     }
 
     /// Whether islands of bodies resting on something fall asleep (stop being simulated until
-    /// touched or edited) after resting slower than 0.1 mm/s for 0.5 s. Bodies on joints
+    /// touched or edited) after moving slower than 1 mm/s, and not speeding up, for 0.5 s. Bodies on joints
     /// never sleep. False wakes every body and keeps them awake.
     #[getter]
     fn sleeping(&self) -> bool {
@@ -782,7 +782,8 @@ impl PyWorld {
 
     /// This step's contact points as a dict of arrays: body_a, body_b (body ids), point,
     /// normal (from a to b), depth (positive when overlapping), normal_impulse,
-    /// tangent_impulse (world vector), all as of the last step.
+    /// tangent_impulse (world vector; a contact's friction shared out over its points by their
+    /// loads, with its twist as forces across them), all as of the last step.
     fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let (mut ia, mut ib, mut point, mut normal, mut depth, mut jn, mut jt) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         let bodies = &self.inner.bodies();

@@ -1,0 +1,234 @@
+//! Friction of one contact as a whole (a patch): a force in the tangent plane at the centroid
+//! of the manifold's points and a twist about the normal, limited together by mu times the
+//! manifold's summed normal impulse.
+//!
+//! Coulomb friction point by point ties each corner's limit to that corner's share of the
+//! load. A face resting on four corners is statically indeterminate: many shares give the same
+//! motion, and the iterations move between them, so each corner's limit jumps from one
+//! iteration to the next, and friction never settles (a stack of boxes keeps shivering). The
+//! summed load is determined by the motion, so the patch's limit is steady. It is also solved
+//! at once: a sliding face reaches its full kinetic friction in one pass instead of corner by
+//! corner (PhysX's patch friction works the same way).
+//!
+//! The three unknowns are the friction force along two tangents t1, t2 and the twist impulse
+//! divided by the patch radius r (the points' mean distance from their centroid), so that all
+//! three are forces: the limit is then a sphere, |(f1, f2, tau / r)| <= mu N, the friction
+//! "limit surface" of a patch whose load sits at radius r (Goyal, Ruina and Papadopoulos 1991
+//! approximate it by such an ellipsoid). For one load, the largest twist it allows is mu N r,
+//! what the same load on the corners at their mean radius allows point by point; a single point
+//! (r = 0) has no twist.
+
+use crate::dynamics::solver_body::SolverBody;
+use crate::math::{DMat3, DVec3};
+
+/// One manifold's friction.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Patch {
+    /// The patch centre's lever arms on body A and body B.
+    pub ra: DVec3,
+    pub rb: DVec3,
+    /// Per unknown (t1, t2, twist): the linear direction (zero for the twist), the angular
+    /// parts of the row on A and B, and the spins a unit impulse gives them (I^-1 times those).
+    lin: [DVec3; 3],
+    ang_a: [DVec3; 3],
+    ang_b: [DVec3; 3],
+    spin_a: [DVec3; 3],
+    spin_b: [DVec3; 3],
+    n: DVec3,
+    /// The points' mean distance from the centre (m).
+    pub radius: f64,
+    /// Coupling of the three unknowns (the change of each one's velocity per unit impulse of
+    /// each), and its inverse.
+    k: DMat3,
+    k_inv: DMat3,
+    /// Accumulated impulse: along t1, along t2, twist / radius.
+    pub impulse: DVec3,
+    pub mu_s: f64,
+    pub mu_k: f64,
+    /// Whether the surfaces were at rest on each other when the step began: friction holds up
+    /// to mu_s N then, and is mu_k N while they slide.
+    pub sticking: bool,
+}
+
+impl Patch {
+    /// The patch of points with lever arms `ra`, `rb` (one per point) and common normal n
+    /// between bodies A and B. `tangent` are the points' friction impulses of the last step
+    /// (world vectors), the warm start.
+    pub fn new(ba: &SolverBody, bb: &SolverBody, n: DVec3, ra: &[DVec3], rb: &[DVec3], tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Patch {
+        let count = ra.len().max(1) as f64;
+        let (ca, cb) = (ra.iter().sum::<DVec3>() / count, rb.iter().sum::<DVec3>() / count);
+        let offsets = || ra.iter().map(move |&r| flat(r - ca, n));
+        let radius = offsets().map(DVec3::length).sum::<f64>() / count;
+        let (t1, t2) = n.any_orthonormal_pair();
+        let lin = [t1, t2, DVec3::ZERO];
+        let twist = n * radius;
+        let ang_a = [ca.cross(t1), ca.cross(t2), twist];
+        let ang_b = [cb.cross(t1), cb.cross(t2), twist];
+        let spin_a = ang_a.map(|a| ba.inv_inertia * a);
+        let spin_b = ang_b.map(|b| bb.inv_inertia * b);
+        let inv_mass = ba.inv_mass + bb.inv_mass;
+        let mut k = DMat3::ZERO;
+        for i in 0..3 {
+            for j in 0..3 {
+                k.col_mut(j)[i] = lin[i].dot(lin[j]) * inv_mass + ang_a[i].dot(spin_a[j]) + ang_b[i].dot(spin_b[j]);
+            }
+        }
+        // A single point has no twist: keep that unknown at zero with a unit placeholder.
+        if radius == 0.0 {
+            k.col_mut(2)[2] = 1.0;
+        }
+        let k_inv = regularised_inverse(k);
+        let force: DVec3 = tangent.iter().map(|&t| flat(t, n)).sum();
+        let torque: f64 = offsets().zip(tangent).map(|(d, &t)| d.cross(t).dot(n)).sum();
+        let impulse = DVec3::new(force.dot(t1), force.dot(t2), if radius > 0.0 { torque / radius } else { 0.0 });
+        Patch { ra: ca, rb: cb, lin, ang_a, ang_b, spin_a, spin_b, n, radius, k, k_inv, impulse, mu_s, mu_k, sticking }
+    }
+
+    /// The slip velocities of the three unknowns (the twist one times the radius).
+    fn slip(&self, ba: &SolverBody, bb: &SolverBody) -> DVec3 {
+        let dv = bb.v - ba.v;
+        DVec3::from_array(std::array::from_fn(|i| self.lin[i].dot(dv) + self.ang_b[i].dot(bb.w) - self.ang_a[i].dot(ba.w)))
+    }
+
+    /// The friction limit for a summed normal impulse `normal`.
+    fn limit(&self, normal: f64) -> f64 {
+        (if self.sticking { self.mu_s } else { self.mu_k }) * normal
+    }
+
+    /// The impulse that stops the slip: the current one plus K^-1 times the slip.
+    fn holding_impulse(&self, ba: &SolverBody, bb: &SolverBody) -> DVec3 {
+        self.impulse - self.k_inv * self.slip(ba, bb)
+    }
+
+    /// The impulse that would hold the patch, its size, against mu N: whether friction holds
+    /// it (for a sliding patch: whether kinetic friction stopped it).
+    pub fn holds(&self, ba: &SolverBody, bb: &SolverBody, normal: f64) -> bool {
+        self.holding_impulse(ba, bb).length() <= self.limit(normal) * (1.0 + 1e-9)
+    }
+
+    /// One Gauss-Seidel update with summed normal impulse `normal`: the impulse that stops the
+    /// slip if friction can give it; otherwise a step along the slip (with the effective mass
+    /// in that direction, so a sliding patch's friction ends up opposing its slip, not pushing
+    /// it sideways), kept within the limit. `reach` as for `SolverBody::change`.
+    pub fn solve(&mut self, bodies: &mut [SolverBody], a: usize, b: usize, normal: f64, reach: f64) {
+        // Without load there is no friction to add or take back (a touching side face).
+        if normal == 0.0 && self.impulse == DVec3::ZERO {
+            return;
+        }
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let limit = self.limit(normal);
+        let old = self.impulse;
+        let mut new = self.holding_impulse(ba, bb);
+        if new.length_squared() > limit * limit {
+            let slip = self.slip(ba, bb);
+            let k = slip.dot(self.k * slip);
+            new = old;
+            if k > 0.0 {
+                new -= slip * (slip.length_squared() / k);
+            }
+            let len = new.length();
+            if len > limit {
+                new *= limit / len;
+            }
+        }
+        self.impulse = new;
+        if new != old {
+            self.apply(bodies, a, b, new - old, reach);
+        }
+    }
+
+    /// Applies an impulse of the three unknowns to bodies a and b.
+    pub fn apply(&self, bodies: &mut [SolverBody], a: usize, b: usize, d: DVec3, reach: f64) {
+        let linear = self.lin[0] * d.x + self.lin[1] * d.y;
+        let (spin_a, spin_b) = (self.spin_a[0] * d.x + self.spin_a[1] * d.y + self.spin_a[2] * d.z, self.spin_b[0] * d.x + self.spin_b[1] * d.y + self.spin_b[2] * d.z);
+        let (ma, mb) = (bodies[a].inv_mass, bodies[b].inv_mass);
+        bodies[a].change(linear * -ma, -spin_a, reach);
+        bodies[b].change(linear * mb, spin_b, reach);
+    }
+
+    /// The patch impulse as friction impulses at the points (arms `ra`, normal impulses
+    /// `normal`), for reading and for the next step's warm start: the force shared in proportion
+    /// to the points' loads (evenly without load), the twist as forces across the points'
+    /// offsets from the centre. They sum to the patch's force and twist.
+    pub fn at_points(&self, ra: &[DVec3], normal: &[f64], out: &mut [DVec3]) {
+        let force = self.lin[0] * self.impulse.x + self.lin[1] * self.impulse.y;
+        let total: f64 = normal.iter().sum();
+        let count = ra.len() as f64;
+        let offset = |r: DVec3| flat(r - self.ra, self.n);
+        let spread: f64 = ra.iter().map(|&r| offset(r).length_squared()).sum();
+        for (o, &nrm) in out.iter_mut().zip(normal) {
+            *o = force * if total > 0.0 { nrm / total } else { 1.0 / count };
+        }
+        // Shared by load, the force acts off the centre; the twist makes up the difference.
+        let twist = self.impulse.z * self.radius - ra.iter().zip(out.iter()).map(|(&r, o)| offset(r).cross(*o).dot(self.n)).sum::<f64>();
+        if spread > 0.0 {
+            for (o, &r) in out.iter_mut().zip(ra) {
+                *o += self.n.cross(offset(r)) * (twist / spread);
+            }
+        }
+    }
+}
+
+/// v without its component along the unit vector n.
+fn flat(v: DVec3, n: DVec3) -> DVec3 {
+    v - n * v.dot(n)
+}
+
+/// (K + eps I)^-1, eps a tiny fraction of K's largest diagonal, so a patch whose unknowns are
+/// (nearly) dependent still gets an answer.
+fn regularised_inverse(k: DMat3) -> DMat3 {
+    let scale = k.x_axis.x.max(k.y_axis.y).max(k.z_axis.z);
+    let reg = k + DMat3::from_diagonal(DVec3::splat(1e-12 * scale));
+    if reg.determinant().abs() > 0.0 { reg.inverse() } else { DMat3::ZERO }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(inv_mass: f64, inv_inertia: f64) -> SolverBody {
+        SolverBody { inv_mass, inv_inertia: DMat3::from_diagonal(DVec3::splat(inv_inertia)), touched: true, ..Default::default() }
+    }
+
+    fn square(half: f64) -> Vec<DVec3> {
+        [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)].iter().map(|&(x, z)| DVec3::new(x * half, -0.1, z * half)).collect()
+    }
+
+    #[test]
+    fn point_impulses_give_back_the_patch_impulse() {
+        let (ba, bb) = (body(0.0, 0.0), body(1.0, 6.0));
+        let n = DVec3::Y;
+        let ra = square(0.3);
+        let rb: Vec<DVec3> = ra.iter().map(|&r| r - DVec3::new(0.05, 0.2, 0.0)).collect();
+        let mut p = Patch::new(&ba, &bb, n, &ra, &rb, &[DVec3::ZERO; 4], 0.5, 0.5, true);
+        p.impulse = DVec3::new(0.3, -0.2, 0.7);
+        let mut out = [DVec3::ZERO; 4];
+        p.at_points(&ra, &[1.0, 2.0, 0.0, 0.5], &mut out);
+        let back = Patch::new(&ba, &bb, n, &ra, &rb, &out, 0.5, 0.5, true);
+        assert!((back.impulse - p.impulse).length() < 1e-12, "{:?}", back.impulse);
+        // The twist part adds no net force.
+        let force: DVec3 = out.iter().sum();
+        assert!((force - (p.lin[0] * 0.3 - p.lin[1] * 0.2)).length() < 1e-12);
+    }
+
+    #[test]
+    fn a_sliding_patch_gets_its_full_kinetic_friction_at_once() {
+        // A block sliding at 1 m/s with a spin about the normal: one update stops it if
+        // mu N allows, and otherwise gives exactly mu N against the slip.
+        let n = DVec3::Y;
+        let ra = square(0.2);
+        let mut bodies = [body(0.0, 0.0), body(0.5, 3.0)];
+        let rb: Vec<DVec3> = ra.iter().map(|&r| r - DVec3::new(0.0, -0.1, 0.0)).collect();
+        for normal in [10.0, 0.1] {
+            bodies[1].v = DVec3::new(1.0, 0.0, 0.0);
+            bodies[1].w = DVec3::new(0.0, 0.4, 0.0);
+            let mut p = Patch::new(&bodies[0], &bodies[1], n, &ra, &rb, &[DVec3::ZERO; 4], 0.4, 0.4, false);
+            p.solve(&mut bodies, 0, 1, normal, 0.0);
+            let held = p.slip(&bodies[0], &bodies[1]).length() < 1e-9;
+            assert_eq!(held, normal == 10.0);
+            if !held {
+                assert!((p.impulse.length() - 0.4 * normal).abs() < 1e-12);
+            }
+        }
+    }
+}
