@@ -27,13 +27,9 @@ pub struct Patch {
     /// The patch centre's lever arms on body A and body B.
     pub ra: DVec3,
     pub rb: DVec3,
-    /// Per unknown (t1, t2, twist): the linear direction (zero for the twist), the angular
-    /// parts of the row on A and B, and the spins a unit impulse gives them (I^-1 times those).
-    lin: [DVec3; 3],
-    ang_a: [DVec3; 3],
-    ang_b: [DVec3; 3],
-    spin_a: [DVec3; 3],
-    spin_b: [DVec3; 3],
+    /// The tangents and the normal.
+    t1: DVec3,
+    t2: DVec3,
     n: DVec3,
     /// The points' mean distance from the centre (m).
     pub radius: f64,
@@ -60,6 +56,8 @@ impl Patch {
         let offsets = || ra.iter().map(move |&r| flat(r - ca, n));
         let radius = offsets().map(DVec3::length).sum::<f64>() / count;
         let (t1, t2) = n.any_orthonormal_pair();
+        // Per unknown: the linear direction, the angular parts of the row on A and B, and the
+        // spins a unit impulse gives them.
         let lin = [t1, t2, DVec3::ZERO];
         let twist = n * radius;
         let ang_a = [ca.cross(t1), ca.cross(t2), twist];
@@ -81,13 +79,13 @@ impl Patch {
         let force: DVec3 = tangent.iter().map(|&t| flat(t, n)).sum();
         let torque: f64 = offsets().zip(tangent).map(|(d, &t)| d.cross(t).dot(n)).sum();
         let impulse = DVec3::new(force.dot(t1), force.dot(t2), if radius > 0.0 { torque / radius } else { 0.0 });
-        Patch { ra: ca, rb: cb, lin, ang_a, ang_b, spin_a, spin_b, n, radius, k, k_inv, impulse, mu_s, mu_k, sticking }
+        Patch { ra: ca, rb: cb, t1, t2, n, radius, k, k_inv, impulse, mu_s, mu_k, sticking }
     }
 
     /// The slip velocities of the three unknowns (the twist one times the radius).
     fn slip(&self, ba: &SolverBody, bb: &SolverBody) -> DVec3 {
-        let dv = bb.v - ba.v;
-        DVec3::from_array(std::array::from_fn(|i| self.lin[i].dot(dv) + self.ang_b[i].dot(bb.w) - self.ang_a[i].dot(ba.w)))
+        let v = (bb.v + bb.w.cross(self.rb)) - (ba.v + ba.w.cross(self.ra));
+        DVec3::new(self.t1.dot(v), self.t2.dot(v), self.radius * self.n.dot(bb.w - ba.w))
     }
 
     /// The friction limit for a summed normal impulse `normal`.
@@ -139,11 +137,12 @@ impl Patch {
 
     /// Applies an impulse of the three unknowns to bodies a and b.
     pub fn apply(&self, bodies: &mut [SolverBody], a: usize, b: usize, d: DVec3, reach: f64) {
-        let linear = self.lin[0] * d.x + self.lin[1] * d.y;
-        let (spin_a, spin_b) = (self.spin_a[0] * d.x + self.spin_a[1] * d.y + self.spin_a[2] * d.z, self.spin_b[0] * d.x + self.spin_b[1] * d.y + self.spin_b[2] * d.z);
-        let (ma, mb) = (bodies[a].inv_mass, bodies[b].inv_mass);
-        bodies[a].change(linear * -ma, -spin_a, reach);
-        bodies[b].change(linear * mb, spin_b, reach);
+        let force = self.t1 * d.x + self.t2 * d.y;
+        let twist = self.n * (self.radius * d.z);
+        let ba = &mut bodies[a];
+        ba.change(force * -ba.inv_mass, ba.inv_inertia * -(self.ra.cross(force) + twist), reach);
+        let bb = &mut bodies[b];
+        bb.change(force * bb.inv_mass, bb.inv_inertia * (self.rb.cross(force) + twist), reach);
     }
 
     /// The patch impulse as friction impulses at the points (arms `ra`, normal impulses
@@ -151,7 +150,7 @@ impl Patch {
     /// to the points' loads (evenly without load), the twist as forces across the points'
     /// offsets from the centre. They sum to the patch's force and twist.
     pub fn at_points(&self, ra: &[DVec3], normal: &[f64], out: &mut [DVec3]) {
-        let force = self.lin[0] * self.impulse.x + self.lin[1] * self.impulse.y;
+        let force = self.t1 * self.impulse.x + self.t2 * self.impulse.y;
         let total: f64 = normal.iter().sum();
         let count = ra.len() as f64;
         let offset = |r: DVec3| flat(r - self.ra, self.n);
@@ -208,7 +207,7 @@ mod tests {
         assert!((back.impulse - p.impulse).length() < 1e-12, "{:?}", back.impulse);
         // The twist part adds no net force.
         let force: DVec3 = out.iter().sum();
-        assert!((force - (p.lin[0] * 0.3 - p.lin[1] * 0.2)).length() < 1e-12);
+        assert!((force - (p.t1 * 0.3 - p.t2 * 0.2)).length() < 1e-12);
     }
 
     #[test]
