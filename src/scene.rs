@@ -195,6 +195,8 @@ pub struct ManifoldData {
     pub points: Vec<ContactPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sliding: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<crate::collision::refresh::PairFrame>,
 }
 
 /// An error in a scene file at `path` (a JSON path such as bodies[3].shape).
@@ -320,7 +322,7 @@ impl World {
                     LoadData { handle: l.handle.0, body: id_of(l.body), force: l.force, local_point: l.local_point, torque: l.torque, remaining, until_removed }
                 })
                 .collect(),
-            contacts: self.contacts.manifolds.iter().map(|m| ManifoldData { a: id_of(m.a), b: id_of(m.b), normal: m.normal, points: m.points.clone(), sliding: m.sliding }).collect(),
+            contacts: self.contacts.manifolds.iter().map(|m| ManifoldData { a: id_of(m.a), b: id_of(m.b), normal: m.normal, points: m.points.clone(), sliding: m.sliding, frame: m.frame }).collect(),
         }
     }
 
@@ -519,7 +521,7 @@ impl World {
             let row_a = w.bodies.dense_index(a).expect("inserted above");
             let row_b = w.bodies.dense_index(b).expect("inserted above");
             let coefficients = w.settings.materials.coefficients(&w.bodies.bodies()[row_a].material, &w.bodies.bodies()[row_b].material, None);
-            w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients, sliding: md.sliding });
+            w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients, sliding: md.sliding, frame: md.frame });
         }
         w.bodies_changed();
         // As saved (the edits above woke every body).

@@ -3,6 +3,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::refresh::PairFrame;
 use crate::body::BodyHandle;
 use crate::material::PairCoefficients;
 use crate::math::DVec3;
@@ -76,6 +77,9 @@ pub struct Manifold {
     /// Whether the surfaces were sliding on each other when the last step ended (None for a
     /// new contact), which sets the friction limit of this step: static or kinetic.
     pub sliding: Option<bool>,
+    /// The pair's relative pose when the contact was last found in full, for refreshing it
+    /// (see refresh.rs); None for pairs that are always found in full.
+    pub frame: Option<PairFrame>,
 }
 
 /// Keeps from one step to the next the manifolds of all touching pairs, in a deterministic
@@ -110,6 +114,11 @@ impl ContactSet {
     }
 
     /// An empty list for a new manifold's points (one of a manifold gone by).
+    /// Last step's manifold of bodies a and b (in that order).
+    pub fn previous(&self, a: BodyHandle, b: BodyHandle) -> Option<&Manifold> {
+        self.previous_index.get(&(a, b)).map(|&i| &self.previous[i])
+    }
+
     pub fn point_buffer(&mut self) -> Vec<ContactPoint> {
         self.spare.pop().unwrap_or_default()
     }

@@ -9,5 +9,6 @@ pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
 pub mod ray;
+pub mod refresh;
 pub mod rounded;
 pub mod sat;
