@@ -7,8 +7,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::events::ContactEvents;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
-use crate::collision::narrow_phase::{NarrowPhase, Posed};
-use crate::collision::refresh::{refresh, PairFrame};
+use crate::collision::pair_contacts::{PairContacts, PairInputs};
 use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
@@ -23,7 +22,6 @@ use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
 use crate::math::{integrate_orientation_exact, DMat3, DVec3};
 use crate::profile::{Laps, StepTimes};
-use crate::shape::ShapeKind;
 
 /// World-wide settings. Change them through the `World` setters, which check them.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +73,7 @@ struct Scratch {
     boxes: Vec<Aabb>,
     margins: Vec<f64>,
     pairs: Vec<(u32, u32)>,
-    narrow: NarrowPhase,
+    pair_contacts: PairContacts,
     /// Bodies with an applied load this step, by row.
     loaded: Vec<bool>,
     /// Joints and springs as rows, for the islands.
@@ -351,35 +349,17 @@ impl World {
         // A sleeping body's contacts with bodies that are not awake stay as they were.
         self.contacts.keep_previous(|m| !bodies[m.row_a].is_awake() && !bodies[m.row_b].is_awake() && (bodies[m.row_a].sleep.asleep || bodies[m.row_b].sleep.asleep));
         let handles = self.bodies.handles();
-        let slop = self.settings.linear_slop;
         let sc = &mut self.scratch;
-        for &(i, j) in &sc.pairs {
-            let (mut a, mut b) = (i as usize, j as usize);
-            if bodies[a].shape.kind() > bodies[b].shape.kind() {
-                std::mem::swap(&mut a, &mut b);
-            }
+        let inputs = PairInputs { bodies, handles, margins: &sc.margins, previous: &self.contacts, refresh_tolerance: 0.5 * self.settings.linear_slop };
+        sc.pair_contacts.find(&sc.pairs, inputs);
+        for found in sc.pair_contacts.found.iter().filter(|f| f.len > 0) {
+            let (a, b) = (found.a, found.b);
             let (ba, bb) = (&bodies[a], &bodies[b]);
-            let posed_a = Posed { shape: &ba.shape, position: ba.position, orientation: ba.orientation };
-            let posed_b = Posed { shape: &bb.shape, position: bb.position, orientation: bb.orientation };
-            let margin = sc.margins[a] + sc.margins[b];
-            // Two polyhedra that barely moved relative to each other keep their contact,
-            // measured again; others are found in full.
-            let polyhedra = [ba, bb].iter().all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
-            let previous = self.contacts.previous(handles[a], handles[b]).filter(|_| polyhedra);
-            let refreshed = previous.and_then(|old| refresh(old, &posed_a, &posed_b, 0.5 * slop, margin, &mut sc.narrow.points).map(|n| (n, old.frame)));
-            let (normal, frame) = match refreshed {
-                Some((normal, frame)) if !sc.narrow.points.is_empty() => (normal, frame),
-                Some(_) => continue,
-                None => {
-                    let Some(normal) = sc.narrow.collide(posed_a, posed_b, margin) else { continue };
-                    (normal, polyhedra.then(|| PairFrame::new(&posed_a, &posed_b, normal)))
-                }
-            };
             let key = (ba.id.min(bb.id), ba.id.max(bb.id));
             let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
             let (to_a, to_b) = (ba.orientation.inverse(), bb.orientation.inverse());
             let mut points = self.contacts.point_buffer();
-            points.extend(sc.narrow.points.iter().map(|p| ContactPoint {
+            points.extend(found.points().iter().map(|p| ContactPoint {
                 local_a: to_a * (p.on_a - ba.position),
                 local_b: to_b * (p.on_b - bb.position),
                 point: 0.5 * (p.on_a + p.on_b),
@@ -394,7 +374,8 @@ impl World {
             }));
             // Points within a few percent of the smaller body's size count as the same point.
             let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
-            self.contacts.push(Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal, points, coefficients, sliding: None, frame }, match_distance);
+            let manifold = Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal: found.normal, points, coefficients, sliding: None, frame: found.frame };
+            self.contacts.push(manifold, match_distance);
         }
     }
 

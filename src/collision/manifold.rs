@@ -12,7 +12,7 @@ use crate::math::DVec3;
 pub const MAX_POINTS: usize = 4;
 
 /// One contact point as the narrow phase finds it, in world space.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RawPoint {
     /// The deepest point of A towards B, on A's surface.
     pub on_a: DVec3,
@@ -213,11 +213,17 @@ pub fn reduce_to_four(points: &mut Vec<RawPoint>, normal: DVec3) {
             gain(points[i].on_b).total_cmp(&gain(points[j].on_b))
         })
         .unwrap_or(0);
-    let mut keep = vec![deepest, far, third, fourth];
+    let mut keep = [deepest, far, third, fourth];
     keep.sort_unstable();
-    keep.dedup();
-    let kept: Vec<RawPoint> = keep.iter().map(|&i| points[i]).collect();
-    *points = kept;
+    // In place, without allocating: the kept indices are ascending, so each moves down.
+    let mut len = 0;
+    for (k, &i) in keep.iter().enumerate() {
+        if k == 0 || i != keep[k - 1] {
+            points[len] = points[i];
+            len += 1;
+        }
+    }
+    points.truncate(len);
 }
 
 #[cfg(test)]

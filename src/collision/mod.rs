@@ -8,6 +8,7 @@ pub mod events;
 pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
+pub mod pair_contacts;
 pub mod ray;
 pub mod refresh;
 pub mod rounded;

@@ -1,0 +1,108 @@
+//! The narrow phase over all candidate pairs. Each pair's contact is found (or refreshed, see
+//! refresh.rs) from the two bodies and last step's contact alone, into the pair's own slot, so
+//! large scenes split the pairs into chunks on a pool of threads and the result is the same,
+//! bit for bit, whatever the number of threads.
+
+use rayon::prelude::*;
+
+use super::manifold::{ContactSet, RawPoint, MAX_POINTS};
+use super::narrow_phase::{NarrowPhase, Posed};
+use super::refresh::{refresh, PairFrame};
+use crate::body::{Body, BodyHandle};
+use crate::math::DVec3;
+use crate::shape::ShapeKind;
+
+/// Pairs per task; scenes with fewer pairs than two tasks' worth run on the calling thread.
+const PAIRS_PER_TASK: usize = 256;
+
+/// One pair's contact: the rows of A and B (in narrow-phase order), the normal, the pair's
+/// frame for refreshing, and up to four points (`len` of them; none when they do not touch).
+#[derive(Clone, Copy, Debug)]
+pub struct PairContact {
+    pub a: usize,
+    pub b: usize,
+    pub normal: DVec3,
+    pub frame: Option<PairFrame>,
+    pub len: usize,
+    pub points: [RawPoint; MAX_POINTS],
+}
+
+impl PairContact {
+    pub fn points(&self) -> &[RawPoint] {
+        &self.points[..self.len]
+    }
+}
+
+/// What the pairs' contacts are found from.
+#[derive(Clone, Copy)]
+pub struct PairInputs<'a> {
+    pub bodies: &'a [Body],
+    pub handles: &'a [BodyHandle],
+    /// Per body row: how far apart points may be and still be kept (m).
+    pub margins: &'a [f64],
+    /// Last step's contacts.
+    pub previous: &'a ContactSet,
+    /// How far any point of one body may move relative to the other before a contact between
+    /// polyhedra is found in full again (m).
+    pub refresh_tolerance: f64,
+}
+
+/// The contacts of the candidate pairs, with a narrow phase's buffers per task (kept from step
+/// to step).
+#[derive(Default)]
+pub struct PairContacts {
+    pub found: Vec<PairContact>,
+    narrow: Vec<NarrowPhase>,
+}
+
+impl PairContacts {
+    /// Finds the contact of every pair in `pairs`, into `found` (same order).
+    pub fn find(&mut self, pairs: &[(u32, u32)], inputs: PairInputs) {
+        let none = PairContact { a: 0, b: 0, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] };
+        self.found.clear();
+        self.found.resize(pairs.len(), none);
+        let tasks = pairs.len().div_ceil(PAIRS_PER_TASK).max(1);
+        if self.narrow.len() < tasks {
+            self.narrow.resize_with(tasks, NarrowPhase::default);
+        }
+        let run = |((pairs, found), narrow): ((&[(u32, u32)], &mut [PairContact]), &mut NarrowPhase)| {
+            for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
+                *slot = find_one(narrow, pair, &inputs);
+            }
+        };
+        if tasks >= 2 && rayon::current_num_threads() > 1 {
+            pairs.par_chunks(PAIRS_PER_TASK).zip(self.found.par_chunks_mut(PAIRS_PER_TASK)).zip(self.narrow[..tasks].par_iter_mut()).for_each(run);
+        } else {
+            pairs.chunks(PAIRS_PER_TASK).zip(self.found.chunks_mut(PAIRS_PER_TASK)).zip(self.narrow.iter_mut()).for_each(run);
+        }
+    }
+}
+
+/// The contact of one pair of body rows.
+fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs) -> PairContact {
+    let bodies = inputs.bodies;
+    let (mut a, mut b) = (i as usize, j as usize);
+    if bodies[a].shape.kind() > bodies[b].shape.kind() {
+        std::mem::swap(&mut a, &mut b);
+    }
+    let (ba, bb) = (&bodies[a], &bodies[b]);
+    let posed_a = Posed { shape: &ba.shape, position: ba.position, orientation: ba.orientation };
+    let posed_b = Posed { shape: &bb.shape, position: bb.position, orientation: bb.orientation };
+    let margin = inputs.margins[a] + inputs.margins[b];
+    let mut found = PairContact { a, b, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] };
+    // Two polyhedra that barely moved relative to each other keep their contact, measured
+    // again; others are found in full.
+    let polyhedra = [ba, bb].iter().all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
+    let previous = inputs.previous.previous(inputs.handles[a], inputs.handles[b]).filter(|_| polyhedra);
+    let refreshed = previous.and_then(|old| refresh(old, &posed_a, &posed_b, inputs.refresh_tolerance, margin, &mut narrow.points).map(|n| (n, old.frame)));
+    (found.normal, found.frame) = match refreshed {
+        Some(refreshed) => refreshed,
+        None => match narrow.collide(posed_a, posed_b, margin) {
+            Some(normal) => (normal, polyhedra.then(|| PairFrame::new(&posed_a, &posed_b, normal))),
+            None => return found,
+        },
+    };
+    found.len = narrow.points.len().min(MAX_POINTS);
+    found.points[..found.len].copy_from_slice(&narrow.points[..found.len]);
+    found
+}
