@@ -7,7 +7,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::events::ContactEvents;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
-use crate::collision::pair_contacts::{PairContacts, PairInputs};
+use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads};
 use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
@@ -114,6 +114,8 @@ pub struct World {
     islands: Islands,
     scratch: Scratch,
     step_times: StepTimes,
+    /// The threads the narrow phase may use (results are the same on any number).
+    pub(crate) threads: Threads,
 }
 
 impl Default for World {
@@ -149,6 +151,7 @@ impl World {
             islands: Islands::default(),
             scratch: Scratch::default(),
             step_times: StepTimes::default(),
+            threads: Threads::Shared,
         }
     }
 
@@ -351,7 +354,7 @@ impl World {
         let handles = self.bodies.handles();
         let sc = &mut self.scratch;
         let inputs = PairInputs { bodies, handles, margins: &sc.margins, previous: &self.contacts, refresh_tolerance: 0.5 * self.settings.linear_slop };
-        sc.pair_contacts.find(&sc.pairs, inputs);
+        sc.pair_contacts.find(&sc.pairs, inputs, &self.threads);
         for found in sc.pair_contacts.found.iter().filter(|f| f.len > 0) {
             let (a, b) = (found.a, found.b);
             let (ba, bb) = (&bodies[a], &bodies[b]);

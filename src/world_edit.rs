@@ -334,6 +334,23 @@ impl World {
     }
 
     /// Turns sleeping on or off (off wakes every body and keeps them awake).
+    /// The threads the narrow phase of large scenes runs on: None, the process's pool (one
+    /// per core); 1, the calling thread; n, a pool of n of the world's own. Results are the
+    /// same, bit for bit, on any number.
+    pub fn set_threads(&mut self, n: Option<usize>) -> Result<()> {
+        self.threads = match n {
+            None => crate::collision::pair_contacts::Threads::Shared,
+            Some(0) => return Err(Error::invalid("threads", 0, "must be at least 1")),
+            Some(n) => crate::collision::pair_contacts::Threads::new(n).map_err(|e| Error::invalid("threads", n, &format!("no pool of threads: {e}")))?,
+        };
+        Ok(())
+    }
+
+    /// See `set_threads`.
+    pub fn threads(&self) -> Option<usize> {
+        self.threads.count()
+    }
+
     pub fn set_sleeping(&mut self, on: bool) {
         self.content_changed();
         self.settings.sleeping = on;

@@ -3,6 +3,8 @@
 //! large scenes split the pairs into chunks on a pool of threads and the result is the same,
 //! bit for bit, whatever the number of threads.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::manifold::{ContactSet, RawPoint, MAX_POINTS};
@@ -33,6 +35,34 @@ impl PairContact {
     }
 }
 
+/// The threads a world's narrow phase may use.
+#[derive(Clone, Default)]
+pub enum Threads {
+    /// The process's shared pool, one thread per core.
+    #[default]
+    Shared,
+    /// The calling thread only.
+    One,
+    /// A pool of the world's own.
+    Pool(Arc<rayon::ThreadPool>),
+}
+
+impl Threads {
+    /// n threads: 1 is the calling thread alone; more, a pool of n.
+    pub fn new(n: usize) -> Result<Threads, rayon::ThreadPoolBuildError> {
+        Ok(if n <= 1 { Threads::One } else { Threads::Pool(Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).build()?)) })
+    }
+
+    /// How many threads the narrow phase runs on (None: the shared pool's).
+    pub fn count(&self) -> Option<usize> {
+        match self {
+            Threads::Shared => None,
+            Threads::One => Some(1),
+            Threads::Pool(pool) => Some(pool.current_num_threads()),
+        }
+    }
+}
+
 /// What the pairs' contacts are found from.
 #[derive(Clone, Copy)]
 pub struct PairInputs<'a> {
@@ -56,8 +86,8 @@ pub struct PairContacts {
 }
 
 impl PairContacts {
-    /// Finds the contact of every pair in `pairs`, into `found` (same order).
-    pub fn find(&mut self, pairs: &[(u32, u32)], inputs: PairInputs) {
+    /// Finds the contact of every pair in `pairs`, into `found` (same order), on `threads`.
+    pub fn find(&mut self, pairs: &[(u32, u32)], inputs: PairInputs, threads: &Threads) {
         let none = PairContact { a: 0, b: 0, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] };
         self.found.clear();
         self.found.resize(pairs.len(), none);
@@ -70,8 +100,14 @@ impl PairContacts {
                 *slot = find_one(narrow, pair, &inputs);
             }
         };
-        if tasks >= 2 && rayon::current_num_threads() > 1 {
-            pairs.par_chunks(PAIRS_PER_TASK).zip(self.found.par_chunks_mut(PAIRS_PER_TASK)).zip(self.narrow[..tasks].par_iter_mut()).for_each(run);
+        let parallel = tasks >= 2 && threads.count().unwrap_or_else(rayon::current_num_threads) > 1;
+        if parallel {
+            let (found, narrow) = (&mut self.found, &mut self.narrow[..tasks]);
+            let mut job = move || pairs.par_chunks(PAIRS_PER_TASK).zip(found.par_chunks_mut(PAIRS_PER_TASK)).zip(narrow.par_iter_mut()).for_each(run);
+            match threads {
+                Threads::Pool(pool) => pool.install(job),
+                _ => job(),
+            }
         } else {
             pairs.chunks(PAIRS_PER_TASK).zip(self.found.chunks_mut(PAIRS_PER_TASK)).zip(self.narrow.iter_mut()).for_each(run);
         }

@@ -134,6 +134,11 @@ fn effective_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3, d: DVe
     if k > 0.0 { 1.0 / k } else { 0.0 }
 }
 
+/// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
+fn per_point<T: Copy + Default>(pts: &[SolverPoint], of: impl Fn(&SolverPoint) -> T) -> [T; block_lcp::MAX] {
+    std::array::from_fn(|i| pts.get(i).map_or(T::default(), &of))
+}
+
 /// Earliest time in [0, dt] at which a gap s closing as s + v t + a t^2 / 2 reaches zero.
 fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
     if s <= 0.0 {
@@ -296,22 +301,17 @@ impl ContactSolver {
     fn block(&self, start: usize, tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
+        let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
+        let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+        let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
         // One point is solved on its own (`solve_normal`): no coupling needed.
-        let k = match pts.first().filter(|_| pts.len() >= 2) {
-            Some(first) => {
-                let (ba, bb) = (&self.bodies[first.a], &self.bodies[first.b]);
-                let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
-                let rb: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.rb));
-                block_lcp::coupling(first.n, ba.inv_mass + bb.inv_mass, ba.inv_inertia, bb.inv_inertia, &ra[..len], &rb[..len])
-            }
-            None => [[0.0; block_lcp::MAX]; block_lcp::MAX],
+        let k = if len >= 2 {
+            block_lcp::coupling(n, ba.inv_mass + bb.inv_mass, ba.inv_inertia, bb.inv_inertia, &ra[..len], &rb[..len])
+        } else {
+            [[0.0; block_lcp::MAX]; block_lcp::MAX]
         };
         let k_inv = if (2..=block_lcp::MAX).contains(&pts.len()) { block_lcp::inverse(&k, len) } else { None };
-        let (a, b) = pts.first().map_or((0, 0), |p| (p.a, p.b));
-        let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
-        let rb: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.rb));
-        let n = pts.first().map_or(DVec3::Y, |p| p.n);
-        let patch = Patch::new(&self.bodies[a], &self.bodies[b], n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
+        let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
         Block { start, len: pts.len(), a, b, k, k_inv, patch }
     }
 
@@ -566,8 +566,7 @@ impl ContactSolver {
         for block in &self.blocks {
             let pts = &self.points[block.start..block.start + block.len];
             let len = pts.len().min(block_lcp::MAX);
-            let ra: [DVec3; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(DVec3::ZERO, |p| p.ra));
-            let normal: [f64; block_lcp::MAX] = std::array::from_fn(|i| pts.get(i).map_or(0.0, |p| p.normal_impulse));
+            let (ra, normal) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.normal_impulse));
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
             block.patch.at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
             for (p, t) in pts.iter().zip(tangent) {

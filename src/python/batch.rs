@@ -1,6 +1,6 @@
 //! `step_many`: many worlds stepped in parallel, without the GIL.
 
-use super::convert::int;
+use super::convert::{int, thread_count};
 use super::errors::IntoPyResult;
 use super::world::PyWorld;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -17,16 +17,7 @@ pub fn step_many(py: Python<'_>, worlds: &Bound<'_, PyAny>, steps: Option<&Bound
     if steps < 0 {
         return Err(PyValueError::new_err(format!("steps: must not be negative (got {steps})")));
     }
-    let threads = match threads.filter(|t| !t.is_none()) {
-        None => None,
-        Some(t) => {
-            let k = int(t, "threads")?;
-            if k < 1 {
-                return Err(PyValueError::new_err(format!("threads: must be at least 1 (got {k})")));
-            }
-            Some(k as usize)
-        }
-    };
+    let threads = thread_count(threads, "threads")?;
     let mut held: Vec<PyRefMut<'_, PyWorld>> = Vec::new();
     for (i, item) in worlds.try_iter().map_err(|_| PyTypeError::new_err("worlds: must be a sequence of World"))?.enumerate() {
         let item = item?;

@@ -134,6 +134,17 @@ pub fn int(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<i64> {
     obj.extract::<i64>().map_err(|_| PyTypeError::new_err(format!("{param}: expected an integer, got {}", describe(obj))))
 }
 
+/// A number of threads: None, or an integer of at least 1; the error names `param`.
+pub fn thread_count(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<usize>> {
+    match obj.filter(|t| !t.is_none()) {
+        None => Ok(None),
+        Some(t) => match int(t, param)? {
+            k if k < 1 => Err(pyo3::exceptions::PyValueError::new_err(format!("{param}: must be at least 1 (got {k})"))),
+            k => Ok(Some(k as usize)),
+        },
+    }
+}
+
 /// A string; the error names `param`.
 /// A Python bool (not any truthy object: a typo should not silently mean True).
 pub fn boolean(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<bool> {

@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use super::body::PyBody;
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
 use super::recording::{PyRecording, PySnapshot};
-use super::convert::{any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table, vec3, vec3_or};
+use super::convert::{any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table, thread_count, vec3, vec3_or};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
@@ -284,6 +284,19 @@ impl PyWorld {
     fn set_sleeping(&mut self, on: &Bound<'_, PyAny>) -> PyResult<()> {
         self.inner.set_sleeping(boolean(on, "sleeping")?);
         Ok(())
+    }
+
+    /// The threads the narrow phase of a large scene runs on: None (default), the process's
+    /// pool of one thread per core; 1, the calling thread only; n, a pool of n of this world's
+    /// own. Results are the same, bit for bit, on any number.
+    #[getter]
+    fn threads(&self) -> Option<usize> {
+        self.inner.threads()
+    }
+
+    #[setter(threads)]
+    fn set_threads(&mut self, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.inner.set_threads(thread_count(n, "threads")?).py()
     }
 
     /// Where the last step's time went: a dict of milliseconds per stage, in step order

@@ -1,0 +1,58 @@
+"""A world's narrow phase may run on several threads; its results do not depend on how many."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import rigidlab as rl
+
+
+def packed_heap(threads):
+    # 700 spheres, boxes and hulls packed a hair apart in a bin: a few thousand candidate pairs
+    # from the first step, enough for the narrow phase to split them over threads.
+    w = rl.World()
+    w.threads = threads
+    w.add_plane()
+    for sx, sz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        half = (0.05, 0.5, 0.6) if sx else (0.6, 0.5, 0.05)
+        w.add_box(half, position=(sx * 0.55, 0.5, sz * 0.55), kind="static")
+    t = (1 + 5**0.5) / 2
+    ico = 0.03 * np.array([p for a, b in itertools.product((1, -1), (t, -t)) for p in ((0, a, b), (a, b, 0), (b, 0, a))])
+    for k, (i, j, l) in enumerate(itertools.product(range(10), range(7), range(10))):
+        position = (-0.45 + 0.1001 * i, 0.0501 + 0.1001 * j, -0.45 + 0.1001 * l)
+        if k % 3 == 0:
+            w.add_sphere(0.05, position=position, density=1000.0)
+        elif k % 3 == 1:
+            w.add_box((0.05, 0.04, 0.045), position=position, density=1000.0, orientation=(0, np.sin(0.1 * k), 0, np.cos(0.1 * k)))
+        else:
+            w.add_convex(ico, position=position, density=1000.0)
+    return w
+
+
+def test_a_heap_steps_the_same_bit_for_bit_on_one_two_or_all_threads():
+    results = []
+    for threads in (1, 2, None):
+        w = packed_heap(threads)
+        w.step(60)
+        c = w.contacts()
+        assert len(c["depth"]) > 1000
+        results.append((w.positions, w.orientations, w.velocities, c["normal_impulse"], c["tangent_impulse"]))
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert np.array_equal(a, b)
+
+
+def test_threads_is_none_or_a_count_of_at_least_one():
+    w = rl.World()
+    assert w.threads is None
+    w.threads = 1
+    assert w.threads == 1
+    w.threads = 3
+    assert w.threads == 3
+    for bad, error in [(0, ValueError), (-2, ValueError), (1.5, TypeError), (True, TypeError), ("2", TypeError)]:
+        with pytest.raises(error, match="threads"):
+            w.threads = bad
+        assert w.threads == 3
+    w.threads = None
+    assert w.threads is None
