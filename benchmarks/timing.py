@@ -55,10 +55,3 @@ def turns(names, repeats: int) -> Iterator[str]:
 def medians(runs: list[tuple]) -> tuple:
     """Column by column medians of the runs' tuples of numbers."""
     return tuple(statistics.median(column) for column in zip(*runs))
-
-
-def reference(name: str, times: dict[str, float]) -> float:
-    """rigidlab's time to set an engine's time against: on one thread for an engine timed on
-    one thread (when rigidlab was too), otherwise as it runs by default."""
-    one = "rigidlab 1 thread"
-    return times[one] if name.endswith(" 1 thread") and one in times else times["rigidlab"]

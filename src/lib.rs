@@ -3,16 +3,17 @@
 //!
 //! A step of `World` (see world.rs), in order:
 //! 1. broad phase: candidate pairs from an incremental sweep and prune,
-//! 2. narrow phase: contact manifolds (<= 4 points) for every pair of shapes, matched to last
-//!    step's for warm starting (a sleeping body's contacts are kept as they were); sleeping
-//!    islands that awake bodies touch wake,
+//! 2. narrow phase: contact manifolds (<= 4 points) for every pair of shapes (re-measured
+//!    instead of found again for polyhedra that barely moved relative to each other; on several
+//!    threads for large scenes if asked), matched to last step's for warm starting (a sleeping body's
+//!    contacts are kept as they were); sleeping islands that awake bodies touch wake,
 //! 3. smooth forces (gravity, damping and drag, springs, applied loads, gyroscopic term)
 //!    integrated by the world's integrator (explicit Euler, symplectic Euler, velocity Verlet
 //!    or RK4),
 //! 4. joints held at the step's end (RATTLE's position phase), then contact impulses: warm
 //!    start, impacts bounced at their time of impact and propagated pair by pair, then resting
-//!    contacts with Coulomb friction (each manifold's normal impulses solved together) and
-//!    joint velocities, iterated together,
+//!    contacts with Coulomb friction (each manifold's friction as a whole, its normal
+//!    impulses solved together) and joint velocities, iterated together,
 //! 5. positions moved by the constrained velocities,
 //! 6. leftover penetration removed from positions only,
 //! 7. time advanced, finished loads expired, recordings sampled; islands that rested long

@@ -114,7 +114,8 @@ pub struct World {
     islands: Islands,
     scratch: Scratch,
     step_times: StepTimes,
-    /// The threads the narrow phase may use (results are the same on any number).
+    /// The threads the narrow phase may use (results are the same on any number). One by
+    /// default: on the 2-core machine of benchmarks/RESULTS.md, two made it slower.
     pub(crate) threads: Threads,
 }
 
@@ -151,7 +152,7 @@ impl World {
             islands: Islands::default(),
             scratch: Scratch::default(),
             step_times: StepTimes::default(),
-            threads: Threads::Shared,
+            threads: Threads::One,
         }
     }
 

@@ -333,10 +333,9 @@ impl World {
         Ok(())
     }
 
-    /// Turns sleeping on or off (off wakes every body and keeps them awake).
-    /// The threads the narrow phase of large scenes runs on: None, the process's pool (one
-    /// per core); 1, the calling thread; n, a pool of n of the world's own. Results are the
-    /// same, bit for bit, on any number.
+    /// The threads the narrow phase of large scenes runs on: 1 (the default), the calling
+    /// thread; None, the process's pool (one per core); n, a pool of n of the world's own.
+    /// Results are the same, bit for bit, on any number.
     pub fn set_threads(&mut self, n: Option<usize>) -> Result<()> {
         self.threads = match n {
             None => crate::collision::pair_contacts::Threads::Shared,
@@ -351,6 +350,7 @@ impl World {
         self.threads.count()
     }
 
+    /// Turns sleeping on or off (off wakes every body and keeps them awake).
     pub fn set_sleeping(&mut self, on: bool) {
         self.content_changed();
         self.settings.sleeping = on;

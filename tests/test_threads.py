@@ -45,14 +45,14 @@ def test_a_heap_steps_the_same_bit_for_bit_on_one_two_or_all_threads():
 
 def test_threads_is_none_or_a_count_of_at_least_one():
     w = rl.World()
-    assert w.threads is None
-    w.threads = 1
     assert w.threads == 1
+    w.threads = None
+    assert w.threads is None
     w.threads = 3
     assert w.threads == 3
     for bad, error in [(0, ValueError), (-2, ValueError), (1.5, TypeError), (True, TypeError), ("2", TypeError)]:
         with pytest.raises(error, match="threads"):
             w.threads = bad
         assert w.threads == 3
-    w.threads = None
-    assert w.threads is None
+    w.threads = 1
+    assert w.threads == 1

@@ -41,6 +41,8 @@ fn run(threads: usize) -> (String, usize) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| {
         let mut w = heap();
+        // The shared pool: inside `install`, this one.
+        w.set_threads(None).unwrap();
         let mut most_pairs = 0;
         for _ in 0..240 {
             w.step();

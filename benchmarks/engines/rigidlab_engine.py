@@ -12,11 +12,9 @@ class Rigidlab(Engine):
     batch_ways = ("Python loop: w.step(n) per world", "rl.step_many, 1 thread", "rl.step_many, all cores")
     batch_note = "rl.step_many starts its pool of threads at its first call in a process; the batch builder makes that call (one step of one spare world), so the timings are of stepping alone"
 
-    def _world(self, **settings):
-        return rl.World(**settings)
-
-    def _bin(self, side=BIN, height=WALL_HEIGHT):
-        w = self._world(dt=DT)
+    @staticmethod
+    def _bin(side=BIN, height=WALL_HEIGHT):
+        w = rl.World(dt=DT)
         w.add_plane()
         for centre, half in bin_walls(side, height):
             w.add_box(half, position=centre, kind="static")
@@ -32,7 +30,7 @@ class Rigidlab(Engine):
         self._track([self.w.add_sphere(radius, position=tuple(p), density=DENSITY) for p in sphere_grid(n, radius, side)])
 
     def pyramid(self, base, half):
-        self.w = self._world(dt=DT)
+        self.w = rl.World(dt=DT)
         self.w.add_plane()
         self._track([self.w.add_box((half,) * 3, position=tuple(p), mass=1.0) for p in pyramid_boxes(base, half)])
 
@@ -48,7 +46,7 @@ class Rigidlab(Engine):
         self._track([add[k](position=tuple(p), mass=DENSITY * heap_volume(k, size)) for k, p in zip(kinds, centres)])
 
     def free_bodies(self, n):
-        self.w = self._world(gravity=(0, 0, 0), dt=DT)
+        self.w = rl.World(gravity=(0, 0, 0), dt=DT)
         self._track([self.w.add_sphere(0.5, position=(3.0 * (i % 100), 3.0 * (i // 100), 0.0)) for i in range(n)])
 
     @staticmethod
@@ -64,12 +62,12 @@ class Rigidlab(Engine):
 
     def incline(self, angle, friction, half):
         slab, centre, quat = incline_pose(angle, half)
-        self.w = self._world(dt=DT)
+        self.w = rl.World(dt=DT)
         self.w.add_box((5.0, 0.5, 5.0), position=tuple(slab), orientation=tuple(quat), kind="static", friction=friction)
         self._track([self.w.add_box((half,) * 3, position=tuple(centre), orientation=tuple(quat), density=DENSITY, friction=friction)])
 
     def cradle(self, n, radius, gap, speed):
-        self.w = self._world(gravity=(0, 0, 0), dt=DT)
+        self.w = rl.World(gravity=(0, 0, 0), dt=DT)
         self._track([self.w.add_sphere(radius, position=tuple(p), density=DENSITY, restitution=1.0) for p in cradle_centres(n, radius, gap)])
         self.bodies[0].velocity = (speed, 0.0, 0.0)
 
@@ -107,15 +105,3 @@ class Rigidlab(Engine):
 
     def export(self):
         return self.w.positions, self.w.orientations
-
-
-class RigidlabOneThread(Rigidlab):
-    name = "rigidlab 1 thread"
-
-    def _world(self, **settings):
-        w = rl.World(**settings)
-        w.threads = 1
-        return w
-
-
-Rigidlab.one_thread = RigidlabOneThread

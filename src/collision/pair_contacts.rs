@@ -39,9 +39,9 @@ impl PairContact {
 #[derive(Clone, Default)]
 pub enum Threads {
     /// The process's shared pool, one thread per core.
-    #[default]
     Shared,
     /// The calling thread only.
+    #[default]
     One,
     /// A pool of the world's own.
     Pool(Arc<rayon::ThreadPool>),
@@ -88,16 +88,18 @@ pub struct PairContacts {
 impl PairContacts {
     /// Finds the contact of every pair in `pairs`, into `found` (same order), on `threads`.
     pub fn find(&mut self, pairs: &[(u32, u32)], inputs: PairInputs, threads: &Threads) {
-        let none = PairContact { a: 0, b: 0, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] };
-        self.found.clear();
-        self.found.resize(pairs.len(), none);
+        // Every slot is filled below: only grow the buffer.
+        if self.found.len() < pairs.len() {
+            self.found.resize(pairs.len(), PairContact { a: 0, b: 0, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] });
+        }
+        self.found.truncate(pairs.len());
         let tasks = pairs.len().div_ceil(PAIRS_PER_TASK).max(1);
         if self.narrow.len() < tasks {
             self.narrow.resize_with(tasks, NarrowPhase::default);
         }
         let run = |((pairs, found), narrow): ((&[(u32, u32)], &mut [PairContact]), &mut NarrowPhase)| {
             for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
-                *slot = find_one(narrow, pair, &inputs);
+                find_one(narrow, pair, &inputs, slot);
             }
         };
         let parallel = tasks >= 2 && threads.count().unwrap_or_else(rayon::current_num_threads) > 1;
@@ -114,8 +116,9 @@ impl PairContacts {
     }
 }
 
-/// The contact of one pair of body rows.
-fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs) -> PairContact {
+/// The contact of one pair of body rows, into `found` (only `len` is written when they do not
+/// touch).
+fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, found: &mut PairContact) {
     let bodies = inputs.bodies;
     let (mut a, mut b) = (i as usize, j as usize);
     if bodies[a].shape.kind() > bodies[b].shape.kind() {
@@ -125,20 +128,20 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs) -
     let posed_a = Posed { shape: &ba.shape, position: ba.position, orientation: ba.orientation };
     let posed_b = Posed { shape: &bb.shape, position: bb.position, orientation: bb.orientation };
     let margin = inputs.margins[a] + inputs.margins[b];
-    let mut found = PairContact { a, b, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] };
+    found.len = 0;
     // Two polyhedra that barely moved relative to each other keep their contact, measured
     // again; others are found in full.
     let polyhedra = [ba, bb].iter().all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
-    let previous = inputs.previous.previous(inputs.handles[a], inputs.handles[b]).filter(|_| polyhedra);
+    let previous = if polyhedra { inputs.previous.previous(inputs.handles[a], inputs.handles[b]) } else { None };
     let refreshed = previous.and_then(|old| refresh(old, &posed_a, &posed_b, inputs.refresh_tolerance, margin, &mut narrow.points).map(|n| (n, old.frame)));
-    (found.normal, found.frame) = match refreshed {
+    let (normal, frame) = match refreshed {
         Some(refreshed) => refreshed,
         None => match narrow.collide(posed_a, posed_b, margin) {
             Some(normal) => (normal, polyhedra.then(|| PairFrame::new(&posed_a, &posed_b, normal))),
-            None => return found,
+            None => return,
         },
     };
-    found.len = narrow.points.len().min(MAX_POINTS);
-    found.points[..found.len].copy_from_slice(&narrow.points[..found.len]);
-    found
+    let len = narrow.points.len().min(MAX_POINTS);
+    *found = PairContact { a, b, normal, frame, len, points: found.points };
+    found.points[..len].copy_from_slice(&narrow.points[..len]);
 }

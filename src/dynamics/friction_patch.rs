@@ -25,14 +25,14 @@ use crate::math::{DMat3, DVec3};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Patch {
     /// The patch centre's lever arms on body A and body B.
-    pub ra: DVec3,
-    pub rb: DVec3,
+    ra: DVec3,
+    rb: DVec3,
     /// The tangents and the normal.
     t1: DVec3,
     t2: DVec3,
     n: DVec3,
     /// The points' mean distance from the centre (m).
-    pub radius: f64,
+    radius: f64,
     /// Coupling of the three unknowns (the change of each one's velocity per unit impulse of
     /// each), and its inverse.
     k: DMat3,
@@ -62,8 +62,9 @@ impl Patch {
         let twist = n * radius;
         let ang_a = [ca.cross(t1), ca.cross(t2), twist];
         let ang_b = [cb.cross(t1), cb.cross(t2), twist];
-        let spin_a = ang_a.map(|a| ba.inv_inertia * a);
-        let spin_b = ang_b.map(|b| bb.inv_inertia * b);
+        let spin = |inv_inertia: DMat3, a: DVec3| if a == DVec3::ZERO { a } else { inv_inertia * a };
+        let spin_a = ang_a.map(|a| spin(ba.inv_inertia, a));
+        let spin_b = ang_b.map(|b| spin(bb.inv_inertia, b));
         let inv_mass = ba.inv_mass + bb.inv_mass;
         let mut k = DMat3::ZERO;
         for i in 0..3 {
@@ -93,15 +94,15 @@ impl Patch {
         (if self.sticking { self.mu_s } else { self.mu_k }) * normal
     }
 
-    /// The impulse that stops the slip: the current one plus K^-1 times the slip.
-    fn holding_impulse(&self, ba: &SolverBody, bb: &SolverBody) -> DVec3 {
-        self.impulse - self.k_inv * self.slip(ba, bb)
+    /// The impulse that stops a slip: the current one minus K^-1 times the slip.
+    fn holding_impulse(&self, slip: DVec3) -> DVec3 {
+        self.impulse - self.k_inv * slip
     }
 
     /// The impulse that would hold the patch, its size, against mu N: whether friction holds
     /// it (for a sliding patch: whether kinetic friction stopped it).
     pub fn holds(&self, ba: &SolverBody, bb: &SolverBody, normal: f64) -> bool {
-        self.holding_impulse(ba, bb).length() <= self.limit(normal) * (1.0 + 1e-9)
+        self.holding_impulse(self.slip(ba, bb)).length() <= self.limit(normal) * (1.0 + 1e-9)
     }
 
     /// One Gauss-Seidel update with summed normal impulse `normal`: the impulse that stops the
@@ -116,9 +117,9 @@ impl Patch {
         let (ba, bb) = (&bodies[a], &bodies[b]);
         let limit = self.limit(normal);
         let old = self.impulse;
-        let mut new = self.holding_impulse(ba, bb);
+        let slip = self.slip(ba, bb);
+        let mut new = self.holding_impulse(slip);
         if new.length_squared() > limit * limit {
-            let slip = self.slip(ba, bb);
             let k = slip.dot(self.k * slip);
             new = old;
             if k > 0.0 {

@@ -286,9 +286,9 @@ impl PyWorld {
         Ok(())
     }
 
-    /// The threads the narrow phase of a large scene runs on: None (default), the process's
-    /// pool of one thread per core; 1, the calling thread only; n, a pool of n of this world's
-    /// own. Results are the same, bit for bit, on any number.
+    /// The threads the narrow phase of a large scene (over 512 candidate pairs) runs on: 1
+    /// (default), the calling thread; None, the process's pool of one thread per core; n, a
+    /// pool of n of this world's own. Results are the same, bit for bit, on any number.
     #[getter]
     fn threads(&self) -> Option<usize> {
         self.inner.threads()
