@@ -7,7 +7,7 @@ use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::events::ContactEvents;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
-use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads};
+use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
 use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
@@ -354,32 +354,34 @@ impl World {
         self.contacts.keep_previous(|m| !bodies[m.row_a].is_awake() && !bodies[m.row_b].is_awake() && (bodies[m.row_a].sleep.asleep || bodies[m.row_b].sleep.asleep));
         let handles = self.bodies.handles();
         let sc = &mut self.scratch;
-        let inputs = PairInputs { bodies, handles, margins: &sc.margins, previous: &self.contacts, refresh_tolerance: 0.5 * self.settings.linear_slop };
-        sc.pair_contacts.find(&sc.pairs, inputs, &self.threads);
-        for found in sc.pair_contacts.found.iter().filter(|f| f.len > 0) {
-            let (a, b) = (found.a, found.b);
-            let (ba, bb) = (&bodies[a], &bodies[b]);
-            let key = (ba.id.min(bb.id), ba.id.max(bb.id));
-            let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
-            let (to_a, to_b) = (ba.orientation.inverse(), bb.orientation.inverse());
-            let mut points = self.contacts.point_buffer();
-            points.extend(found.points().iter().map(|p| ContactPoint {
-                local_a: to_a * (p.on_a - ba.position),
-                local_b: to_b * (p.on_b - bb.position),
-                point: 0.5 * (p.on_a + p.on_b),
-                separation: p.separation,
-                feature: p.feature,
-                normal_impulse: 0.0,
-                tangent_impulse: DVec3::ZERO,
-                bounced: false,
-                pushed: false,
-                touch_time: None,
-                approach_speed: 0.0,
-            }));
-            // Points within a few percent of the smaller body's size count as the same point.
-            let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
-            let manifold = Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal: found.normal, points, coefficients, sliding: None, frame: found.frame };
-            self.contacts.push(manifold, match_distance);
+        for round in sc.pairs.chunks(ROUND) {
+            let inputs = PairInputs { bodies, handles, margins: &sc.margins, previous: &self.contacts, refresh_tolerance: 0.5 * self.settings.linear_slop };
+            sc.pair_contacts.find(round, inputs, &self.threads);
+            for found in sc.pair_contacts.found.iter().filter(|f| f.len > 0) {
+                let (a, b) = (found.a, found.b);
+                let (ba, bb) = (&bodies[a], &bodies[b]);
+                let key = (ba.id.min(bb.id), ba.id.max(bb.id));
+                let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
+                let (to_a, to_b) = (ba.orientation.inverse(), bb.orientation.inverse());
+                let mut points = self.contacts.point_buffer();
+                points.extend(found.points().iter().map(|p| ContactPoint {
+                    local_a: to_a * (p.on_a - ba.position),
+                    local_b: to_b * (p.on_b - bb.position),
+                    point: 0.5 * (p.on_a + p.on_b),
+                    separation: p.separation,
+                    feature: p.feature,
+                    normal_impulse: 0.0,
+                    tangent_impulse: DVec3::ZERO,
+                    bounced: false,
+                    pushed: false,
+                    touch_time: None,
+                    approach_speed: 0.0,
+                }));
+                // Points within a few percent of the smaller body's size count as the same point.
+                let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
+                let manifold = Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal: found.normal, points, coefficients, sliding: None, frame: found.frame };
+                self.contacts.push(manifold, match_distance);
+            }
         }
     }
 

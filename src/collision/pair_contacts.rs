@@ -1,7 +1,7 @@
 //! The narrow phase over all candidate pairs. Each pair's contact is found (or refreshed, see
 //! refresh.rs) from the two bodies and last step's contact alone, into the pair's own slot, so
-//! large scenes split the pairs into chunks on a pool of threads and the result is the same,
-//! bit for bit, whatever the number of threads.
+//! a large scene may split the pairs into chunks on a pool of threads (`World::set_threads`)
+//! and the result is the same, bit for bit, whatever the number of threads.
 
 use std::sync::Arc;
 
@@ -16,6 +16,9 @@ use crate::shape::ShapeKind;
 
 /// Pairs per task; scenes with fewer pairs than two tasks' worth run on the calling thread.
 const PAIRS_PER_TASK: usize = 256;
+/// Most pairs to find at a time before their manifolds are stored, so the slots stay in the
+/// cache (a pile of 16 000 spheres has some 100 000 candidate pairs).
+pub const ROUND: usize = 8 * PAIRS_PER_TASK;
 
 /// One pair's contact: the rows of A and B (in narrow-phase order), the normal, the pair's
 /// frame for refreshing, and up to four points (`len` of them; none when they do not touch).
@@ -142,6 +145,6 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, f
         },
     };
     let len = narrow.points.len().min(MAX_POINTS);
-    *found = PairContact { a, b, normal, frame, len, points: found.points };
+    (found.a, found.b, found.normal, found.frame, found.len) = (a, b, normal, frame, len);
     found.points[..len].copy_from_slice(&narrow.points[..len]);
 }

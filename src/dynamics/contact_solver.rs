@@ -95,12 +95,22 @@ struct Block {
     /// The rows of bodies A and B.
     a: usize,
     b: usize,
-    /// Coupling of the points' normal impulses: K[i][j] is the change of point i's relative
-    /// normal velocity per unit normal impulse at point j.
+    /// Index of the points' `Coupling` (blocks of one point have none: `NO_COUPLING`).
+    coupling: usize,
+    patch: Patch,
+}
+
+const NO_COUPLING: usize = usize::MAX;
+
+/// How the normal impulses of a block of two or more points act on one another (kept apart
+/// from the blocks, which are mostly single points: a ball's contact).
+#[derive(Clone, Copy, Debug)]
+struct Coupling {
+    /// K[i][j]: the change of point i's relative normal velocity per unit normal impulse at
+    /// point j.
     k: [[f64; block_lcp::MAX]; block_lcp::MAX],
     /// (K + eps I)^-1 of all the points, when they are 2 to MAX.
     k_inv: Option<[[f64; block_lcp::MAX]; block_lcp::MAX]>,
-    patch: Patch,
 }
 
 /// A bounce resolved by the impact stage.
@@ -121,6 +131,7 @@ pub struct ContactSolver {
     pub bodies: Vec<SolverBody>,
     points: Vec<SolverPoint>,
     blocks: Vec<Block>,
+    couplings: Vec<Coupling>,
     /// This step's bounces, in the order they were resolved.
     pub impacts: Vec<Impact>,
     /// Bodies about to be struck this step, by row.
@@ -175,6 +186,7 @@ impl ContactSolver {
         }
         self.points.clear();
         self.blocks.clear();
+        self.couplings.clear();
         self.impacts.clear();
         let dt = set.dt;
         for (mi, m) in manifolds.iter().enumerate().filter(|(_, m)| movable(m)) {
@@ -265,7 +277,8 @@ impl ContactSolver {
                 });
             }
             let (mu_s, mu_k) = (m.coefficients.static_friction, m.coefficients.friction);
-            self.blocks.push(self.block(first, &tangent, mu_s, mu_k, sticking));
+            let block = self.block(first, &tangent, mu_s, mu_k, sticking);
+            self.blocks.push(block);
         }
         self.forget_impulses_near_impacts(set.restitution_threshold);
     }
@@ -298,27 +311,32 @@ impl ContactSolver {
     /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
     /// one normal), with their coupling matrix and their friction patch (warm started from the
     /// points' last friction impulses `tangent`).
-    fn block(&self, start: usize, tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Block {
+    fn block(&mut self, start: usize, tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
         let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
         let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
-        // One point is solved on its own (`solve_normal`): no coupling needed.
-        let k = if len >= 2 {
-            block_lcp::coupling(n, ba.inv_mass + bb.inv_mass, ba.inv_inertia, bb.inv_inertia, &ra[..len], &rb[..len])
-        } else {
-            [[0.0; block_lcp::MAX]; block_lcp::MAX]
-        };
-        let k_inv = if (2..=block_lcp::MAX).contains(&pts.len()) { block_lcp::inverse(&k, len) } else { None };
         let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
-        Block { start, len: pts.len(), a, b, k, k_inv, patch }
+        // One point is solved on its own (`solve_normal`): no coupling needed.
+        let coupling = if len >= 2 {
+            let k = block_lcp::coupling(n, ba.inv_mass + bb.inv_mass, ba.inv_inertia, bb.inv_inertia, &ra[..len], &rb[..len]);
+            let k_inv = if pts.len() <= block_lcp::MAX { block_lcp::inverse(&k, len) } else { None };
+            self.couplings.push(Coupling { k, k_inv });
+            self.couplings.len() - 1
+        } else {
+            NO_COUPLING
+        };
+        Block { start, len: pts.len(), a, b, coupling, patch }
     }
 
     /// How long the patch's friction acts within the step: its points' reach, weighted by their
     /// loads (evenly without load), so a corner that struck carries its friction from the
     /// impact on.
     fn patch_reach(pts: &[SolverPoint]) -> f64 {
+        if let [p] = pts {
+            return p.reach;
+        }
         let total: f64 = pts.iter().map(|p| p.normal_impulse).sum();
         if total > 0.0 {
             pts.iter().map(|p| p.reach * p.normal_impulse).sum::<f64>() / total
@@ -364,7 +382,7 @@ impl ContactSolver {
         for _ in 0..max_sweeps {
             let mut any = false;
             for block in self.blocks.iter() {
-                any |= Self::impact_block(&mut self.bodies, block, &mut self.points, threshold, dt, &mut self.impacts);
+                any |= Self::impact_block(&mut self.bodies, block, &self.couplings, &mut self.points, threshold, dt, &mut self.impacts);
             }
             if !any {
                 break;
@@ -379,7 +397,7 @@ impl ContactSolver {
     }
 
     /// Bounces the approaching points of one manifold together. Returns whether any bounced.
-    fn impact_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], threshold: f64, dt: f64, impacts: &mut Vec<Impact>) -> bool {
+    fn impact_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], threshold: f64, dt: f64, impacts: &mut Vec<Impact>) -> bool {
         let pts = &mut points[block.start..block.start + block.len];
         let mut any = false;
         let mut own_impact = false;
@@ -414,7 +432,7 @@ impl ContactSolver {
         if !any {
             return false;
         }
-        Self::solve_block(bodies, block, points, |p| p.impact_target);
+        Self::solve_block(bodies, block, couplings, points, |p| p.impact_target);
         let pts = &mut points[block.start..block.start + block.len];
         for p in pts.iter().filter(|p| p.impact_target.is_some()) {
             for row in [p.a, p.b] {
@@ -475,7 +493,7 @@ impl ContactSolver {
     /// Solves the normal impulses of a block's points together (those `target` gives a target
     /// for), falling back to one point at a time when the block is too large or has no
     /// solution.
-    fn solve_block(bodies: &mut [SolverBody], block: &Block, points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
+    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
         let pts = &mut points[block.start..block.start + block.len];
         let mut active = [0usize; block_lcp::MAX];
         let mut n = 0;
@@ -485,20 +503,20 @@ impl ContactSolver {
                 n += 1;
             }
         }
-        if n >= 2 {
+        if let Some(coupling) = couplings.get(block.coupling).filter(|_| n >= 2) {
             let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
             let mut b = [0.0; block_lcp::MAX];
             for (r, &i) in active[..n].iter().enumerate() {
                 let p = &pts[i];
                 b[r] = Self::normal_velocity(bodies, p) - target(p).unwrap_or(0.0);
                 for (c, &j) in active[..n].iter().enumerate() {
-                    k[r][c] = block.k[i][j];
-                    b[r] -= block.k[i][j] * pts[j].normal_impulse;
+                    k[r][c] = coupling.k[i][j];
+                    b[r] -= coupling.k[i][j] * pts[j].normal_impulse;
                 }
             }
             let all = n == block.len;
             let pushing = active[..n].iter().enumerate().filter(|&(_, &i)| pts[i].normal_impulse > 0.0).fold(0u32, |m, (r, _)| m | 1 << r);
-            let x = block_lcp::solve(&k, &b, n, pushing, block.k_inv.as_ref().filter(|_| all));
+            let x = block_lcp::solve(&k, &b, n, pushing, coupling.k_inv.as_ref().filter(|_| all));
             if let Some(x) = x {
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
@@ -526,7 +544,7 @@ impl ContactSolver {
             let pts = &self.points[block.start..block.start + block.len];
             let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
             block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts));
-            Self::solve_block(&mut self.bodies, block, &mut self.points, |p| Some(p.target));
+            Self::solve_block(&mut self.bodies, block, &self.couplings, &mut self.points, |p| Some(p.target));
         }
     }
     /// Stage 5: keeps the accumulated impulses in the manifolds for next step's warm start
