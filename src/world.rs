@@ -362,21 +362,8 @@ impl World {
                 let (ba, bb) = (&bodies[a], &bodies[b]);
                 let key = (ba.id.min(bb.id), ba.id.max(bb.id));
                 let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
-                let (to_a, to_b) = (ba.orientation.inverse(), bb.orientation.inverse());
                 let mut points = self.contacts.point_buffer();
-                points.extend(found.points().iter().map(|p| ContactPoint {
-                    local_a: to_a * (p.on_a - ba.position),
-                    local_b: to_b * (p.on_b - bb.position),
-                    point: 0.5 * (p.on_a + p.on_b),
-                    separation: p.separation,
-                    feature: p.feature,
-                    normal_impulse: 0.0,
-                    tangent_impulse: DVec3::ZERO,
-                    bounced: false,
-                    pushed: false,
-                    touch_time: None,
-                    approach_speed: 0.0,
-                }));
+                points.extend(found.points().iter().map(|p| ContactPoint::found(p, (ba.position, ba.orientation), (bb.position, bb.orientation))));
                 // Points within a few percent of the smaller body's size count as the same point.
                 let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
                 let manifold = Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal: found.normal, points, coefficients, sliding: None, frame: found.frame };

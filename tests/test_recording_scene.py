@@ -134,6 +134,8 @@ def test_pickle_continues_exactly():
         (lambda d: d["bodies"][1].update(position=[0, "x", 0]), "invalid type"),
         (lambda d: d["bodies"][6]["shape"]["hull"]["faces"][0]["vertices"].append(99), "vertex index"),
         (lambda d: d["bodies"][1].update(id=0), r"bodies\[1\]: id"),
+        (lambda d: d["bodies"][1].update(rest_speed=-1e-4), r"body 1: rest_speed: must not be negative \(got -0.0001\)"),
+        (lambda d: d["bodies"][1].update(rested=-0.5), r"body 1: rested: must not be negative"),
     ],
 )
 def test_corrupt_files_give_clear_errors(reference, edit, message):

@@ -54,6 +54,24 @@ pub struct ContactPoint {
 }
 
 impl ContactPoint {
+    /// A point just found, with no impulses yet: `p` in world space between bodies at poses
+    /// (x_a, q_a) and (x_b, q_b).
+    pub fn found(p: &RawPoint, (x_a, q_a): (DVec3, crate::math::DQuat), (x_b, q_b): (DVec3, crate::math::DQuat)) -> ContactPoint {
+        ContactPoint {
+            local_a: q_a.inverse() * (p.on_a - x_a),
+            local_b: q_b.inverse() * (p.on_b - x_b),
+            point: 0.5 * (p.on_a + p.on_b),
+            separation: p.separation,
+            feature: p.feature,
+            normal_impulse: 0.0,
+            tangent_impulse: DVec3::ZERO,
+            bounced: false,
+            pushed: false,
+            touch_time: None,
+            approach_speed: 0.0,
+        }
+    }
+
     fn warm_start_from(&mut self, old: &ContactPoint) {
         self.pushed = old.normal_impulse > 0.0 && (!old.bounced || old.touch_time == Some(0.0));
         if !old.bounced {

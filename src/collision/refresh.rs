@@ -73,23 +73,7 @@ mod tests {
     /// The manifold the world would keep from a full search of a and b.
     fn found(narrow: &mut NarrowPhase, a: &Posed, b: &Posed, margin: f64) -> Manifold {
         let normal = narrow.collide(*a, *b, margin).expect("touching");
-        let points = narrow
-            .points
-            .iter()
-            .map(|p| ContactPoint {
-                local_a: a.orientation.inverse() * (p.on_a - a.position),
-                local_b: b.orientation.inverse() * (p.on_b - b.position),
-                point: 0.5 * (p.on_a + p.on_b),
-                separation: p.separation,
-                feature: p.feature,
-                normal_impulse: 0.0,
-                tangent_impulse: DVec3::ZERO,
-                bounced: false,
-                pushed: false,
-                touch_time: None,
-                approach_speed: 0.0,
-            })
-            .collect();
+        let points = narrow.points.iter().map(|p| ContactPoint::found(p, (a.position, a.orientation), (b.position, b.orientation))).collect();
         let handle = BodyHandle { index: 0, generation: 0 };
         let frame = Some(PairFrame::new(a, b, normal));
         Manifold { a: handle, b: handle, row_a: 0, row_b: 1, normal, points, coefficients: PairCoefficients { restitution: 0.0, friction: 0.5, static_friction: 0.5 }, sliding: None, frame }
