@@ -425,6 +425,7 @@ impl World {
             restitution_threshold: self.settings.restitution_threshold,
             position_weight: self.settings.integrator.position_weight(),
             touching: self.settings.linear_slop,
+            down: self.settings.gravity.normalize_or_zero(),
         };
         let sc = &self.scratch;
         self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &set);

@@ -7,6 +7,7 @@ pub mod friction_patch;
 pub mod integrator;
 pub mod joint_solver;
 pub mod joints;
+pub mod load_estimate;
 pub mod loads;
 pub mod position_correction;
 pub mod sleep;
