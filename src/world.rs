@@ -444,20 +444,22 @@ impl World {
         self.joint_solver.solve_positions(&self.joints, &mut self.solver.bodies, &sc.end, set.dt, joint_sweeps);
         self.solver.warm_start();
         self.solver.impacts(set.restitution_threshold, set.dt, 4 * set.iterations + self.contacts.manifolds.len() as u32);
-        for _ in 0..set.iterations {
-            self.solver.solve_iteration();
-            self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &sc.end, set.dt);
-        }
+        self.iterate_velocities(set.iterations);
         // A contact that static friction cannot hold slides from this step on, with kinetic
         // friction: solve again with it let go (when kinetic friction is the weaker).
         if self.solver.release_saturated() {
-            for _ in 0..set.iterations {
-                self.solver.solve_iteration();
-                self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &sc.end, set.dt);
-            }
+            self.iterate_velocities(set.iterations);
         }
         self.solver.store_impulses(&mut self.contacts.manifolds);
         self.joint_solver.store_impulses(&mut self.joints);
+    }
+
+    /// Gauss-Seidel iterations over contacts and joints together.
+    fn iterate_velocities(&mut self, iterations: u32) {
+        for _ in 0..iterations {
+            self.solver.solve_iteration();
+            self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &self.scratch.end, self.settings.dt);
+        }
     }
 
     /// Bodies in contact take the constrained velocities and move by the displacement the

@@ -139,8 +139,9 @@ pub struct ContactSolver {
     pub impacts: Vec<Impact>,
     /// Bodies about to be struck this step, by row.
     struck: Vec<bool>,
-    /// Blocks of new resting contacts, and the guess of their loads.
-    new_resting: Vec<usize>,
+    /// Blocks of contacts that touch without an impact (resting ones and new ones), and the
+    /// guess of the new ones' loads.
+    holding: Vec<usize>,
     loads: LoadEstimate,
 }
 
@@ -194,7 +195,7 @@ impl ContactSolver {
         self.blocks.clear();
         self.couplings.clear();
         self.impacts.clear();
-        self.new_resting.clear();
+        self.holding.clear();
         let dt = set.dt;
         for (mi, m) in manifolds.iter().enumerate().filter(|(_, m)| movable(m)) {
             let first = self.points.len();
@@ -288,8 +289,8 @@ impl ContactSolver {
             }
             let (mu_s, mu_k) = (m.coefficients.static_friction, m.coefficients.friction);
             let block = self.block(first, &tangent, mu_s, mu_k, sticking);
-            if holds && !struck && !rested {
-                self.new_resting.push(self.blocks.len());
+            if (holds || rested) && !struck {
+                self.holding.push(self.blocks.len());
             }
             self.blocks.push(block);
         }
@@ -301,22 +302,23 @@ impl ContactSolver {
     /// from: they start from the loads the bodies' weights put on them (see load_estimate.rs),
     /// shared evenly by their touching points.
     fn guess_new_loads(&mut self, start: &State, free: &State, masses: &[BodyMass], down: DVec3) {
-        if self.new_resting.is_empty() || down == DVec3::ZERO {
+        let is_new = |block: &Block, points: &[SolverPoint]| points[block.start..block.start + block.len].iter().all(|p| p.normal_impulse == 0.0);
+        if down == DVec3::ZERO || !self.holding.iter().any(|&bi| is_new(&self.blocks[bi], &self.points)) {
             return;
         }
         let e = &mut self.loads;
         e.clear();
         e.weight.extend((0..start.len()).map(|i| load_estimate::weight(start.v[i], free.v[i], masses[i].inv_mass, down)));
         e.height.extend(start.x.iter().map(|x| -x.dot(down)));
-        for &bi in &self.new_resting {
+        for &bi in &self.holding {
             let block = &self.blocks[bi];
-            let up = -self.points[block.start].n.dot(down);
+            let (up, new) = (-self.points[block.start].n.dot(down), is_new(block, &self.points));
             // The normal points from body A to body B.
-            e.supports.push(if up >= 0.0 { Support { upper: block.b, lower: block.a, facing: up } } else { Support { upper: block.a, lower: block.b, facing: -up } });
+            e.supports.push(if up >= 0.0 { Support { upper: block.b, lower: block.a, facing: up, new } } else { Support { upper: block.a, lower: block.b, facing: -up, new } });
         }
         e.estimate();
         let touching = |p: &SolverPoint| p.toi.is_some_and(|(t, _)| t == 0.0);
-        for (&bi, &normal) in self.new_resting.iter().zip(&e.normal) {
+        for (&bi, &normal) in self.holding.iter().zip(&e.normal).filter(|(_, &normal)| normal > 0.0) {
             let block = self.blocks[bi];
             let pts = &mut self.points[block.start..block.start + block.len];
             let count = pts.iter().filter(|p| touching(p)).count();
@@ -523,28 +525,20 @@ impl ContactSolver {
     }
 
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
-    /// Returns how much that changed it (m/s).
-    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
+    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) {
         let vn = Self::normal_velocity(bodies, p);
         let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
         let d = new - p.normal_impulse;
         p.normal_impulse = new;
-        if d == 0.0 {
-            return 0.0;
+        if d != 0.0 {
+            Self::apply_normal(bodies, p, d);
         }
-        Self::apply_normal(bodies, p, d);
-        Self::velocity_change(p, d)
-    }
-
-    /// How much a normal impulse d at point p changes the point's own relative normal velocity.
-    fn velocity_change(p: &SolverPoint, d: f64) -> f64 {
-        if p.normal_mass > 0.0 { d.abs() / p.normal_mass } else { 0.0 }
     }
 
     /// Solves the normal impulses of a block's points together (those `target` gives a target
     /// for), falling back to one point at a time when the block is too large or has no
-    /// solution. Returns the largest change of a point's relative normal velocity (m/s).
-    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) -> f64 {
+    /// solution.
+    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
         let pts = &mut points[block.start..block.start + block.len];
         let mut active = [0usize; block_lcp::MAX];
         let mut n = 0;
@@ -569,35 +563,34 @@ impl ContactSolver {
             let pushing = active[..n].iter().enumerate().filter(|&(_, &i)| pts[i].normal_impulse > 0.0).fold(0u32, |m, (r, _)| m | 1 << r);
             let x = block_lcp::solve(&k, &b, n, pushing, coupling.k_inv.as_ref().filter(|_| all));
             if let Some(x) = x {
-                let mut change: f64 = 0.0;
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
                     p.normal_impulse = x[r];
                     if d != 0.0 {
                         Self::apply_normal(bodies, p, d);
-                        change = change.max(Self::velocity_change(p, d));
                     }
                 }
-                return change;
+                return;
             }
         }
-        pts.iter_mut().filter_map(|p| target(p).map(|t| Self::solve_normal(bodies, p, t))).fold(0.0, f64::max)
+        for p in pts.iter_mut() {
+            if let Some(t) = target(p) {
+                Self::solve_normal(bodies, p, t);
+            }
+        }
     }
 
     /// Stage 4, one iteration: Gauss-Seidel over the manifolds: friction of the manifold as a
     /// whole (see friction_patch.rs: static up to mu_s N while it sticks, kinetic mu_k N while
-    /// it slides), then non-penetration for the manifold's points together. Returns the largest
-    /// change of a relative velocity it made (m/s): how far from converged the solve still was.
-    pub fn solve_iteration(&mut self) -> f64 {
-        let mut change: f64 = 0.0;
+    /// it slides), then non-penetration for the manifold's points together.
+    pub fn solve_iteration(&mut self) {
         for block in &mut self.blocks {
             let pts = &self.points[block.start..block.start + block.len];
             let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
-            change = change.max(block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts)));
-            change = change.max(Self::solve_block(&mut self.bodies, block, &self.couplings, &mut self.points, |p| Some(p.target)));
+            block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts));
+            Self::solve_block(&mut self.bodies, block, &self.couplings, &mut self.points, |p| Some(p.target));
         }
-        change
     }
 
     /// Stage 5: keeps the accumulated impulses in the manifolds for next step's warm start

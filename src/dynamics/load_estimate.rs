@@ -10,6 +10,11 @@
 //! loads of what rests on it, is shared among the contacts that hold it up, in proportion to
 //! how squarely they face up. The solver then iterates from this guess as it would from a warm
 //! start, so the guess changes how fast the iterations converge, not what they converge to.
+//!
+//! Only bodies held up by new contacts alone are estimated: one that already rests on a
+//! contact with a load from the last step keeps that, and its new contacts start from zero
+//! (given its whole weight, a new contact would push it off its old ones, and the contact
+//! would come and go step after step).
 
 use crate::math::DVec3;
 
@@ -20,6 +25,8 @@ pub struct Support {
     pub lower: usize,
     /// The cosine of the angle between the contact normal (towards `upper`) and up.
     pub facing: f64,
+    /// Whether it is new (has no load from the last step).
+    pub new: bool,
 }
 
 /// Contacts facing up less than this (steeper than about 84 degrees) hold nothing up.
@@ -36,7 +43,7 @@ pub struct LoadEstimate {
     /// Per support: its normal impulse.
     pub normal: Vec<f64>,
     /// Per body: the downward impulse it passes on (its own weight and what rests on it), and
-    /// the summed facing of the contacts holding it up.
+    /// the summed facing of the new contacts holding it up (negative when an old one holds it).
     load: Vec<f64>,
     facing: Vec<f64>,
     /// Supports, highest upper body first.
@@ -61,10 +68,12 @@ impl LoadEstimate {
         self.facing.clear();
         self.facing.resize(weight.len(), 0.0);
         for s in supports.iter().filter(|s| s.facing >= LEAST_FACING) {
-            self.facing[s.upper] += s.facing;
+            let f = &mut self.facing[s.upper];
+            *f = if s.new && *f >= 0.0 { *f + s.facing } else { -1.0 };
         }
+        let facing = &self.facing;
         self.order.clear();
-        self.order.extend((0..supports.len()).filter(|&i| supports[i].facing >= LEAST_FACING));
+        self.order.extend((0..supports.len()).filter(|&i| supports[i].facing >= LEAST_FACING && facing[supports[i].upper] > 0.0));
         // Bodies higher up pass their load on first; ties keep the supports' order.
         self.order.sort_by(|&i, &j| height[supports[j].upper].total_cmp(&height[supports[i].upper]).then(i.cmp(&j)));
         for &i in &self.order {
@@ -98,20 +107,28 @@ mod tests {
     #[test]
     fn a_column_carries_the_weight_of_everything_above() {
         // Body 0 is the floor; 1, 2, 3 a column of unit weights.
-        let supports = [Support { upper: 1, lower: 0, facing: 1.0 }, Support { upper: 3, lower: 2, facing: 1.0 }, Support { upper: 2, lower: 1, facing: 1.0 }];
+        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: true }, Support { upper: 3, lower: 2, facing: 1.0, new: true }, Support { upper: 2, lower: 1, facing: 1.0, new: true }];
         assert_eq!(estimate(&supports, &[0.0, 1.0, 1.0, 1.0], &[0.0, 1.0, 2.0, 3.0]), vec![3.0, 1.0, 2.0]);
     }
 
     #[test]
     fn a_block_on_a_slope_presses_with_its_weight_times_the_cosine() {
         let c = 0.8;
-        let normal = estimate(&[Support { upper: 1, lower: 0, facing: c }], &[0.0, 2.0], &[0.0, 1.0]);
+        let normal = estimate(&[Support { upper: 1, lower: 0, facing: c, new: true }], &[0.0, 2.0], &[0.0, 1.0]);
         assert!((normal[0] - 2.0 * c).abs() < 1e-15);
     }
 
     #[test]
     fn a_body_on_two_supports_shares_its_load_and_walls_hold_nothing() {
-        let supports = [Support { upper: 1, lower: 0, facing: 1.0 }, Support { upper: 1, lower: 2, facing: 1.0 }, Support { upper: 1, lower: 3, facing: 0.0 }];
+        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: true }, Support { upper: 1, lower: 2, facing: 1.0, new: true }, Support { upper: 1, lower: 3, facing: 0.0, new: true }];
         assert_eq!(estimate(&supports, &[0.0, 1.0, 0.0, 0.0], &[0.0, 1.0, 0.0, 1.0]), vec![0.5, 0.5, 0.0]);
+    }
+
+    #[test]
+    fn a_body_already_resting_on_an_old_contact_gets_nothing_on_its_new_ones() {
+        // Body 2 rests on body 1 through a new contact; body 1 on the floor through an old one
+        // and a new one: 2's weight goes onto its contact, body 1's new contact starts from zero.
+        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: false }, Support { upper: 1, lower: 0, facing: 1.0, new: true }, Support { upper: 2, lower: 1, facing: 1.0, new: true }];
+        assert_eq!(estimate(&supports, &[0.0, 1.0, 1.0], &[0.0, 1.0, 2.0]), vec![0.0, 0.0, 1.0]);
     }
 }
