@@ -593,8 +593,6 @@ impl ContactSolver {
         }
     }
 
-    /// Stage 5: keeps the accumulated impulses in the manifolds for next step's warm start
-    /// and for `World::contacts`.
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
     /// sliding one) when kinetic friction stopped it. None without load.
     fn holds(&self, block: &Block) -> Option<bool> {
@@ -623,9 +621,10 @@ impl ContactSolver {
         any
     }
 
-    /// Keeps the impulses for warm starting, and whether each contact slides into the next
-    /// step: a contact held this step sticks; a sliding one that kinetic friction stopped
-    /// sticks; the others slide.
+    /// Stage 5: keeps the accumulated impulses in the manifolds, for next step's warm start
+    /// and for `World::contacts`, and whether each contact slides into the next step: a
+    /// contact held this step sticks; a sliding one that kinetic friction stopped sticks; the
+    /// others slide.
     pub fn store_impulses(&self, manifolds: &mut [Manifold]) {
         for block in &self.blocks {
             let pts = &self.points[block.start..block.start + block.len];
