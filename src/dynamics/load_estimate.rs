@@ -104,23 +104,27 @@ mod tests {
         e.normal
     }
 
+    fn new(upper: usize, lower: usize, facing: f64) -> Support {
+        Support { upper, lower, facing, new: true }
+    }
+
     #[test]
     fn a_column_carries_the_weight_of_everything_above() {
         // Body 0 is the floor; 1, 2, 3 a column of unit weights.
-        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: true }, Support { upper: 3, lower: 2, facing: 1.0, new: true }, Support { upper: 2, lower: 1, facing: 1.0, new: true }];
+        let supports = [new(1, 0, 1.0), new(3, 2, 1.0), new(2, 1, 1.0)];
         assert_eq!(estimate(&supports, &[0.0, 1.0, 1.0, 1.0], &[0.0, 1.0, 2.0, 3.0]), vec![3.0, 1.0, 2.0]);
     }
 
     #[test]
     fn a_block_on_a_slope_presses_with_its_weight_times_the_cosine() {
         let c = 0.8;
-        let normal = estimate(&[Support { upper: 1, lower: 0, facing: c, new: true }], &[0.0, 2.0], &[0.0, 1.0]);
+        let normal = estimate(&[new(1, 0, c)], &[0.0, 2.0], &[0.0, 1.0]);
         assert!((normal[0] - 2.0 * c).abs() < 1e-15);
     }
 
     #[test]
     fn a_body_on_two_supports_shares_its_load_and_walls_hold_nothing() {
-        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: true }, Support { upper: 1, lower: 2, facing: 1.0, new: true }, Support { upper: 1, lower: 3, facing: 0.0, new: true }];
+        let supports = [new(1, 0, 1.0), new(1, 2, 1.0), new(1, 3, 0.0)];
         assert_eq!(estimate(&supports, &[0.0, 1.0, 0.0, 0.0], &[0.0, 1.0, 0.0, 1.0]), vec![0.5, 0.5, 0.0]);
     }
 
@@ -128,7 +132,7 @@ mod tests {
     fn a_body_already_resting_on_an_old_contact_gets_nothing_on_its_new_ones() {
         // Body 2 rests on body 1 through a new contact; body 1 on the floor through an old one
         // and a new one: 2's weight goes onto its contact, body 1's new contact starts from zero.
-        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: false }, Support { upper: 1, lower: 0, facing: 1.0, new: true }, Support { upper: 2, lower: 1, facing: 1.0, new: true }];
+        let supports = [Support { upper: 1, lower: 0, facing: 1.0, new: false }, new(1, 0, 1.0), new(2, 1, 1.0)];
         assert_eq!(estimate(&supports, &[0.0, 1.0, 1.0], &[0.0, 1.0, 2.0]), vec![0.0, 0.0, 1.0]);
     }
 }
