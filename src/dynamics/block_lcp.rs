@@ -14,15 +14,32 @@ pub const MAX: usize = 4;
 /// (n.n) inv_mass + (ra_i x n).Ia (ra_j x n) + (rb_i x n).Ib (rb_j x n).
 pub fn coupling(n: DVec3, inv_mass: f64, ia: DMat3, ib: DMat3, ra: &[DVec3], rb: &[DVec3]) -> [[f64; MAX]; MAX] {
     let len = ra.len().min(MAX);
-    let ca: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ra[i].cross(n) } else { DVec3::ZERO });
-    let cb: [DVec3; MAX] = std::array::from_fn(|i| if i < len { rb[i].cross(n) } else { DVec3::ZERO });
-    let ia_ca: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ia * ca[i] } else { DVec3::ZERO });
-    let ib_cb: [DVec3; MAX] = std::array::from_fn(|i| if i < len { ib * cb[i] } else { DVec3::ZERO });
-    let linear = n.dot(n) * inv_mass;
+    let rows: [Row; MAX] = std::array::from_fn(|i| {
+        if i >= len {
+            return Row::default();
+        }
+        let (ca, cb) = (ra[i].cross(n), rb[i].cross(n));
+        Row { ca, cb, spin_a: ia * ca, spin_b: ib * cb }
+    });
+    coupling_of_rows(n.dot(n) * inv_mass, &rows[..len])
+}
+
+/// The angular parts of one point's normal row: ra x n, rb x n, and the spins a unit normal
+/// impulse gives each body, Ia (ra x n) and Ib (rb x n).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Row {
+    pub ca: DVec3,
+    pub cb: DVec3,
+    pub spin_a: DVec3,
+    pub spin_b: DVec3,
+}
+
+/// K (see `coupling`) from the points' rows, `linear` being (n.n) times the summed inverse mass.
+pub fn coupling_of_rows(linear: f64, rows: &[Row]) -> [[f64; MAX]; MAX] {
     let mut k = [[0.0; MAX]; MAX];
-    for i in 0..len {
-        for j in 0..len {
-            k[i][j] = linear + ca[i].dot(ia_ca[j]) + cb[i].dot(ib_cb[j]);
+    for (i, ri) in rows.iter().enumerate().take(MAX) {
+        for (j, rj) in rows.iter().enumerate().take(MAX) {
+            k[i][j] = linear + ri.ca.dot(rj.spin_a) + ri.cb.dot(rj.spin_b);
         }
     }
     k
@@ -45,15 +62,23 @@ pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_inv
     if eps <= 0.0 {
         return None;
     }
-    let tol = 1e-12 * (1.0 + (0..n).map(|i| b[i].abs()).fold(0.0, f64::max));
+    let tol = tolerance(b, n);
     // No point approaching: nothing to push (the commonest case, touching without load).
     if (0..n).all(|i| b[i] >= -tol) {
         return Some([0.0; MAX]);
     }
 
-    // Subsets by decreasing size, so a resting face uses all its points.
-    let hint = hint & ((1 << n) - 1);
-    for mask in std::iter::once(hint).chain(SUBSETS.iter().copied().filter(|&m| m < 1 << n && m != hint)) {
+    // Subsets by decreasing size, so a resting face uses all its points. The commonest case
+    // first: every point pushed before and still does.
+    let (hint, full) = (hint & ((1 << n) - 1), (1 << n) - 1);
+    let inverse_tried = hint == full && all_inverse.is_some();
+    if let Some(inv) = all_inverse.filter(|_| inverse_tried) {
+        if let Some(x) = all_pushing(k, inv, b, n, eps, tol) {
+            return Some(x);
+        }
+    }
+    let masks = std::iter::once(hint).chain(SUBSETS.iter().copied().filter(|&m| m < 1 << n && m != hint));
+    for mask in masks.filter(|&m| !(inverse_tried && m == full)) {
         let mut set = [0usize; MAX];
         let mut m = 0;
         for i in (0..n).filter(|i| mask & (1 << i) != 0) {
@@ -62,7 +87,7 @@ pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_inv
         }
         let idx = &set[..m];
         if let Some(inv) = all_inverse.filter(|_| m == n) {
-            match solve_all_pushing(k, inv, b, n) {
+            match all_pushing(k, inv, b, n, eps, tol) {
                 Some(x) => return Some(x),
                 None => continue,
             }
@@ -134,22 +159,42 @@ pub fn inverse(k: &[[f64; MAX]; MAX], n: usize) -> Option<[[f64; MAX]; MAX]> {
 /// >= 0 (then it is `solve`'s answer); None otherwise. K is nearly singular (four points on a
 /// face), so the product is refined once against K itself to the elimination's accuracy.
 pub fn solve_all_pushing(k: &[[f64; MAX]; MAX], inv: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
-    let eps = regularisation(k, n);
-    let tol = 1e-12 * (1.0 + (0..n).map(|i| b[i].abs()).fold(0.0, f64::max));
+    all_pushing(k, inv, b, n, regularisation(k, n), tolerance(b, n))
+}
+
+/// `solve_all_pushing` with `solve`'s regularisation and tolerance.
+fn all_pushing(k: &[[f64; MAX]; MAX], inv: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, eps: f64, tol: f64) -> Option<[f64; MAX]> {
     let mut x = [0.0; MAX];
-    let mut r = *b;
-    for _ in 0..2 {
-        for i in 0..n {
-            x[i] -= (0..n).map(|c| inv[i][c] * r[c]).sum::<f64>();
-        }
-        for i in 0..n {
-            r[i] = b[i] + eps * x[i] + (0..n).map(|c| k[i][c] * x[c]).sum::<f64>();
-        }
+    for i in 0..n {
+        x[i] = -row_times(inv, i, b, n);
+    }
+    let mut r = [0.0; MAX];
+    for i in 0..n {
+        r[i] = b[i] + eps * x[i] + row_times(k, i, &x, n);
+    }
+    for i in 0..n {
+        x[i] -= row_times(inv, i, &r, n);
     }
     if x[..n].iter().any(|&v| v < -tol) {
         return None;
     }
     Some(x.map(|v| v.max(0.0)))
+}
+
+/// Row i of m times v, over the first n entries (summed in order).
+#[inline(always)]
+fn row_times(m: &[[f64; MAX]; MAX], i: usize, v: &[f64; MAX], n: usize) -> f64 {
+    let row = &m[i];
+    if n == MAX {
+        row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * v[3]
+    } else {
+        (0..n).map(|c| row[c] * v[c]).sum()
+    }
+}
+
+/// How far below zero a velocity or impulse may round and still count as zero.
+fn tolerance(b: &[f64; MAX], n: usize) -> f64 {
+    1e-12 * (1.0 + (0..n).map(|i| b[i].abs()).fold(0.0, f64::max))
 }
 
 /// Solves (K_SS + eps I) x = -b_S for the index set S by Gaussian elimination.

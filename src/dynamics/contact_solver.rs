@@ -22,7 +22,7 @@
 //! correction stage does it.
 
 use crate::collision::manifold::Manifold;
-use crate::dynamics::block_lcp;
+use crate::dynamics::block_lcp::{self, Row};
 use crate::dynamics::friction_patch::Patch;
 use crate::dynamics::load_estimate::{self, LoadEstimate, Support};
 use crate::dynamics::solver_body::{BodyMass, SolverBody};
@@ -51,26 +51,27 @@ const RESTING_STEPS: f64 = 2.0;
 /// Below this slip speed (m/s) when it begins, a new contact counts as sticking.
 const STICK_SPEED: f64 = 1e-3;
 
+/// A contact point as the solver sees it. The fields each iteration reads come first, together
+/// (`repr(C)` keeps them in this order): an iteration then reads about half of each point's
+/// cache lines.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 struct SolverPoint {
-    manifold: usize,
-    index: usize,
-    a: usize,
-    b: usize,
-    ra: DVec3,
-    rb: DVec3,
-    n: DVec3,
-    /// The normal row's angular parts, fixed for the step: ra x n, rb x n, and the spins a unit
-    /// normal impulse gives each body (Ia (ra x n), Ib (rb x n)).
-    ca: DVec3,
-    cb: DVec3,
-    spin_a: DVec3,
-    spin_b: DVec3,
-    normal_mass: f64,
-    /// How far the bodies move per unit velocity change by the end of the step (s).
-    reach: f64,
+    normal_impulse: f64,
     /// Lowest relative normal velocity the main solve allows at step end.
     target: f64,
+    /// How far the bodies move per unit velocity change by the end of the step (s).
+    reach: f64,
+    normal_mass: f64,
+    a: usize,
+    b: usize,
+    n: DVec3,
+    /// The normal row's angular parts, fixed for the step.
+    row: Row,
+    manifold: usize,
+    index: usize,
+    ra: DVec3,
+    rb: DVec3,
     /// The relative normal velocity at step end without contact impulses.
     vn_free: f64,
     /// Relative normal acceleration of the free motion.
@@ -87,7 +88,6 @@ struct SolverPoint {
     approach_speed: f64,
     /// When within the step it touched (s).
     touched_at: Option<f64>,
-    normal_impulse: f64,
 }
 
 /// The points of one manifold, whose normal impulses are solved together, and its friction.
@@ -143,13 +143,6 @@ pub struct ContactSolver {
     /// guess of the new ones' loads.
     holding: Vec<usize>,
     loads: LoadEstimate,
-}
-
-fn effective_mass(ba: &SolverBody, bb: &SolverBody, ra: DVec3, rb: DVec3, d: DVec3) -> f64 {
-    let ca = ra.cross(d);
-    let cb = rb.cross(d);
-    let k = ba.inv_mass + bb.inv_mass + ca.dot(ba.inv_inertia * ca) + cb.dot(bb.inv_inertia * cb);
-    if k > 0.0 { 1.0 / k } else { 0.0 }
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
@@ -225,6 +218,9 @@ impl ContactSolver {
                 let d_free = ((1.0 - w_pos) * vn0 + w_pos * vn_free) * dt;
                 let an = (vn_free - vn0) / dt;
                 let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+                let (ca, cb) = (ra.cross(n_), rb.cross(n_));
+                let row = Row { ca, cb, spin_a: ba.inv_inertia * ca, spin_b: bb.inv_inertia * cb };
+                let k = ba.inv_mass + bb.inv_mass + ca.dot(row.spin_a) + cb.dot(row.spin_b);
                 // Points within the slop count as touching: an impact elsewhere can push them
                 // together at once.
                 let touching = s <= set.touching;
@@ -269,11 +265,8 @@ impl ContactSolver {
                     ra,
                     rb,
                     n: n_,
-                    ca: ra.cross(n_),
-                    cb: rb.cross(n_),
-                    spin_a: ba.inv_inertia * ra.cross(n_),
-                    spin_b: bb.inv_inertia * rb.cross(n_),
-                    normal_mass: effective_mass(ba, bb, ra, rb, n_),
+                    row,
+                    normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
                     reach,
                     target: target.min(0.0),
                     vn_free,
@@ -365,7 +358,8 @@ impl ContactSolver {
         let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
-            let k = block_lcp::coupling(n, ba.inv_mass + bb.inv_mass, ba.inv_inertia, bb.inv_inertia, &ra[..len], &rb[..len]);
+            let rows = per_point(pts, |p| p.row);
+            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), &rows[..len]);
             let k_inv = if pts.len() <= block_lcp::MAX { block_lcp::inverse(&k, len) } else { None };
             self.couplings.push(Coupling { k, k_inv });
             self.couplings.len() - 1
@@ -391,10 +385,11 @@ impl ContactSolver {
     }
 
     /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
+    #[inline]
     fn apply_normal(bodies: &mut [SolverBody], p: &SolverPoint, d: f64) {
         let (ma, mb) = (bodies[p.a].inv_mass, bodies[p.b].inv_mass);
-        bodies[p.a].change(p.n * (-d * ma), p.spin_a * -d, p.reach);
-        bodies[p.b].change(p.n * (d * mb), p.spin_b * d, p.reach);
+        bodies[p.a].change(p.n * (-d * ma), p.row.spin_a * -d, p.reach);
+        bodies[p.b].change(p.n * (d * mb), p.row.spin_b * d, p.reach);
     }
 
     /// Stage 2: applies last step's impulses of the points that persisted.
@@ -413,7 +408,7 @@ impl ContactSolver {
     /// The relative normal velocity at step end at point p.
     fn normal_velocity(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
         let (ba, bb) = (&bodies[p.a], &bodies[p.b]);
-        (bb.v - ba.v).dot(p.n) + bb.w.dot(p.cb) - ba.w.dot(p.ca)
+        (bb.v - ba.v).dot(p.n) + bb.w.dot(p.row.cb) - ba.w.dot(p.row.ca)
     }
 
     /// Stage 3: impacts. Sweeps over the manifolds; every contact point that approaches faster
@@ -540,37 +535,69 @@ impl ContactSolver {
     /// solution.
     fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
         let pts = &mut points[block.start..block.start + block.len];
-        let mut active = [0usize; block_lcp::MAX];
+        // The points with a target: where they are in the block, their targets and their
+        // impulses so far.
+        let (mut active, mut goal, mut x0) = ([0usize; block_lcp::MAX], [0.0; block_lcp::MAX], [0.0; block_lcp::MAX]);
         let mut n = 0;
-        for (i, p) in pts.iter().enumerate() {
-            if target(p).is_some() && n < block_lcp::MAX && block.len <= block_lcp::MAX {
-                active[n] = i;
-                n += 1;
+        if block.len <= block_lcp::MAX {
+            for (i, p) in pts.iter().enumerate() {
+                if let Some(t) = target(p) {
+                    (active[n], goal[n], x0[n]) = (i, t, p.normal_impulse);
+                    n += 1;
+                }
             }
         }
         if let Some(coupling) = couplings.get(block.coupling).filter(|_| n >= 2) {
-            let mut k = [[0.0; block_lcp::MAX]; block_lcp::MAX];
+            // The points share their bodies and normal.
+            let (ba, bb) = (&bodies[block.a], &bodies[block.b]);
+            let linear = (bb.v - ba.v).dot(pts[0].n);
             let mut b = [0.0; block_lcp::MAX];
-            for (r, &i) in active[..n].iter().enumerate() {
-                let p = &pts[i];
-                b[r] = Self::normal_velocity(bodies, p) - target(p).unwrap_or(0.0);
-                for (c, &j) in active[..n].iter().enumerate() {
-                    k[r][c] = coupling.k[i][j];
-                    b[r] -= coupling.k[i][j] * pts[j].normal_impulse;
+            for r in 0..n {
+                let row = &pts[active[r]].row;
+                b[r] = linear + bb.w.dot(row.cb) - ba.w.dot(row.ca) - goal[r];
+            }
+            // Nothing pushes and nothing approaches (a touching side face): nothing to do.
+            if b[..n].iter().all(|&bi| bi >= 0.0) && x0[..n].iter().all(|&xi| xi == 0.0) {
+                return;
+            }
+            // K of the active points: all of the block's (the common case) or some.
+            let all = n == block.len;
+            let mut sub = [[0.0; block_lcp::MAX]; block_lcp::MAX];
+            if !all {
+                for (r, &i) in active[..n].iter().enumerate() {
+                    for (c, &j) in active[..n].iter().enumerate() {
+                        sub[r][c] = coupling.k[i][j];
+                    }
                 }
             }
-            let all = n == block.len;
-            let pushing = active[..n].iter().enumerate().filter(|&(_, &i)| pts[i].normal_impulse > 0.0).fold(0u32, |m, (r, _)| m | 1 << r);
-            let x = block_lcp::solve(&k, &b, n, pushing, coupling.k_inv.as_ref().filter(|_| all));
+            let k = if all { &coupling.k } else { &sub };
+            for r in 0..n {
+                for c in 0..n {
+                    b[r] -= k[r][c] * x0[c];
+                }
+            }
+            let pushing = (0..n).filter(|&r| x0[r] > 0.0).fold(0u32, |m, r| m | 1 << r);
+            let x = block_lcp::solve(k, &b, n, pushing, coupling.k_inv.as_ref().filter(|_| all));
             if let Some(x) = x {
+                // The points' changes summed, then applied to each body once.
+                let (mut sum, mut sum_reach) = (0.0, 0.0);
+                let (mut spin_a, mut spin_a_reach, mut spin_b, mut spin_b_reach) = (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
                     p.normal_impulse = x[r];
-                    if d != 0.0 {
-                        Self::apply_normal(bodies, p, d);
-                    }
+                    sum += d;
+                    sum_reach += d * p.reach;
+                    spin_a += p.row.spin_a * d;
+                    spin_a_reach += p.row.spin_a * (d * p.reach);
+                    spin_b += p.row.spin_b * d;
+                    spin_b_reach += p.row.spin_b * (d * p.reach);
                 }
+                let n_ = pts[0].n;
+                let ba = &mut bodies[block.a];
+                ba.shift(n_ * (-sum * ba.inv_mass), -spin_a, n_ * (-sum_reach * ba.inv_mass), -spin_a_reach);
+                let bb = &mut bodies[block.b];
+                bb.shift(n_ * (sum * bb.inv_mass), spin_b, n_ * (sum_reach * bb.inv_mass), spin_b_reach);
                 return;
             }
         }

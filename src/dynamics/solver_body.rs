@@ -52,6 +52,15 @@ impl SolverBody {
         self.dtheta += dw * reach;
     }
 
+    /// Changes the velocities by dv and dw and the end-of-step pose by dx and dtheta: several
+    /// changes, each with its own reach, summed.
+    pub fn shift(&mut self, dv: DVec3, dw: DVec3, dx: DVec3, dtheta: DVec3) {
+        self.v += dv;
+        self.w += dw;
+        self.dx += dx;
+        self.dtheta += dtheta;
+    }
+
     /// Applies an angular impulse (N m s).
     pub fn apply_angular(&mut self, impulse: DVec3, reach: f64) {
         let dw = self.inv_inertia * impulse;
