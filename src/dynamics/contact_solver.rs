@@ -112,8 +112,15 @@ struct Coupling {
     /// K[i][j]: the change of point i's relative normal velocity per unit normal impulse at
     /// point j.
     k: [[f64; block_lcp::MAX]; block_lcp::MAX],
-    /// (K + eps I)^-1 of all the points, when they are 2 to MAX.
-    k_inv: Option<[[f64; block_lcp::MAX]; block_lcp::MAX]>,
+    /// K + eps I of all the points factored, when they are 2 to MAX; worked out when first
+    /// needed (a touching side face that never pushes does without).
+    factor: Option<Option<block_lcp::Factor>>,
+}
+
+impl Coupling {
+    fn factor(&mut self, n: usize) -> Option<&block_lcp::Factor> {
+        self.factor.get_or_insert_with(|| block_lcp::factor(&self.k, n)).as_ref()
+    }
 }
 
 /// A bounce resolved by the impact stage.
@@ -360,8 +367,7 @@ impl ContactSolver {
         let coupling = if len >= 2 {
             let rows = per_point(pts, |p| p.row);
             let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), &rows[..len]);
-            let k_inv = if pts.len() <= block_lcp::MAX { block_lcp::inverse(&k, len) } else { None };
-            self.couplings.push(Coupling { k, k_inv });
+            self.couplings.push(Coupling { k, factor: None });
             self.couplings.len() - 1
         } else {
             NO_COUPLING
@@ -422,7 +428,7 @@ impl ContactSolver {
         for _ in 0..max_sweeps {
             let mut any = false;
             for block in self.blocks.iter() {
-                any |= Self::impact_block(&mut self.bodies, block, &self.couplings, &mut self.points, threshold, dt, &mut self.impacts);
+                any |= Self::impact_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, threshold, dt, &mut self.impacts);
             }
             if !any {
                 break;
@@ -437,7 +443,7 @@ impl ContactSolver {
     }
 
     /// Bounces the approaching points of one manifold together. Returns whether any bounced.
-    fn impact_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], threshold: f64, dt: f64, impacts: &mut Vec<Impact>) -> bool {
+    fn impact_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], threshold: f64, dt: f64, impacts: &mut Vec<Impact>) -> bool {
         let pts = &mut points[block.start..block.start + block.len];
         let mut any = false;
         let mut own_impact = false;
@@ -533,7 +539,7 @@ impl ContactSolver {
     /// Solves the normal impulses of a block's points together (those `target` gives a target
     /// for), falling back to one point at a time when the block is too large or has no
     /// solution.
-    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &[Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
+    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
         let pts = &mut points[block.start..block.start + block.len];
         // The points with a target: where they are in the block, their targets and their
         // impulses so far.
@@ -547,7 +553,7 @@ impl ContactSolver {
                 }
             }
         }
-        if let Some(coupling) = couplings.get(block.coupling).filter(|_| n >= 2) {
+        if let Some(coupling) = couplings.get_mut(block.coupling).filter(|_| n >= 2) {
             // The points share their bodies and normal.
             let (ba, bb) = (&bodies[block.a], &bodies[block.b]);
             let linear = (bb.v - ba.v).dot(pts[0].n);
@@ -560,8 +566,13 @@ impl ContactSolver {
             if b[..n].iter().all(|&bi| bi >= 0.0) && x0[..n].iter().all(|&xi| xi == 0.0) {
                 return;
             }
-            // K of the active points: all of the block's (the common case) or some.
+            // K of the active points: all of the block's (the common case, which also takes
+            // its factor) or some.
             let all = n == block.len;
+            if all {
+                coupling.factor(n);
+            }
+            let coupling = &*coupling;
             let mut sub = [[0.0; block_lcp::MAX]; block_lcp::MAX];
             if !all {
                 for (r, &i) in active[..n].iter().enumerate() {
@@ -577,7 +588,7 @@ impl ContactSolver {
                 }
             }
             let pushing = (0..n).filter(|&r| x0[r] > 0.0).fold(0u32, |m, r| m | 1 << r);
-            let x = block_lcp::solve(k, &b, n, pushing, coupling.k_inv.as_ref().filter(|_| all));
+            let x = block_lcp::solve(k, &b, n, pushing, coupling.factor.as_ref().and_then(Option::as_ref).filter(|_| all));
             if let Some(x) = x {
                 // The points' changes summed, then applied to each body once.
                 let (mut sum, mut sum_reach) = (0.0, 0.0);
@@ -616,7 +627,7 @@ impl ContactSolver {
             let pts = &self.points[block.start..block.start + block.len];
             let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
             block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts));
-            Self::solve_block(&mut self.bodies, block, &self.couplings, &mut self.points, |p| Some(p.target));
+            Self::solve_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, |p| Some(p.target));
         }
     }
 
