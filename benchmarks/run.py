@@ -37,6 +37,7 @@ def arguments():
     parser.add_argument("--export-bodies", type=int, default=10000, help="scene 4")
     parser.add_argument("--batch-worlds", type=int, default=1000, help="scene 5")
     parser.add_argument("--batch-steps", type=int, default=240, help="scene 5")
+    parser.add_argument("--batch-repeats", type=int, default=9, help="repetitions of scene 5 (its runs are short, so their timings vary more)")
     parser.add_argument("--scaling-min", type=int, default=1000, help="smallest pile of scene 6; sizes double up to --scaling-max")
     parser.add_argument("--scaling-max", type=int, default=64000, help="scene 6")
     parser.add_argument("--scaling-steps", type=int, default=100, help="scene 6: steps per size, timed over the last half")
@@ -99,7 +100,7 @@ def main():
     if 4 in scenes:
         sections[4] = export.section(*export.measure(engines, args.export_bodies, 50), args.export_bodies)
     if 5 in scenes:
-        sections[5] = batch.section(batch.measure(engines, args.batch_worlds, args.batch_steps, args.repeats), engines, args.batch_worlds, args.batch_steps)
+        sections[5] = batch.section(batch.measure(engines, args.batch_worlds, args.batch_steps, args.batch_repeats), engines, args.batch_worlds, args.batch_steps, args.batch_repeats)
     if 6 in scenes:
         peers = {k: v for k, v in engines.items() if k == "rigidlab" or k.split()[0] in args.scaling_peers.split(",")}
         rows = scaling.measure(peers, doubling(args.scaling_min, args.scaling_max), args.scaling_steps, args.repeats, args.scaling_peer_max)

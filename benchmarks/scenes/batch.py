@@ -4,6 +4,7 @@ in each, or a pendulum in each. Each engine is stepped its own ways (`Engine.bat
 from __future__ import annotations
 
 import os
+import statistics
 
 import numpy as np
 
@@ -14,26 +15,36 @@ SCENES = ("ball", "pendulum")
 
 
 def measure(engines, n, steps, repeats):
-    """{(scene, engine, way): (build s, stepping s, largest distance m of a body from where the
-    engine's first way left it)}."""
+    """({(scene, engine, way): (build s, stepping s, largest distance m of a body from where the
+    engine's first way left it)}, {scene: rigidlab's speed-up on all cores against 1 thread}).
+
+    An engine's ways run back to back within a repetition. The speed-up is the median over the
+    repetitions of each one's ratio, so that a slow spell of the machine, which lasts longer than
+    one pair of runs, slows both sides of a ratio alike."""
     runs: dict = {}
     first: dict = {}
+    pairs: dict = {}
+    one, many = engines["rigidlab"].batch_ways[1:]
     for scene in SCENES:
         for name in turns(engines, repeats):
             cls = engines[name]
+            took = {}
             for way in cls.batch_ways:
                 e = cls()
                 build = timed(e.batch, n, scene)
-                seconds = timed(e.step_batch, steps, way)
+                took[way] = seconds = timed(e.step_batch, steps, way)
                 end = e.batch_positions()
                 e.close()
                 apart = float(np.abs(end - first.setdefault((scene, name), end)).max())
                 runs.setdefault((scene, name, way), []).append((build, seconds, apart))
                 print(f"  batch {n} x {scene}: {name}, {way}: {seconds:.3f} s", flush=True)
-    return {key: medians(r) for key, r in runs.items()}
+            if name == "rigidlab":
+                pairs.setdefault(scene, []).append(took[one] / took[many])
+    return {key: medians(r) for key, r in runs.items()}, {scene: statistics.median(r) for scene, r in pairs.items()}
 
 
-def section(results, engines, n, steps) -> list[str]:
+def section(measured, engines, n, steps, repeats) -> list[str]:
+    results, cores = measured
     rl = engines["rigidlab"]
     loop, one, many = rl.batch_ways
     ref = {scene: results[(scene, "rigidlab", loop)][1] for scene in SCENES}
@@ -46,8 +57,8 @@ def section(results, engines, n, steps) -> list[str]:
              f"'pendulum': a bob (radius {BOB} m) on a 1 m rod from a fixed pivot, released at 30 to 90 degrees. Seconds are for all {n} worlds; "
              "building is not timed. 'speed-up' is the rigidlab Python loop's time over the row's. 'apart' is the largest distance (m) between where a "
              "body ends in this way and in the engine's first way: 0 means the same result.", "",
-             f"rl.step_many on all {os.cpu_count()} cores against 1 thread: {speedup('ball', many) / speedup('ball', one):.2f}x (ball), "
-             f"{speedup('pendulum', many) / speedup('pendulum', one):.2f}x (pendulum); against the Python loop: {speedup('ball', many):.2f}x and {speedup('pendulum', many):.2f}x.",
+             f"rl.step_many on all {os.cpu_count()} cores against 1 thread: {cores['ball']:.2f}x (ball), {cores['pendulum']:.2f}x (pendulum), the median of "
+             f"{repeats} repetitions' ratios (each repetition times the two back to back); against the Python loop: {speedup('ball', many):.2f}x and {speedup('pendulum', many):.2f}x.",
              "", "| engine | way | ball (s) | speed-up | pendulum (s) | speed-up | build, ball / pendulum (s) | apart (m) |", "|---|---|---|---|---|---|---|---|"]
     for name, cls in engines.items():
         for way in cls.batch_ways:
