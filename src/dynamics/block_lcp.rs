@@ -192,7 +192,7 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
 
 /// The solution with every point pushing, x = -(K + eps I)^-1 b, when all its impulses are
 /// >= 0 (then it is `solve`'s answer); None otherwise. K is nearly singular (four points on a
-/// face), so the product is refined once against K itself to the elimination's accuracy.
+/// face), so the solution is refined once against K itself to the elimination's accuracy.
 pub fn solve_all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
     all_pushing(k, f, b, n, regularisation(k, n), tolerance(b, n))
 }
@@ -358,7 +358,7 @@ mod tests {
             assert!(residual(&fast).abs() < 1e-9 && residual(&slow).abs() < 1e-9, "{fast:?} {slow:?}");
             assert!((fast[i] - slow[i]).abs() < 1e-5 && fast[i] > 0.0, "{fast:?} {slow:?}");
         }
-        // The same through `solve` given the inverse.
+        // The same through `solve` given the factor.
         assert_eq!(solve(&k, &b, 4, 15, Some(&f)), Some(fast));
         // One corner lifting off: not all pushing, so the fast path declines.
         assert!(solve_all_pushing(&k, &f, &[-1.0, -1.0, -1.0, 5.0], 4).is_none());

@@ -391,7 +391,6 @@ impl ContactSolver {
     }
 
     /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
-    #[inline]
     fn apply_normal(bodies: &mut [SolverBody], p: &SolverPoint, d: f64) {
         let (ma, mb) = (bodies[p.a].inv_mass, bodies[p.b].inv_mass);
         bodies[p.a].change(p.n * (-d * ma), p.row.spin_a * -d, p.reach);
