@@ -175,7 +175,8 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
         for m in 0..j {
             dj -= l[j][m] * l[j][m] * d[m];
         }
-        if !(dj > 0.0) {
+        // Not positive (or NaN): not positive definite.
+        if dj.is_nan() || dj <= 0.0 {
             return None;
         }
         d[j] = dj;
@@ -190,8 +191,8 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
     Some(Factor { l, d_inv: std::array::from_fn(|i| if i < n { 1.0 / d[i] } else { 0.0 }), n })
 }
 
-/// The solution with every point pushing, x = -(K + eps I)^-1 b, when all its impulses are
-/// >= 0 (then it is `solve`'s answer); None otherwise. K is nearly singular (four points on a
+/// The solution with every point pushing, x = -(K + eps I)^-1 b, when none of its impulses is
+/// negative (then it is `solve`'s answer); None otherwise. K is nearly singular (four points on a
 /// face), so the solution is refined once against K itself to the elimination's accuracy.
 pub fn solve_all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
     all_pushing(k, f, b, n, regularisation(k, n), tolerance(b, n))
