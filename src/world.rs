@@ -113,7 +113,8 @@ pub struct World {
     joint_solver: JointSolver,
     islands: Islands,
     scratch: Scratch,
-    step_times: StepTimes,
+    /// When each stage of the last step ended (None after a step at rest).
+    laps: Option<Laps>,
     /// The threads the narrow phase may use (results are the same on any number). One by
     /// default: on the 2-core machine of benchmarks/RESULTS.md, two made it slower.
     pub(crate) threads: Threads,
@@ -151,7 +152,7 @@ impl World {
             joint_solver: JointSolver::default(),
             islands: Islands::default(),
             scratch: Scratch::default(),
-            step_times: StepTimes::default(),
+            laps: None,
             threads: Threads::One,
         }
     }
@@ -234,28 +235,28 @@ impl World {
         }
         let mut laps = Laps::start();
         self.find_candidate_pairs();
-        let broad_phase = laps.lap();
+        laps.lap();
         self.update_manifolds();
         self.wake_touched();
-        let narrow_phase = laps.lap();
+        laps.lap();
         self.gather_state();
         self.integrate_smooth_forces();
-        let integrate = laps.lap();
+        laps.lap();
         self.solve_velocity_constraints();
         self.integrate_positions();
-        let solve = laps.lap();
+        laps.lap();
         self.correct_positions();
-        let correct = laps.lap();
+        laps.lap();
         self.finish_step();
-        let finish = laps.lap();
+        laps.lap();
         self.fall_asleep();
-        let sleep = laps.lap();
-        self.step_times = StepTimes { broad_phase, narrow_phase, integrate, solve, correct, finish, sleep, total: laps.total() };
+        laps.lap();
+        self.laps = Some(laps);
     }
 
     /// Where the last step's time went, stage by stage.
     pub fn step_times(&self) -> StepTimes {
-        self.step_times
+        self.laps.map_or_else(StepTimes::default, |laps| laps.times())
     }
 
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves
@@ -267,7 +268,7 @@ impl World {
     /// A step of a world at rest: all the stages would leave every body, contact and event as
     /// they are, so it only advances time and records.
     fn rest_step(&mut self) {
-        self.step_times = StepTimes::default();
+        self.laps = None;
         self.solver.impacts.clear();
         self.steps_since_base += 1;
         self.record_step();
