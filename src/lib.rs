@@ -11,9 +11,10 @@
 //!    integrated by the world's integrator (explicit Euler, symplectic Euler, velocity Verlet
 //!    or RK4),
 //! 4. joints held at the step's end (RATTLE's position phase), then contact impulses: warm
-//!    start (new resting contacts from the weights above them), impacts bounced at their time of impact and propagated pair by pair, then resting
-//!    contacts with Coulomb friction (each manifold's friction as a whole, its normal
-//!    impulses solved together) and joint velocities, iterated together,
+//!    start (new resting contacts from the weights above them), impacts bounced at their
+//!    time of impact and propagated pair by pair, then resting contacts with Coulomb friction
+//!    (each manifold's friction as a whole, its normal impulses solved together) and joint
+//!    velocities, iterated together,
 //! 5. positions moved by the constrained velocities,
 //! 6. leftover penetration removed from positions only,
 //! 7. time advanced, finished loads expired, recordings sampled; islands that rested long
