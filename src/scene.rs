@@ -56,6 +56,9 @@ pub struct SettingsData {
     pub dt: f64,
     pub integrator: String,
     pub solver_iterations: u32,
+    /// See `Settings::solver_tolerance` (files from before it existed: iterate to the end).
+    #[serde(default)]
+    pub solver_tolerance: f64,
     pub position_iterations: u32,
     pub restitution_threshold: f64,
     pub linear_slop: f64,
@@ -231,6 +234,7 @@ impl World {
                 dt: s.dt,
                 integrator: s.integrator.name().into(),
                 solver_iterations: s.solver_iterations,
+                solver_tolerance: s.solver_tolerance,
                 position_iterations: s.position_iterations,
                 restitution_threshold: s.restitution_threshold,
                 linear_slop: s.linear_slop,
@@ -363,6 +367,7 @@ impl World {
             dt: sd.dt,
             integrator: IntegratorKind::parse("settings.integrator", &sd.integrator)?,
             solver_iterations: sd.solver_iterations,
+            solver_tolerance: sd.solver_tolerance,
             position_iterations: sd.position_iterations,
             restitution_threshold: sd.restitution_threshold,
             linear_slop: sd.linear_slop,
@@ -378,6 +383,7 @@ impl World {
         w.set_gravity(settings.gravity).map_err(|e| at("settings", e))?;
         w.set_dt(settings.dt).map_err(|e| at("settings", e))?;
         w.set_solver_iterations(settings.solver_iterations).map_err(|e| at("settings", e))?;
+        w.set_solver_tolerance(settings.solver_tolerance).map_err(|e| at("settings", e))?;
         w.set_restitution_threshold(settings.restitution_threshold).map_err(|e| at("settings", e))?;
         crate::error::check_non_negative("linear_slop", settings.linear_slop).map_err(|e| at("settings", e))?;
         w.settings = settings;

@@ -31,8 +31,12 @@ pub struct Settings {
     /// Time step (s).
     pub dt: f64,
     pub integrator: IntegratorKind,
-    /// Gauss-Seidel iterations of the velocity solver.
+    /// Most Gauss-Seidel iterations of the velocity solver.
     pub solver_iterations: u32,
+    /// The contact solver stops iterating once an iteration changes no contact's relative
+    /// velocity by more than this (m/s): it has converged. 0 runs every iteration. Worlds with
+    /// joints run every iteration.
+    pub solver_tolerance: f64,
     /// Most passes of the position-correction stage (it stops once nothing overlaps the slop by
     /// more than a tenth of it).
     pub position_iterations: u32,
@@ -52,6 +56,7 @@ impl Default for Settings {
             dt: 1.0 / 240.0,
             integrator: IntegratorKind::Verlet,
             solver_iterations: 10,
+            solver_tolerance: 1e-5,
             position_iterations: 10,
             restitution_threshold: 0.1,
             linear_slop: 1e-4,
@@ -115,6 +120,9 @@ pub struct World {
     scratch: Scratch,
     /// When each stage of the last step ended (None after a step at rest).
     laps: Option<Laps>,
+    /// Velocity-solver iterations run in the last step (both passes when static friction let
+    /// go).
+    solver_iterations_done: u32,
     /// The threads the narrow phase may use (results are the same on any number). One by
     /// default: on the 2-core machine of benchmarks/RESULTS.md, two made it slower.
     pub(crate) threads: Threads,
@@ -153,6 +161,7 @@ impl World {
             islands: Islands::default(),
             scratch: Scratch::default(),
             laps: None,
+            solver_iterations_done: 0,
             threads: Threads::One,
         }
     }
@@ -254,6 +263,12 @@ impl World {
         self.laps = Some(laps);
     }
 
+    /// Velocity-solver iterations the last step ran (at most `solver_iterations`, twice that
+    /// when static friction let go of a contact; fewer once converged, see `solver_tolerance`).
+    pub fn solver_iterations_done(&self) -> u32 {
+        self.solver_iterations_done
+    }
+
     /// Where the last step's time went, stage by stage.
     pub fn step_times(&self) -> StepTimes {
         self.laps.map_or_else(StepTimes::default, |laps| laps.times())
@@ -269,6 +284,7 @@ impl World {
     /// they are, so it only advances time and records.
     fn rest_step(&mut self) {
         self.laps = None;
+        self.solver_iterations_done = 0;
         self.solver.impacts.clear();
         self.steps_since_base += 1;
         self.record_step();
@@ -417,6 +433,7 @@ impl World {
     /// impacts, then contacts and joints iterated together, impulses stored.
     fn solve_velocity_constraints(&mut self) {
         self.solver.impacts.clear();
+        self.solver_iterations_done = 0;
         if self.contacts.manifolds.is_empty() && self.joints.is_empty() {
             return;
         }
@@ -455,11 +472,19 @@ impl World {
         self.joint_solver.store_impulses(&mut self.joints);
     }
 
-    /// Gauss-Seidel iterations over contacts and joints together.
+    /// Gauss-Seidel iterations over contacts and joints together, until one changes no
+    /// contact's relative velocity by more than the solver tolerance, when the contacts started
+    /// from last step's impulses and there is no joint to solve.
     fn iterate_velocities(&mut self, iterations: u32) {
+        let converges = self.joints.is_empty() && self.solver.warm;
+        let tolerance = if converges { self.settings.solver_tolerance } else { -1.0 };
         for _ in 0..iterations {
-            self.solver.solve_iteration();
+            self.solver_iterations_done += 1;
+            let change = self.solver.solve_iteration();
             self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &self.scratch.end, self.settings.dt);
+            if change <= tolerance {
+                break;
+            }
         }
     }
 

@@ -327,6 +327,13 @@ impl World {
         Ok(())
     }
 
+    pub fn set_solver_tolerance(&mut self, v: f64) -> Result<()> {
+        let v = check_non_negative("solver_tolerance", v)?;
+        self.content_changed();
+        self.settings.solver_tolerance = v;
+        Ok(())
+    }
+
     pub fn set_restitution_threshold(&mut self, v: f64) -> Result<()> {
         self.content_changed();
         self.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;

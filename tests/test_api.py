@@ -4,6 +4,7 @@ arrays, editing, measurements, loads and body kinds.
 Every physics number is checked against its closed form with an explicit tolerance.
 """
 
+import json
 import math
 
 import numpy as np
@@ -138,11 +139,18 @@ def test_time_settable():
 
 
 def test_solver_settings_settable():
-    w = rl.World(solver_iterations=4, restitution_threshold=0.3)
-    assert (w.solver_iterations, w.restitution_threshold) == (4, 0.3)
+    w = rl.World(solver_iterations=4, restitution_threshold=0.3, solver_tolerance=1e-7)
+    assert (w.solver_iterations, w.restitution_threshold, w.solver_tolerance) == (4, 0.3, 1e-7)
     w.solver_iterations = 20
     w.restitution_threshold = 0.05
-    assert (w.solver_iterations, w.restitution_threshold) == (20, 0.05)
+    w.solver_tolerance = 0.0
+    assert (w.solver_iterations, w.restitution_threshold, w.solver_tolerance) == (20, 0.05, 0.0)
+    assert rl.World().solver_tolerance == 1e-5
+    # Saved and loaded with the world; a file from before the setting iterates to the end.
+    assert rl.World.from_json(w.to_json()).solver_tolerance == 0.0
+    data = json.loads(rl.World().to_json())
+    del data["settings"]["solver_tolerance"]
+    assert rl.World.from_json(json.dumps(data)).solver_tolerance == 0.0
 
 
 def test_step_times_say_where_the_last_step_went():

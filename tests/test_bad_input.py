@@ -38,6 +38,7 @@ def snapshot(w):
         "gravity": w.gravity,
         "integrator": w.integrator,
         "solver_iterations": w.solver_iterations,
+        "solver_tolerance": w.solver_tolerance,
         "restitution_threshold": w.restitution_threshold,
         "positions": w.positions,
         "orientations": w.orientations,
@@ -442,7 +443,7 @@ def test_bad_time(t):
     rejects(w, ValueError, "time", setter(w, "time"), t)
 
 
-@pytest.mark.parametrize("param, value", [("solver_iterations", 0), ("solver_iterations", -3), ("restitution_threshold", -0.1), ("restitution_threshold", NAN)])
+@pytest.mark.parametrize("param, value", [("solver_iterations", 0), ("solver_iterations", -3), ("restitution_threshold", -0.1), ("restitution_threshold", NAN), ("solver_tolerance", -1e-6), ("solver_tolerance", NAN), ("solver_tolerance", INF)])
 def test_bad_solver_settings(param, value):
     rejects_setting(ValueError, param, value)
 

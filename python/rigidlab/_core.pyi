@@ -218,6 +218,7 @@ class World:
         integrator: IntegratorName = "verlet",
         *,
         solver_iterations: int = 10,
+        solver_tolerance: float = 1e-5,
         restitution_threshold: float = 0.1,
         restitution_rule: CombineName = "average",
         friction_rule: CombineName = "average",
@@ -228,6 +229,9 @@ class World:
     gravity: Array
     integrator: IntegratorName
     solver_iterations: int
+    solver_tolerance: float
+    @property
+    def solver_iterations_done(self) -> int: ...
     @property
     def step_times(self) -> dict[str, float]: ...
     restitution_threshold: float

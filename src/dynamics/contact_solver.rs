@@ -150,6 +150,10 @@ pub struct ContactSolver {
     /// guess of the new ones' loads.
     holding: Vec<usize>,
     loads: LoadEstimate,
+    /// Whether every contact starts this step from last step's impulses: none is new with a
+    /// load to guess, none is struck. Only then does a small change per iteration mean the
+    /// iterations have converged (from a guess, it may mean they are still far from it).
+    pub warm: bool,
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
@@ -294,6 +298,7 @@ impl ContactSolver {
             }
             self.blocks.push(block);
         }
+        self.warm = true;
         self.guess_new_loads(start, free, masses, set.down);
         self.forget_impulses_near_impacts(set.restitution_threshold);
     }
@@ -324,6 +329,7 @@ impl ContactSolver {
             let count = pts.iter().filter(|p| touching(p)).count();
             for p in pts.iter_mut().filter(|p| touching(p)) {
                 p.normal_impulse = normal / count as f64;
+                self.warm = false;
             }
         }
     }
@@ -338,6 +344,7 @@ impl ContactSolver {
         if !self.points.iter().any(struck) {
             return;
         }
+        self.warm = false;
         self.struck.clear();
         self.struck.resize(self.bodies.len(), false);
         // Only bodies that move: a floor struck by one ball keeps the warm start of the stack
@@ -525,20 +532,24 @@ impl ContactSolver {
     }
 
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
-    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) {
+    /// Returns how much that changed the relative normal velocity (m/s).
+    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
         let vn = Self::normal_velocity(bodies, p);
         let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
         let d = new - p.normal_impulse;
         p.normal_impulse = new;
-        if d != 0.0 {
-            Self::apply_normal(bodies, p, d);
+        if d == 0.0 {
+            return 0.0;
         }
+        Self::apply_normal(bodies, p, d);
+        if p.normal_mass > 0.0 { d.abs() / p.normal_mass } else { 0.0 }
     }
 
     /// Solves the normal impulses of a block's points together (those `target` gives a target
     /// for), falling back to one point at a time when the block is too large or has no
-    /// solution.
-    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) {
+    /// solution. Returns the largest change of a point's relative normal velocity by its own
+    /// impulse (m/s).
+    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) -> f64 {
         let pts = &mut points[block.start..block.start + block.len];
         // The points with a target: where they are in the block, their targets and their
         // impulses so far.
@@ -563,7 +574,7 @@ impl ContactSolver {
             }
             // Nothing pushes and nothing approaches (a touching side face): nothing to do.
             if b[..n].iter().all(|&bi| bi >= 0.0) && x0[..n].iter().all(|&xi| xi == 0.0) {
-                return;
+                return 0.0;
             }
             // K of the active points: all of the block's (the common case, which also takes
             // its factor) or some.
@@ -590,12 +601,13 @@ impl ContactSolver {
             let x = block_lcp::solve(k, &b, n, pushing, coupling.factor.as_ref().and_then(Option::as_ref).filter(|_| all));
             if let Some(x) = x {
                 // The points' changes summed, then applied to each body once.
-                let (mut sum, mut sum_reach) = (0.0, 0.0);
+                let (mut sum, mut sum_reach, mut change) = (0.0, 0.0, 0.0f64);
                 let (mut spin_a, mut spin_a_reach, mut spin_b, mut spin_b_reach) = (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
                     p.normal_impulse = x[r];
+                    change = change.max(d.abs() * k[r][r]);
                     sum += d;
                     sum_reach += d * p.reach;
                     spin_a += p.row.spin_a * d;
@@ -608,26 +620,32 @@ impl ContactSolver {
                 ba.shift(n_ * (-sum * ba.inv_mass), -spin_a, n_ * (-sum_reach * ba.inv_mass), -spin_a_reach);
                 let bb = &mut bodies[block.b];
                 bb.shift(n_ * (sum * bb.inv_mass), spin_b, n_ * (sum_reach * bb.inv_mass), spin_b_reach);
-                return;
+                return change;
             }
         }
+        let mut change = 0.0f64;
         for p in pts.iter_mut() {
             if let Some(t) = target(p) {
-                Self::solve_normal(bodies, p, t);
+                change = change.max(Self::solve_normal(bodies, p, t));
             }
         }
+        change
     }
 
     /// Stage 4, one iteration: Gauss-Seidel over the manifolds: friction of the manifold as a
     /// whole (see friction_patch.rs: static up to mu_s N while it sticks, kinetic mu_k N while
-    /// it slides), then non-penetration for the manifold's points together.
-    pub fn solve_iteration(&mut self) {
+    /// it slides), then non-penetration for the manifold's points together. Returns the
+    /// largest change the iteration made to a relative velocity it solved for (m/s): near zero
+    /// once the iterations have converged.
+    pub fn solve_iteration(&mut self) -> f64 {
+        let mut change = 0.0f64;
         for block in &mut self.blocks {
             let pts = &self.points[block.start..block.start + block.len];
             let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
-            block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts));
-            Self::solve_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, |p| Some(p.target));
+            change = change.max(block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts)));
+            change = change.max(Self::solve_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, |p| Some(p.target)));
         }
+        change
     }
 
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a

@@ -108,11 +108,12 @@ impl Patch {
     /// One Gauss-Seidel update with summed normal impulse `normal`: the impulse that stops the
     /// slip if friction can give it; otherwise a step along the slip (with the effective mass
     /// in that direction, so a sliding patch's friction ends up opposing its slip, not pushing
-    /// it sideways), kept within the limit. `reach` as for `SolverBody::change`.
-    pub fn solve(&mut self, bodies: &mut [SolverBody], a: usize, b: usize, normal: f64, reach: f64) {
+    /// it sideways), kept within the limit. `reach` as for `SolverBody::change`. Returns how
+    /// much that changed the slip velocities (m/s, the largest of the three).
+    pub fn solve(&mut self, bodies: &mut [SolverBody], a: usize, b: usize, normal: f64, reach: f64) -> f64 {
         // Without load there is no friction to add or take back (a touching side face).
         if normal == 0.0 && self.impulse == DVec3::ZERO {
-            return;
+            return 0.0;
         }
         let (ba, bb) = (&bodies[a], &bodies[b]);
         let limit = self.limit(normal);
@@ -131,9 +132,11 @@ impl Patch {
             }
         }
         self.impulse = new;
-        if new != old {
-            self.apply(bodies, a, b, new - old, reach);
+        if new == old {
+            return 0.0;
         }
+        self.apply(bodies, a, b, new - old, reach);
+        (self.k * (new - old)).abs().max_element()
     }
 
     /// Applies an impulse of the three unknowns to bodies a and b.

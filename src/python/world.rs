@@ -97,7 +97,11 @@ fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, sol
 ///     under uniform gravity; RK4 is fourth order; symplectic Euler is first order and keeps
 ///     energy bounded; explicit Euler is first order and gains energy on oscillators.
 /// solver_iterations : int, default 10
-///     Gauss-Seidel iterations of the contact solver.
+///     Most Gauss-Seidel iterations of the contact solver per step.
+/// solver_tolerance : float, default 1e-5
+///     The solver stops iterating once an iteration changes no contact's relative velocity by
+///     more than this (m/s): a hundredth of the speed below which bodies may sleep. 0 runs
+///     every iteration.
 /// restitution_threshold : float, default 0.1
 ///     Impacts slower than this (m/s) do not bounce.
 /// restitution_rule, friction_rule : {"average", "min", "max", "multiply"}, default "average"
@@ -189,13 +193,14 @@ impl PyWorld {
 #[pymethods]
 impl PyWorld {
     #[new]
-    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
-    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, restitution_threshold=0.1, restitution_rule='average', friction_rule='average', sleeping=True)")]
+    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
+    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.1, restitution_rule='average', friction_rule='average', sleeping=True)")]
     fn new(
         gravity: Option<&Bound<'_, PyAny>>,
         dt: Option<&Bound<'_, PyAny>>,
         integrator: Option<&Bound<'_, PyAny>>,
         solver_iterations: Option<&Bound<'_, PyAny>>,
+        solver_tolerance: Option<&Bound<'_, PyAny>>,
         restitution_threshold: Option<&Bound<'_, PyAny>>,
         restitution_rule: Option<&Bound<'_, PyAny>>,
         friction_rule: Option<&Bound<'_, PyAny>>,
@@ -213,6 +218,9 @@ impl PyWorld {
         }
         if let Some(v) = solver_iterations {
             w.set_solver_iterations(v)?;
+        }
+        if let Some(v) = solver_tolerance {
+            w.set_solver_tolerance(v)?;
         }
         if let Some(v) = restitution_threshold {
             w.set_restitution_threshold(v)?;
@@ -322,6 +330,26 @@ impl PyWorld {
         let n = int(solver_iterations, "solver_iterations")?;
         let n = u32::try_from(n).map_err(|_| PyValueError::new_err(format!("solver_iterations: must be between 1 and {} (got {n})", u32::MAX)))?;
         self.inner.set_solver_iterations(n).py()
+    }
+
+    /// The contact solver stops iterating once an iteration changes no contact's relative
+    /// velocity by more than this (m/s); 0 runs all `solver_iterations`. Worlds with joints run
+    /// them all.
+    #[getter]
+    fn solver_tolerance(&self) -> f64 {
+        self.inner.settings().solver_tolerance
+    }
+
+    #[setter(solver_tolerance)]
+    fn set_solver_tolerance(&mut self, solver_tolerance: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_solver_tolerance(float(solver_tolerance, "solver_tolerance")?).py()
+    }
+
+    /// Velocity-solver iterations the last step ran: at most `solver_iterations` (twice that
+    /// when static friction let go of a contact), fewer once converged.
+    #[getter]
+    fn solver_iterations_done(&self) -> u32 {
+        self.inner.solver_iterations_done()
     }
 
     /// Impacts slower than this (m/s) do not bounce.
