@@ -476,20 +476,24 @@ def offset_stack(tolerance, masses=(1.0, 2.0, 3.0, 4.0, 5.0)):
 def test_stopping_once_converged_changes_nothing_a_lab_measures(masses):
     # An offset stack run for 2 s with the default tolerance and with every iteration: the
     # early stop stays within a tenth of the slop and a tenth of the sleeping speed of the
-    # full solve (tall stacks sway a little in both), each contact still carries the weight
-    # above it, and it saves iterations.
+    # full solve (tall stacks sway a little in both); over the last second the contacts carry,
+    # on average, the weight above each of them (the bodies' momenta hardly change); and it
+    # saves iterations.
     early, boxes = offset_stack(1e-5, masses)
     full, _ = offset_stack(0.0, masses)
     done = {"early": 0, "full": 0}
-    for _ in range(480):
+    carried = []
+    for step in range(480):
         early.step()
         full.step()
         done["early"] += early.solver_iterations_done
         done["full"] += full.solver_iterations_done
+        if step >= 240:
+            carried.append(early.contacts()["normal_impulse"].sum() / early.dt)
     assert np.abs(early.positions - full.positions).max() < 1e-5
     assert np.abs(early.velocities - full.velocities).max() < 1e-4
-    carried = sum(sum(masses[k:]) for k in range(len(masses)))
-    assert rel(early.contacts()["normal_impulse"].sum() / early.dt, carried * G) < 1e-6
+    weight_above = sum(sum(masses[k:]) for k in range(len(masses))) * G
+    assert rel(np.mean(carried), weight_above) < 1e-5
     assert done["early"] < 0.9 * done["full"]
 
 

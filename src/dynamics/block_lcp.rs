@@ -36,10 +36,12 @@ pub struct Row {
 
 /// K (see `coupling`) from the points' rows, `linear` being (n.n) times the summed inverse mass.
 pub fn coupling_of_rows(linear: f64, rows: &[Row]) -> [[f64; MAX]; MAX] {
+    // K is symmetric (the inertias are): each pair once.
     let mut k = [[0.0; MAX]; MAX];
     for (i, ri) in rows.iter().enumerate().take(MAX) {
-        for (j, rj) in rows.iter().enumerate().take(MAX) {
+        for (j, rj) in rows.iter().enumerate().take(i + 1) {
             k[i][j] = linear + ri.ca.dot(rj.spin_a) + ri.cb.dot(rj.spin_b);
+            k[j][i] = k[i][j];
         }
     }
     k
@@ -217,7 +219,7 @@ fn all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize, eps:
 
 /// Row i of m times v, over the first n entries (summed in order).
 #[inline(always)]
-fn row_times(m: &[[f64; MAX]; MAX], i: usize, v: &[f64; MAX], n: usize) -> f64 {
+pub fn row_times(m: &[[f64; MAX]; MAX], i: usize, v: &[f64; MAX], n: usize) -> f64 {
     let row = &m[i];
     if n == MAX {
         row[0] * v[0] + row[1] * v[1] + row[2] * v[2] + row[3] * v[3]

@@ -117,11 +117,6 @@ struct Coupling {
     factor: Option<Option<block_lcp::Factor>>,
 }
 
-impl Coupling {
-    fn factor(&mut self, n: usize) -> Option<&block_lcp::Factor> {
-        self.factor.get_or_insert_with(|| block_lcp::factor(&self.k, n)).as_ref()
-    }
-}
 
 /// A bounce resolved by the impact stage.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -579,10 +574,11 @@ impl ContactSolver {
             // K of the active points: all of the block's (the common case, which also takes
             // its factor) or some.
             let all = n == block.len;
-            if all {
-                coupling.factor(n);
+            if all && coupling.factor.is_none() {
+                coupling.factor = Some(block_lcp::factor(&coupling.k, n));
             }
             let coupling = &*coupling;
+            let factor = if all { coupling.factor.as_ref().and_then(Option::as_ref) } else { None };
             let mut sub = [[0.0; block_lcp::MAX]; block_lcp::MAX];
             if !all {
                 for (r, &i) in active[..n].iter().enumerate() {
@@ -593,12 +589,10 @@ impl ContactSolver {
             }
             let k = if all { &coupling.k } else { &sub };
             for r in 0..n {
-                for c in 0..n {
-                    b[r] -= k[r][c] * x0[c];
-                }
+                b[r] -= block_lcp::row_times(k, r, &x0, n);
             }
             let pushing = (0..n).filter(|&r| x0[r] > 0.0).fold(0u32, |m, r| m | 1 << r);
-            let x = block_lcp::solve(k, &b, n, pushing, coupling.factor.as_ref().and_then(Option::as_ref).filter(|_| all));
+            let x = block_lcp::solve(k, &b, n, pushing, factor);
             if let Some(x) = x {
                 // The points' changes summed, then applied to each body once.
                 let (mut sum, mut sum_reach, mut change) = (0.0, 0.0, 0.0f64);
