@@ -117,7 +117,6 @@ struct Coupling {
     factor: Option<Option<block_lcp::Factor>>,
 }
 
-
 /// A bounce resolved by the impact stage.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impact {
