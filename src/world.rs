@@ -476,13 +476,12 @@ impl World {
     /// contact's relative velocity by more than the solver tolerance, when the contacts started
     /// from last step's impulses and there is no joint to solve.
     fn iterate_velocities(&mut self, iterations: u32) {
-        let converges = self.joints.is_empty() && self.solver.warm;
-        let tolerance = if converges { self.settings.solver_tolerance } else { -1.0 };
+        let tolerance = (self.joints.is_empty() && self.solver.warm).then_some(self.settings.solver_tolerance);
         for _ in 0..iterations {
             self.solver_iterations_done += 1;
             let change = self.solver.solve_iteration();
             self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &self.scratch.end, self.settings.dt);
-            if change <= tolerance {
+            if tolerance.is_some_and(|t| change <= t) {
                 break;
             }
         }

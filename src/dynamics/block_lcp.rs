@@ -196,7 +196,8 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
 /// The solution with every point pushing, x = -(K + eps I)^-1 b, when none of its impulses is
 /// negative (then it is `solve`'s answer); None otherwise. K is nearly singular (four points on a
 /// face), so the solution is refined once against K itself to the elimination's accuracy.
-pub fn solve_all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
+#[cfg(test)]
+fn solve_all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
     all_pushing(k, f, b, n, regularisation(k, n), tolerance(b, n))
 }
 

@@ -526,7 +526,8 @@ impl ContactSolver {
     }
 
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
-    /// Returns how much that changed the relative normal velocity (m/s).
+    /// Returns the velocity error it corrected, |vn - target| (m/s): the change it made, or a
+    /// bound of it when the impulse reached zero first.
     fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
         let vn = Self::normal_velocity(bodies, p);
         let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
@@ -536,7 +537,7 @@ impl ContactSolver {
             return 0.0;
         }
         Self::apply_normal(bodies, p, d);
-        if p.normal_mass > 0.0 { d.abs() / p.normal_mass } else { 0.0 }
+        (vn - target).abs()
     }
 
     /// Solves the normal impulses of a block's points together (those `target` gives a target
