@@ -500,9 +500,10 @@ impl World {
             }
             end.v[i] = sb.v;
             end.w[i] = sb.w;
-            end.x[i] += sb.dx;
-            if sb.dtheta != DVec3::ZERO {
-                end.q[i] = integrate_orientation_exact(end.q[i], sb.dtheta, 1.0);
+            end.x[i] += sb.displacement();
+            let turn = sb.rotation();
+            if turn != DVec3::ZERO {
+                end.q[i] = integrate_orientation_exact(end.q[i], turn, 1.0);
             }
         }
     }

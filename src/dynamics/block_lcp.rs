@@ -21,7 +21,7 @@ pub fn coupling(n: DVec3, inv_mass: f64, ia: DMat3, ib: DMat3, ra: &[DVec3], rb:
         let (ca, cb) = (ra[i].cross(n), rb[i].cross(n));
         Row { ca, cb, spin_a: ia * ca, spin_b: ib * cb }
     });
-    coupling_of_rows(n.dot(n) * inv_mass, &rows[..len])
+    coupling_of_rows(n.dot(n) * inv_mass, len, |i| &rows[i])
 }
 
 /// The angular parts of one point's normal row: ra x n, rb x n, and the spins a unit normal
@@ -34,12 +34,15 @@ pub struct Row {
     pub spin_b: DVec3,
 }
 
-/// K (see `coupling`) from the points' rows, `linear` being (n.n) times the summed inverse mass.
-pub fn coupling_of_rows(linear: f64, rows: &[Row]) -> [[f64; MAX]; MAX] {
+/// K (see `coupling`) of `len` points from their rows (`row(i)`, point i's), `linear` being
+/// (n.n) times the summed inverse mass.
+pub fn coupling_of_rows<'a>(linear: f64, len: usize, row: impl Fn(usize) -> &'a Row) -> [[f64; MAX]; MAX] {
     // K is symmetric (the inertias are): each pair once.
     let mut k = [[0.0; MAX]; MAX];
-    for (i, ri) in rows.iter().enumerate().take(MAX) {
-        for (j, rj) in rows.iter().enumerate().take(i + 1) {
+    for i in 0..len.min(MAX) {
+        let ri = row(i);
+        for j in 0..=i {
+            let rj = row(j);
             k[i][j] = linear + ri.ca.dot(rj.spin_a) + ri.cb.dot(rj.spin_b);
             k[j][i] = k[i][j];
         }

@@ -180,7 +180,9 @@ impl ContactSolver {
     pub fn prepare(&mut self, manifolds: &[Manifold], start: &State, free: &State, masses: &[BodyMass], set: &SolverSettings) {
         let n = start.len();
         self.bodies.clear();
-        self.bodies.extend((0..n).map(|i| SolverBody { v: free.v[i], w: free.w[i], ..Default::default() }));
+        // Resting contacts' reach (see `prepare`'s points), the one most impulses have.
+        let resting_reach = set.position_weight * set.dt;
+        self.bodies.extend((0..n).map(|i| SolverBody::free(free.v[i], free.w[i], resting_reach)));
         // Contacts between bodies that cannot move (static, kinematic, sleeping) are left as
         // they are.
         let movable = |m: &&Manifold| masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0;
@@ -203,6 +205,9 @@ impl ContactSolver {
             // rests on its fourth too (treating that one as an impact would ask the face for a
             // tilt).
             let rested = m.points.iter().any(|p| p.pushed);
+            // The approach the smooth forces alone give the bodies in a couple of steps (see
+            // `resting` below).
+            let leftover = set.restitution_threshold + RESTING_STEPS * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
             let mut sticking = true;
             let (mut holds, mut struck) = (false, false);
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
@@ -237,7 +242,6 @@ impl ContactSolver {
                 // column would sink further step after step. Impacts from elsewhere still
                 // reach it (the impact stage's sweeps). One that separates may land again
                 // within the step (a short hop after a bounce): not resting.
-                let leftover = set.restitution_threshold + RESTING_STEPS * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
                 let resting = touching && rested && vn0 <= 0.0 && -vn0 <= leftover;
                 let toi = if resting {
                     Some((0.0, vn0.max(0.0)))
@@ -258,7 +262,7 @@ impl ContactSolver {
                 let warm = impact.is_none();
                 holds |= touching && warm && vn0 <= 0.0;
                 struck |= !warm;
-                sticking &= !m.sliding.unwrap_or((vel0 - n_ * vn0).length() >= STICK_SPEED);
+                sticking = sticking && !m.sliding.unwrap_or_else(|| (vel0 - n_ * vn0).length_squared() >= STICK_SPEED * STICK_SPEED);
                 if let Some(t) = tangent.get_mut(pi).filter(|_| warm) {
                     *t = p.tangent_impulse;
                 }
@@ -366,8 +370,7 @@ impl ContactSolver {
         let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
-            let rows = per_point(pts, |p| p.row);
-            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), &rows[..len]);
+            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| &pts[i].row);
             self.couplings.push(Coupling { k, factor: None });
             self.couplings.len() - 1
         } else {
@@ -380,7 +383,7 @@ impl ContactSolver {
     /// loads (evenly without load), so a corner that struck carries its friction from the
     /// impact on.
     fn patch_reach(pts: &[SolverPoint]) -> f64 {
-        if let [p] = pts {
+        if let Some(p) = pts.first().filter(|p| pts.iter().all(|q| q.reach == p.reach)) {
             return p.reach;
         }
         let total: f64 = pts.iter().map(|p| p.normal_impulse).sum();
@@ -595,25 +598,31 @@ impl ContactSolver {
             let x = block_lcp::solve(k, &b, n, pushing, factor);
             if let Some(x) = x {
                 // The points' changes summed, then applied to each body once.
-                let (mut sum, mut sum_reach, mut change) = (0.0, 0.0, 0.0f64);
-                let (mut spin_a, mut spin_a_reach, mut spin_b, mut spin_b_reach) = (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+                // What moves the bodies beyond the common reach: only impacts' points have
+                // another (see `SolverBody`).
+                let common = bodies[block.a].reach;
+                let (mut sum, mut sum_extra, mut change) = (0.0, 0.0, 0.0f64);
+                let (mut spin_a, mut spin_a_extra, mut spin_b, mut spin_b_extra) = (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
                     p.normal_impulse = x[r];
                     change = change.max(d.abs() * k[r][r]);
                     sum += d;
-                    sum_reach += d * p.reach;
                     spin_a += p.row.spin_a * d;
-                    spin_a_reach += p.row.spin_a * (d * p.reach);
                     spin_b += p.row.spin_b * d;
-                    spin_b_reach += p.row.spin_b * (d * p.reach);
+                    let extra = p.reach - common;
+                    if extra != 0.0 {
+                        sum_extra += d * extra;
+                        spin_a_extra += p.row.spin_a * (d * extra);
+                        spin_b_extra += p.row.spin_b * (d * extra);
+                    }
                 }
                 let n_ = pts[0].n;
                 let ba = &mut bodies[block.a];
-                ba.shift(n_ * (-sum * ba.inv_mass), -spin_a, n_ * (-sum_reach * ba.inv_mass), -spin_a_reach);
+                ba.shift(n_ * (-sum * ba.inv_mass), -spin_a, n_ * (-sum_extra * ba.inv_mass), -spin_a_extra);
                 let bb = &mut bodies[block.b];
-                bb.shift(n_ * (sum * bb.inv_mass), spin_b, n_ * (sum_reach * bb.inv_mass), spin_b_reach);
+                bb.shift(n_ * (sum * bb.inv_mass), spin_b, n_ * (sum_extra * bb.inv_mass), spin_b_extra);
                 return change;
             }
         }
@@ -677,25 +686,24 @@ impl ContactSolver {
     pub fn store_impulses(&self, manifolds: &mut [Manifold]) {
         for block in &self.blocks {
             let pts = &self.points[block.start..block.start + block.len];
+            let Some(first) = pts.first() else { continue };
             let len = pts.len().min(block_lcp::MAX);
             let (ra, normal) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.normal_impulse));
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
             block.patch.at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
-            for (p, t) in pts.iter().zip(tangent) {
-                manifolds[p.manifold].points[p.index].tangent_impulse = t;
+            // A block is one manifold's points.
+            let m = &mut manifolds[first.manifold];
+            for (i, p) in pts.iter().enumerate() {
+                let cp = &mut m.points[p.index];
+                if let Some(&t) = tangent.get(i) {
+                    cp.tangent_impulse = t;
+                }
+                cp.normal_impulse = p.normal_impulse;
+                cp.bounced = p.bounced;
+                cp.touch_time = p.touched_at;
+                cp.approach_speed = p.approach_speed;
             }
-        }
-        for p in &self.points {
-            let cp = &mut manifolds[p.manifold].points[p.index];
-            cp.normal_impulse = p.normal_impulse;
-            cp.bounced = p.bounced;
-            cp.touch_time = p.touched_at;
-            cp.approach_speed = p.approach_speed;
-        }
-        for block in &self.blocks {
-            if let Some(first) = self.points.get(block.start).filter(|_| block.len > 0) {
-                manifolds[first.manifold].sliding = self.holds(block).map(|held| !held);
-            }
+            m.sliding = self.holds(block).map(|held| !held);
         }
     }
 }

@@ -66,10 +66,13 @@ impl Patch {
         let spin_a = ang_a.map(|a| spin(ba.inv_inertia, a));
         let spin_b = ang_b.map(|b| spin(bb.inv_inertia, b));
         let inv_mass = ba.inv_mass + bb.inv_mass;
+        // K is symmetric (the inertias are): each pair once.
         let mut k = DMat3::ZERO;
         for i in 0..3 {
-            for j in 0..3 {
-                k.col_mut(j)[i] = lin[i].dot(lin[j]) * inv_mass + ang_a[i].dot(spin_a[j]) + ang_b[i].dot(spin_b[j]);
+            for j in 0..=i {
+                let kij = lin[i].dot(lin[j]) * inv_mass + ang_a[i].dot(spin_a[j]) + ang_b[i].dot(spin_b[j]);
+                k.col_mut(j)[i] = kij;
+                k.col_mut(i)[j] = kij;
             }
         }
         // A single point has no twist: keep that unknown at zero with a unit placeholder.

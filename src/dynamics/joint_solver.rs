@@ -313,13 +313,12 @@ impl Sides<'_> {
     }
 
     fn apply_row(&mut self, r: &VelocityRow, lambda: f64) {
+        // Velocity rows do not move the bodies within the step: reach 0.
         let a = &mut self.bodies[self.a];
-        a.v -= r.lin * (lambda * a.inv_mass);
-        a.w -= a.inv_inertia * r.ang_a * lambda;
+        a.change(r.lin * -(lambda * a.inv_mass), -(a.inv_inertia * r.ang_a * lambda), 0.0);
         if let Some(b) = self.b {
             let b = &mut self.bodies[b];
-            b.v += r.lin * (lambda * b.inv_mass);
-            b.w += b.inv_inertia * r.ang_b * lambda;
+            b.change(r.lin * (lambda * b.inv_mass), b.inv_inertia * r.ang_b * lambda, 0.0);
         }
     }
 }
