@@ -62,7 +62,25 @@ const SUBSETS: [u32; 16] = [15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0
 /// first: from one iteration to the next the set rarely changes. `all_factor`, K + eps I of all
 /// n points factored (see `factor`), makes the set of all points two substitutions instead of an
 /// elimination.
+#[inline]
 pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor: Option<&Factor>) -> Option<[f64; MAX]> {
+    // The commonest case first, without a search: every point pushed before and still does.
+    let full = (1 << n) - 1;
+    if let Some(f) = all_factor.filter(|_| hint & full == full) {
+        let tol = tolerance(b, n);
+        if (0..n).all(|i| b[i] >= -tol) {
+            return Some([0.0; MAX]);
+        }
+        if let Some(x) = all_pushing(k, f, b, n, f.eps, tol) {
+            return Some(x);
+        }
+    }
+    search(k, b, n, hint, all_factor)
+}
+
+/// `solve` trying the active sets one after another.
+#[inline(never)]
+fn search(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor: Option<&Factor>) -> Option<[f64; MAX]> {
     let eps = regularisation(k, n);
     if eps <= 0.0 {
         return None;
@@ -129,6 +147,8 @@ pub struct Factor {
     l: [[f64; MAX]; MAX],
     d_inv: [f64; MAX],
     n: usize,
+    /// The regularisation eps.
+    eps: f64,
 }
 
 impl Factor {
@@ -193,7 +213,7 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
             l[i][j] = s / dj;
         }
     }
-    Some(Factor { l, d_inv: std::array::from_fn(|i| if i < n { 1.0 / d[i] } else { 0.0 }), n })
+    Some(Factor { l, d_inv: std::array::from_fn(|i| if i < n { 1.0 / d[i] } else { 0.0 }), n, eps })
 }
 
 /// The solution with every point pushing, x = -(K + eps I)^-1 b, when none of its impulses is
@@ -201,7 +221,7 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
 /// face), so the solution is refined once against K itself to the elimination's accuracy.
 #[cfg(test)]
 fn solve_all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
-    all_pushing(k, f, b, n, regularisation(k, n), tolerance(b, n))
+    all_pushing(k, f, b, n, f.eps, tolerance(b, n))
 }
 
 /// `solve_all_pushing` with `solve`'s regularisation and tolerance.
