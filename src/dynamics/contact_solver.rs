@@ -548,7 +548,7 @@ impl ContactSolver {
     /// solution. Returns the largest change of a point's relative normal velocity by its own
     /// impulse (m/s).
     fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) -> f64 {
-        let pts = &mut points[block.start..block.start + block.len];
+        let pts = &points[block.start..block.start + block.len];
         // The points with a target: where they are in the block, their targets and their
         // impulses so far.
         let (mut active, mut goal, mut x0) = ([0usize; block_lcp::MAX], [0.0; block_lcp::MAX], [0.0; block_lcp::MAX]);
@@ -561,6 +561,15 @@ impl ContactSolver {
                 }
             }
         }
+        Self::solve_active(bodies, block, couplings, points, (&active, &goal, &x0, n), target)
+    }
+
+    /// `solve_block` of the `n` points `active` of the block, with targets `goal` and impulses
+    /// so far `x0`. Inlined, so that a face of four points (the common case, see
+    /// `solve_iteration`) is solved with its count known.
+    #[inline(always)]
+    fn solve_active(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], (active, goal, x0, n): (&[usize; block_lcp::MAX], &[f64; block_lcp::MAX], &[f64; block_lcp::MAX], usize), target: impl Fn(&SolverPoint) -> Option<f64>) -> f64 {
+        let pts = &mut points[block.start..block.start + block.len];
         if let Some(coupling) = couplings.get_mut(block.coupling).filter(|_| n >= 2) {
             // The points share their bodies and normal.
             let (ba, bb) = (&bodies[block.a], &bodies[block.b]);
@@ -592,7 +601,7 @@ impl ContactSolver {
             }
             let k = if all { &coupling.k } else { &sub };
             for r in 0..n {
-                b[r] -= block_lcp::row_times(k, r, &x0, n);
+                b[r] -= block_lcp::row_times(k, r, x0, n);
             }
             let pushing = (0..n).filter(|&r| x0[r] > 0.0).fold(0u32, |m, r| m | 1 << r);
             let x = block_lcp::solve(k, &b, n, pushing, factor);
@@ -646,7 +655,14 @@ impl ContactSolver {
             let pts = &self.points[block.start..block.start + block.len];
             let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
             change = change.max(block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts)));
-            change = change.max(Self::solve_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, |p| Some(p.target)));
+            let target = |p: &SolverPoint| Some(p.target);
+            change = change.max(if let Some(face) = pts.first_chunk::<{ block_lcp::MAX }>().filter(|_| block.len == block_lcp::MAX) {
+                // A face's four points, all with their targets.
+                let (goal, x0) = (face.each_ref().map(|p| p.target), face.each_ref().map(|p| p.normal_impulse));
+                Self::solve_active(&mut self.bodies, block, &mut self.couplings, &mut self.points, (&std::array::from_fn(|i| i), &goal, &x0, block_lcp::MAX), target)
+            } else {
+                Self::solve_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, target)
+            });
         }
         change
     }
