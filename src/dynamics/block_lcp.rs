@@ -62,8 +62,13 @@ const SUBSETS: [u32; 16] = [15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0
 /// first: from one iteration to the next the set rarely changes. `all_factor`, K + eps I of all
 /// n points factored (see `factor`), makes the set of all points two substitutions instead of an
 /// elimination.
+///
+/// `start`, when the points already carry impulses x0 (a warm start or an earlier iteration):
+/// x0 and the velocity errors v they leave (b = v - K x0). With every point pushing, the change
+/// from x0 is solved then, x = x0 - (K + eps I)^-1 (v + eps x0): the large impulses carried over
+/// keep their accuracy, where solving for x itself loses digits to the near-singular K.
 #[inline]
-pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor: Option<&Factor>) -> Option<[f64; MAX]> {
+pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor: Option<&Factor>, start: Option<(&[f64; MAX], &[f64; MAX])>) -> Option<[f64; MAX]> {
     // The commonest case first, without a search: every point pushed before and still does.
     let full = (1 << n) - 1;
     if let Some(f) = all_factor.filter(|_| hint & full == full) {
@@ -71,11 +76,28 @@ pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_fac
         if (0..n).all(|i| b[i] >= -tol) {
             return Some([0.0; MAX]);
         }
-        if let Some(x) = all_pushing(k, f, b, n, f.eps, tol) {
-            return Some(x);
+        let x = match start {
+            Some((x0, v)) => pushing_from(f, x0, v, n, tol),
+            None => all_pushing(k, f, b, n, f.eps, tol),
+        };
+        if x.is_some() {
+            return x;
         }
     }
     search(k, b, n, hint, all_factor)
+}
+
+/// Every point pushing, from impulses x0 that leave velocity errors v (see `solve`); None when
+/// an impulse would be negative.
+#[inline]
+fn pushing_from(f: &Factor, x0: &[f64; MAX], v: &[f64; MAX], n: usize, tol: f64) -> Option<[f64; MAX]> {
+    let r: [f64; MAX] = std::array::from_fn(|i| v[i] + f.eps * x0[i]);
+    let d = f.solve(&r);
+    let x: [f64; MAX] = std::array::from_fn(|i| if i < n { x0[i] - d[i] } else { 0.0 });
+    if x[..n].iter().any(|&v| v < -tol) {
+        return None;
+    }
+    Some(x.map(|v| v.max(0.0)))
 }
 
 /// `solve` trying the active sets one after another.
@@ -343,10 +365,10 @@ mod tests {
         k[0][1] = 1.0;
         k[1][0] = 1.0;
         k[1][1] = 2.0;
-        let x = solve(&k, &[-3.0, 1.0, 0.0, 0.0], 2, 0, None).unwrap();
+        let x = solve(&k, &[-3.0, 1.0, 0.0, 0.0], 2, 0, None, None).unwrap();
         assert!((x[0] - 1.5).abs() < 1e-9 && x[1] == 0.0);
         // Nothing pushing in: no impulse.
-        assert_eq!(solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3, None).unwrap(), [0.0; MAX]);
+        assert_eq!(solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3, None, None).unwrap(), [0.0; MAX]);
     }
 
     /// K of a unit-mass square plate (inertia 1/6 about its in-plane axes) on four points at
@@ -361,7 +383,7 @@ mod tests {
         // (+-1/2, +-1/2), approaching at speed 1: each corner takes a quarter of the impulse.
         let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)];
         let k = plate(&corners);
-        let x = solve(&k, &[-1.0; MAX], 4, 1, None).unwrap();
+        let x = solve(&k, &[-1.0; MAX], 4, 1, None, None).unwrap();
         for v in x {
             assert!((v - 0.25).abs() < 1e-6, "{x:?}");
         }
@@ -377,7 +399,7 @@ mod tests {
         let b: [f64; MAX] = std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * pushes[j]).sum::<f64>());
         let f = factor(&k, 4).unwrap();
         let fast = solve_all_pushing(&k, &f, &b, 4).unwrap();
-        let slow = solve(&k, &b, 4, 0, None).unwrap();
+        let slow = solve(&k, &b, 4, 0, None, None).unwrap();
         // Four points on a rigid face leave one way of sharing the load undetermined (K has
         // rank 3): both ways meet K x = -b to rounding and differ only along it, slightly.
         for i in 0..4 {
@@ -386,9 +408,38 @@ mod tests {
             assert!((fast[i] - slow[i]).abs() < 1e-5 && fast[i] > 0.0, "{fast:?} {slow:?}");
         }
         // The same through `solve` given the factor.
-        assert_eq!(solve(&k, &b, 4, 15, Some(&f)), Some(fast));
+        assert_eq!(solve(&k, &b, 4, 15, Some(&f), None), Some(fast));
         // One corner lifting off: not all pushing, so the fast path declines.
         assert!(solve_all_pushing(&k, &f, &[-1.0, -1.0, -1.0, 5.0], 4).is_none());
+    }
+
+    #[test]
+    fn solving_the_change_from_impulses_carried_over_keeps_them_accurate() {
+        // The plate above carrying a load x0 near its solution: velocity errors v it leaves,
+        // b = v - K x0. Solving the change meets K x = -b as the refined solve does (to the
+        // regularisation, eps x), with the same total impulse; they differ only along the
+        // undetermined way of sharing the load (which changes no velocity), slightly.
+        let k = plate(&[(-0.4, -0.5), (0.6, -0.5), (0.5, 0.45), (-0.5, 0.55)]);
+        let f = factor(&k, 4).unwrap();
+        let load = [1.0, 1.2, 0.9, 1.1];
+        let b: [f64; MAX] = std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * load[j]).sum::<f64>());
+        let exact = solve_all_pushing(&k, &f, &b, 4).unwrap();
+        let x0: [f64; MAX] = std::array::from_fn(|i| exact[i] * (1.0 + 1e-3 * (i as f64 - 1.5)));
+        let v: [f64; MAX] = std::array::from_fn(|i| b[i] + (0..4).map(|j| k[i][j] * x0[j]).sum::<f64>());
+        let x = solve(&k, &b, 4, 15, Some(&f), Some((&x0, &v))).unwrap();
+        for i in 0..4 {
+            let residual = (0..4).map(|j| k[i][j] * x[j]).sum::<f64>() + b[i];
+            assert!(residual.abs() < 1e-9, "{x:?} {residual}");
+            assert!((x[i] - exact[i]).abs() < 1e-5, "{x:?} {exact:?}");
+        }
+        let total = |x: &[f64; MAX]| x.iter().sum::<f64>();
+        assert!((total(&x) - total(&exact)).abs() < 1e-12 * total(&exact), "{x:?} {exact:?}");
+        // A corner lifting off: not every point pushes, and the search finds that instead.
+        let lift = [-1.0, -1.0, -1.0, 5.0];
+        let v: [f64; MAX] = std::array::from_fn(|i| lift[i] + (0..4).map(|j| k[i][j] * x0[j]).sum::<f64>());
+        let x = solve(&k, &lift, 4, 15, Some(&f), Some((&x0, &v))).unwrap();
+        assert_eq!(x, solve(&k, &lift, 4, 0, None, None).unwrap());
+        assert_eq!(x[3], 0.0);
     }
 
     #[test]

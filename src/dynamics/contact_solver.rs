@@ -600,11 +600,12 @@ impl ContactSolver {
                 }
             }
             let k = if all { &coupling.k } else { &sub };
+            let errors = b;
             for r in 0..n {
                 b[r] -= block_lcp::row_times(k, r, x0, n);
             }
             let pushing = (0..n).filter(|&r| x0[r] > 0.0).fold(0u32, |m, r| m | 1 << r);
-            let x = block_lcp::solve(k, &b, n, pushing, factor);
+            let x = block_lcp::solve(k, &b, n, pushing, factor, Some((x0, &errors)));
             if let Some(x) = x {
                 // The points' changes summed, then applied to each body once.
                 // What moves the bodies beyond the common reach: only impacts' points have

@@ -84,7 +84,7 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], inv_inertia: &[DMat3], st
     } else {
         let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
         let all = (1u32 << n) - 1;
-        let Some(push) = block_lcp::solve(&k, &c, n, all, None) else { return deepest };
+        let Some(push) = block_lcp::solve(&k, &c, n, all, None, None) else { return deepest };
         push
     };
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
