@@ -211,14 +211,18 @@ impl ContactSolver {
             let mut sticking = true;
             let (mut holds, mut struck) = (false, false);
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
+            // The two bodies, for all the points.
+            let (xa, xb, qa, qb) = (start.x[a], start.x[b], start.q[a], start.q[b]);
+            let (va, wa, vb, wb) = (start.v[a], start.w[a], start.v[b], start.w[b]);
+            let (va_free, wa_free, vb_free, wb_free) = (free.v[a], free.w[a], free.v[b], free.w[b]);
             for (pi, p) in m.points.iter().enumerate() {
-                let pa = start.x[a] + start.q[a] * p.local_a;
-                let pb = start.x[b] + start.q[b] * p.local_b;
+                let pa = xa + qa * p.local_a;
+                let pb = xb + qb * p.local_b;
                 let c = 0.5 * (pa + pb);
-                let (ra, rb) = (c - start.x[a], c - start.x[b]);
+                let (ra, rb) = (c - xa, c - xb);
                 let s = (pb - pa).dot(n_);
-                let vel0 = (start.v[b] + start.w[b].cross(rb)) - (start.v[a] + start.w[a].cross(ra));
-                let vel_free = (free.v[b] + free.w[b].cross(rb)) - (free.v[a] + free.w[a].cross(ra));
+                let vel0 = (vb + wb.cross(rb)) - (va + wa.cross(ra));
+                let vel_free = (vb_free + wb_free.cross(rb)) - (va_free + wa_free.cross(ra));
                 let (vn0, vn_free) = (vel0.dot(n_), vel_free.dot(n_));
                 // How much the gap closes without contact forces, from the contact point's
                 // velocities at fixed lever arms (a material point of a rolling ball would

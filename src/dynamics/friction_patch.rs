@@ -143,7 +143,7 @@ impl Patch {
     }
 
     /// Applies an impulse of the three unknowns to bodies a and b.
-    #[inline]
+    #[inline(always)]
     pub fn apply(&self, bodies: &mut [SolverBody], a: usize, b: usize, d: DVec3, reach: f64) {
         let force = self.t1 * d.x + self.t2 * d.y;
         let twist = self.n * (self.radius * d.z);
