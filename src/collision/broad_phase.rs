@@ -21,6 +21,9 @@ pub struct BroadPhase {
     sorted: Vec<(Aabb, u32)>,
     /// Positions in `sorted` of the awake bodies.
     awake_sorted: Vec<usize>,
+    /// Buffers of `sort_pairs`.
+    counts: Vec<usize>,
+    scratch: Vec<(u32, u32)>,
 }
 
 impl BroadPhase {
@@ -88,7 +91,7 @@ impl BroadPhase {
                 }
             }
         }
-        pairs.sort_unstable();
+        sort_pairs(pairs, boxes.len(), &mut self.counts, &mut self.scratch);
         pairs.dedup();
     }
 }
@@ -115,6 +118,32 @@ impl BroadPhase {
     }
 }
 
+/// Sorts pairs of rows below `rows` by their first row, then their second: two stable counting
+/// passes, linear in pairs and rows (a comparison sort of a large pile's pairs cost as much as
+/// the rest of the broad phase).
+fn sort_pairs(pairs: &mut Vec<(u32, u32)>, rows: usize, counts: &mut Vec<usize>, scratch: &mut Vec<(u32, u32)>) {
+    let keys: [fn(&(u32, u32)) -> u32; 2] = [|p| p.1, |p| p.0];
+    for key in keys {
+        counts.clear();
+        counts.resize(rows + 1, 0);
+        for p in pairs.iter() {
+            counts[key(p) as usize + 1] += 1;
+        }
+        // Where each row's pairs start.
+        for r in 1..=rows {
+            counts[r] += counts[r - 1];
+        }
+        scratch.clear();
+        scratch.resize(pairs.len(), (0, 0));
+        for p in pairs.iter() {
+            let slot = &mut counts[key(p) as usize];
+            scratch[*slot] = *p;
+            *slot += 1;
+        }
+        std::mem::swap(pairs, scratch);
+    }
+}
+
 fn insertion_sort_by_min(order: &mut [u32], boxes: &[Aabb], axis: usize) {
     for i in 1..order.len() {
         let item = order[i];
@@ -132,6 +161,24 @@ fn insertion_sort_by_min(order: &mut [u32], boxes: &[Aabb], axis: usize) {
 mod tests {
     use super::*;
     use crate::math::DVec3;
+
+    #[test]
+    fn pairs_sort_as_a_comparison_sort_would() {
+        let mut seed = 7;
+        let rows = 50;
+        let mut pairs: Vec<(u32, u32)> = (0..400).map(|_| ((lcg(&mut seed) * rows as f64) as u32, (lcg(&mut seed) * rows as f64) as u32)).collect();
+        let mut expected = pairs.clone();
+        expected.sort_unstable();
+        let (mut counts, mut scratch) = (Vec::new(), Vec::new());
+        sort_pairs(&mut pairs, rows, &mut counts, &mut scratch);
+        assert_eq!(pairs, expected);
+        // Again with the buffers as the first sort left them, and with none.
+        sort_pairs(&mut pairs, rows, &mut counts, &mut scratch);
+        assert_eq!(pairs, expected);
+        let mut none = Vec::new();
+        sort_pairs(&mut none, rows, &mut counts, &mut scratch);
+        assert!(none.is_empty());
+    }
 
     /// A small deterministic generator, enough to scatter boxes.
     fn lcg(seed: &mut u64) -> f64 {
