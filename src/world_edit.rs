@@ -116,41 +116,41 @@ impl World {
     }
 
     pub fn set_material(&mut self, h: BodyHandle, material: Material) -> Result<()> {
-        self.content_changed();
         let m = Material::new(material.restitution, material.friction, material.static_friction)?;
         self.body_mut(h)?.material = m;
+        self.content_changed();
         Ok(())
     }
 
     pub fn set_damping(&mut self, h: BodyHandle, linear: f64, angular: f64) -> Result<()> {
-        self.content_changed();
         check_non_negative("linear_damping", linear)?;
         check_non_negative("angular_damping", angular)?;
         let b = self.body_mut(h)?;
         b.linear_damping = linear;
         b.angular_damping = angular;
+        self.content_changed();
         Ok(())
     }
 
     /// Sets the quadratic drag coefficient c2 of the force -c2 |v| v (kg/m).
     pub fn set_quadratic_drag(&mut self, h: BodyHandle, c2: f64) -> Result<()> {
-        self.content_changed();
         check_non_negative("quadratic_drag", c2)?;
         self.body_mut(h)?.quadratic_drag = c2;
+        self.content_changed();
         Ok(())
     }
 
     /// Sets how much of the world's gravity acts on a body (0: none, 1: all).
     pub fn set_gravity_scale(&mut self, h: BodyHandle, scale: f64) -> Result<()> {
-        self.content_changed();
         crate::error::check_finite("gravity_scale", scale)?;
         self.body_mut(h)?.gravity_scale = scale;
+        self.content_changed();
         Ok(())
     }
 
     pub fn set_name(&mut self, h: BodyHandle, name: Option<String>) -> Result<()> {
-        self.content_changed();
         self.body_mut(h)?.name = name;
+        self.content_changed();
         Ok(())
     }
 
@@ -281,25 +281,25 @@ impl World {
 
     /// Overrides the material coefficients used between two bodies (None keeps the rule).
     pub fn set_pair(&mut self, a: BodyHandle, b: BodyHandle, material: Material) -> Result<()> {
-        self.content_changed();
         let m = Material::new(material.restitution, material.friction, material.static_friction)?;
         let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
         if ia == ib {
             return Err(Error::invalid("b", ib, "must be a different body from a"));
         }
         self.pair_materials.insert((ia.min(ib), ia.max(ib)), m);
+        self.content_changed();
         Ok(())
     }
 
     pub fn set_gravity(&mut self, g: DVec3) -> Result<()> {
-        self.content_changed();
         self.settings.gravity = check_finite3("gravity", g)?;
+        self.content_changed();
         Ok(())
     }
 
     pub fn set_dt(&mut self, dt: f64) -> Result<()> {
-        self.content_changed();
         check_positive("dt", dt)?;
+        self.content_changed();
         self.base_time = self.time();
         self.steps_since_base = 0;
         self.settings.dt = dt;
@@ -319,10 +319,10 @@ impl World {
     }
 
     pub fn set_solver_iterations(&mut self, n: u32) -> Result<()> {
-        self.content_changed();
         if n == 0 {
             return Err(Error::invalid("solver_iterations", n, "must be at least 1"));
         }
+        self.content_changed();
         self.settings.solver_iterations = n;
         Ok(())
     }
@@ -335,8 +335,8 @@ impl World {
     }
 
     pub fn set_restitution_threshold(&mut self, v: f64) -> Result<()> {
-        self.content_changed();
         self.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;
+        self.content_changed();
         Ok(())
     }
 

@@ -245,3 +245,29 @@ def test_sleeping_must_be_a_bool(value):
     with pytest.raises(TypeError, match="sleeping"):
         w.sleeping = value
     assert w.sleeping is True
+
+
+def test_a_rejected_setting_leaves_a_sleeping_world_asleep():
+    # A setting refused as bad input changes nothing: a sleeping world stays asleep.
+    w, box = box_on_floor()
+    w.run(2.0)
+    assert box.sleeping
+    nan = float("nan")
+    refused = {
+        "dt": lambda: setattr(w, "dt", -1.0),
+        "gravity": lambda: setattr(w, "gravity", (0.0, nan, 0.0)),
+        "solver_iterations": lambda: setattr(w, "solver_iterations", 0),
+        "solver_tolerance": lambda: setattr(w, "solver_tolerance", -1.0),
+        "restitution_threshold": lambda: setattr(w, "restitution_threshold", -1.0),
+        "linear_damping": lambda: setattr(box, "linear_damping", -1.0),
+        "angular_damping": lambda: setattr(box, "angular_damping", -1.0),
+        "quadratic_drag": lambda: setattr(box, "quadratic_drag", -1.0),
+        "gravity_scale": lambda: setattr(box, "gravity_scale", nan),
+        "restitution": lambda: setattr(box, "restitution", 2.0),
+        "friction": lambda: setattr(box, "friction", -0.5),
+        "b": lambda: w.set_pair(box, box, friction=0.5),
+    }
+    for name, set_badly in refused.items():
+        with pytest.raises(ValueError, match=name):
+            set_badly()
+        assert box.sleeping, name
