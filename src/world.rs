@@ -20,7 +20,7 @@ use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
 use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
-use crate::math::{integrate_orientation_exact, DMat3, DVec3};
+use crate::math::{DMat3, DVec3};
 use crate::profile::{Laps, StepTimes};
 
 /// World-wide settings. Change them through the `World` setters, which check them.
@@ -500,11 +500,7 @@ impl World {
             }
             end.v[i] = sb.v;
             end.w[i] = sb.w;
-            end.x[i] += sb.displacement();
-            let turn = sb.rotation();
-            if turn != DVec3::ZERO {
-                end.q[i] = integrate_orientation_exact(end.q[i], turn, 1.0);
-            }
+            (end.x[i], end.q[i]) = sb.end_pose(end, i);
         }
     }
 
