@@ -306,32 +306,38 @@ impl ContactSolver {
     }
 
     /// New contacts that touch without an impact have no impulse from the last step to start
-    /// from: they start from the loads the bodies' weights put on them (see load_estimate.rs),
-    /// shared evenly by their touching points.
+    /// from: they start from the loads the bodies' weights put on them, shared by their
+    /// touching points so that each body is in balance (see load_estimate.rs).
     fn guess_new_loads(&mut self, start: &State, free: &State, masses: &[BodyMass], down: DVec3) {
         let is_new = |block: &Block, points: &[SolverPoint]| points[block.start..block.start + block.len].iter().all(|p| p.normal_impulse == 0.0);
         if down == DVec3::ZERO || !self.holding.iter().any(|&bi| is_new(&self.blocks[bi], &self.points)) {
             return;
         }
+        let touching = |p: &SolverPoint| p.toi.is_some_and(|(t, _)| t == 0.0);
         let e = &mut self.loads;
         e.clear();
+        e.down = down;
         e.weight.extend((0..start.len()).map(|i| load_estimate::weight(start.v[i], free.v[i], masses[i].inv_mass, down)));
-        e.height.extend(start.x.iter().map(|x| -x.dot(down)));
+        e.centre.extend_from_slice(&start.x);
         for &bi in &self.holding {
             let block = &self.blocks[bi];
-            let (up, new) = (-self.points[block.start].n.dot(down), is_new(block, &self.points));
+            let pts = &self.points[block.start..block.start + block.len];
+            let (up, new, first) = (-pts[0].n.dot(down), is_new(block, &self.points), e.points.len());
+            e.points.extend(pts.iter().filter(|p| touching(p)).map(|p| start.x[p.a] + p.ra));
+            let count = e.points.len() - first;
             // The normal points from body A to body B.
-            e.supports.push(if up >= 0.0 { Support { upper: block.b, lower: block.a, facing: up, new } } else { Support { upper: block.a, lower: block.b, facing: -up, new } });
+            let (upper, lower) = if up >= 0.0 { (block.b, block.a) } else { (block.a, block.b) };
+            e.supports.push(Support { upper, lower, facing: up.abs(), new, first, count });
         }
         e.estimate();
-        let touching = |p: &SolverPoint| p.toi.is_some_and(|(t, _)| t == 0.0);
-        for (&bi, &normal) in self.holding.iter().zip(&e.normal).filter(|(_, &normal)| normal > 0.0) {
+        for (&bi, support) in self.holding.iter().zip(&e.supports) {
             let block = self.blocks[bi];
             let pts = &mut self.points[block.start..block.start + block.len];
-            let count = pts.iter().filter(|p| touching(p)).count();
-            for p in pts.iter_mut().filter(|p| touching(p)) {
-                p.normal_impulse = normal / count as f64;
-                self.warm = false;
+            for (p, &normal) in pts.iter_mut().filter(|p| touching(p)).zip(&e.normal[support.first..support.first + support.count]) {
+                if normal > 0.0 {
+                    p.normal_impulse = normal;
+                    self.warm = false;
+                }
             }
         }
     }
