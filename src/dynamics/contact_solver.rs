@@ -310,7 +310,10 @@ impl ContactSolver {
     /// touching points so that each body is in balance (see load_estimate.rs).
     fn guess_new_loads(&mut self, start: &State, free: &State, masses: &[BodyMass], down: DVec3) {
         let is_new = |block: &Block, points: &[SolverPoint]| points[block.start..block.start + block.len].iter().all(|p| p.normal_impulse == 0.0);
-        if down == DVec3::ZERO || !self.holding.iter().any(|&bi| is_new(&self.blocks[bi], &self.points)) {
+        // Nothing to guess unless a new contact can hold something up (not a touching side
+        // face).
+        let bearing = |block: &Block| self.points[block.start].n.dot(down).abs() >= load_estimate::LEAST_FACING;
+        if down == DVec3::ZERO || !self.holding.iter().any(|&bi| bearing(&self.blocks[bi]) && is_new(&self.blocks[bi], &self.points)) {
             return;
         }
         let touching = |p: &SolverPoint| p.toi.is_some_and(|(t, _)| t == 0.0);

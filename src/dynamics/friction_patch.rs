@@ -181,12 +181,22 @@ fn flat(v: DVec3, n: DVec3) -> DVec3 {
     v - n * v.dot(n)
 }
 
-/// (K + eps I)^-1, eps a tiny fraction of K's largest diagonal, so a patch whose unknowns are
-/// (nearly) dependent still gets an answer.
+/// (K + eps I)^-1 of the symmetric K, eps a tiny fraction of K's largest diagonal, so a patch
+/// whose unknowns are (nearly) dependent still gets an answer.
 fn regularised_inverse(k: DMat3) -> DMat3 {
-    let scale = k.x_axis.x.max(k.y_axis.y).max(k.z_axis.z);
-    let reg = k + DMat3::from_diagonal(DVec3::splat(1e-12 * scale));
-    if reg.determinant().abs() > 0.0 { reg.inverse() } else { DMat3::ZERO }
+    let eps = 1e-12 * k.x_axis.x.max(k.y_axis.y).max(k.z_axis.z);
+    let (a, b, c) = (k.x_axis.x + eps, k.y_axis.y + eps, k.z_axis.z + eps);
+    let (xy, xz, yz) = (k.y_axis.x, k.z_axis.x, k.z_axis.y);
+    // The cofactors (symmetric, as K is).
+    let (c00, c11, c22) = (b * c - yz * yz, a * c - xz * xz, a * b - xy * xy);
+    let (c01, c02, c12) = (xz * yz - xy * c, xy * yz - xz * b, xy * xz - a * yz);
+    let det = a * c00 + xy * c01 + xz * c02;
+    if det.abs() > 0.0 {
+        let s = 1.0 / det;
+        DMat3::from_cols(DVec3::new(c00, c01, c02) * s, DVec3::new(c01, c11, c12) * s, DVec3::new(c02, c12, c22) * s)
+    } else {
+        DMat3::ZERO
+    }
 }
 
 #[cfg(test)]
@@ -216,6 +226,14 @@ mod tests {
         // The twist part adds no net force.
         let force: DVec3 = out.iter().sum();
         assert!((force - (p.t1 * 0.3 - p.t2 * 0.2)).length() < 1e-12);
+    }
+
+    #[test]
+    fn the_regularised_inverse_inverts_a_symmetric_k() {
+        let k = DMat3::from_cols(DVec3::new(2.0, 0.3, -0.4), DVec3::new(0.3, 1.5, 0.2), DVec3::new(-0.4, 0.2, 0.9));
+        let err = (regularised_inverse(k) * k - DMat3::IDENTITY).to_cols_array().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        assert!(err < 1e-11, "{err}");
+        assert_eq!(regularised_inverse(DMat3::ZERO), DMat3::ZERO);
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub struct Support {
 }
 
 /// Contacts facing up less than this (steeper than about 84 degrees) hold nothing up.
-const LEAST_FACING: f64 = 0.1;
+pub const LEAST_FACING: f64 = 0.1;
 
 /// The estimate's inputs, result and buffers, reused from step to step.
 #[derive(Default)]
