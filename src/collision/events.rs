@@ -1,7 +1,7 @@
 //! Contact begin and end events: which pairs of bodies started or stopped touching in a step,
 //! kept until read.
 
-use super::manifold::Manifold;
+use super::manifold::{ContactPoint, Manifold};
 use crate::body::BodySet;
 use crate::dynamics::contact_solver::Impact;
 use crate::math::DVec3;
@@ -83,26 +83,25 @@ impl ContactEvents {
             self.record(ContactEvent { kind: EventKind::Impact, body_a: a.id, body_b: b.id, time: start + i.time, point, normal: m.normal, speed: i.speed });
         }
         self.now.clear();
-        for m in manifolds {
-            let first = m.points.iter().filter(|p| p.normal_impulse > 0.0 || p.touch_time.is_some()).min_by(|x, y| {
-                x.touch_time.unwrap_or(f64::INFINITY).total_cmp(&y.touch_time.unwrap_or(f64::INFINITY))
-            });
-            let (Some(p), Some(a), Some(b)) = (first, bodies.get(m.a), bodies.get(m.b)) else { continue };
-            let key = (a.id.min(b.id), a.id.max(b.id));
-            self.now.push(key);
-            if self.touching.binary_search(&key).is_err() {
-                let speed = m.points.iter().map(|p| p.approach_speed).fold(0.0, f64::max);
-                let time = start + p.touch_time.unwrap_or(0.0);
-                self.record(ContactEvent { kind: EventKind::Begin, body_a: a.id, body_b: b.id, time, point: p.point, normal: m.normal, speed });
-            }
-        }
+        self.now.extend(manifolds.iter().filter_map(|m| touching(m, bodies).map(|t| t.0)));
         self.now.sort_unstable();
         self.now.dedup();
-        let nan = DVec3::splat(f64::NAN);
-        for i in 0..self.touching.len() {
-            let key = self.touching[i];
-            if self.now.binary_search(&key).is_err() {
-                self.record(ContactEvent { kind: EventKind::End, body_a: key.0, body_b: key.1, time: start, point: nan, normal: nan, speed: f64::NAN });
+        // Mostly the same pairs as last step: nothing began or ended.
+        if self.now != self.touching {
+            for m in manifolds {
+                let Some((key, p, a, b)) = touching(m, bodies) else { continue };
+                if self.touching.binary_search(&key).is_err() {
+                    let speed = m.points.iter().map(|p| p.approach_speed).fold(0.0, f64::max);
+                    let time = start + p.touch_time.unwrap_or(0.0);
+                    self.record(ContactEvent { kind: EventKind::Begin, body_a: a, body_b: b, time, point: p.point, normal: m.normal, speed });
+                }
+            }
+            let nan = DVec3::splat(f64::NAN);
+            for i in 0..self.touching.len() {
+                let key = self.touching[i];
+                if self.now.binary_search(&key).is_err() {
+                    self.record(ContactEvent { kind: EventKind::End, body_a: key.0, body_b: key.1, time: start, point: nan, normal: nan, speed: f64::NAN });
+                }
             }
         }
         std::mem::swap(&mut self.touching, &mut self.now);
@@ -115,4 +114,14 @@ impl ContactEvents {
         let first_new = first_new.min(self.events.len());
         self.events[first_new..].sort_by(|x, y| x.time.total_cmp(&y.time).then(rank(x.kind).cmp(&rank(y.kind))));
     }
+}
+
+/// When manifold m touches (a point pushed or touched in the last step): its pair's key (body
+/// ids, smaller first), its earliest touching point and its bodies' ids.
+fn touching<'m>(m: &'m Manifold, bodies: &BodySet) -> Option<((u64, u64), &'m ContactPoint, u64, u64)> {
+    let first = m.points.iter().filter(|p| p.normal_impulse > 0.0 || p.touch_time.is_some()).min_by(|x, y| {
+        x.touch_time.unwrap_or(f64::INFINITY).total_cmp(&y.touch_time.unwrap_or(f64::INFINITY))
+    });
+    let (p, a, b) = (first?, bodies.get(m.a)?, bodies.get(m.b)?);
+    Some(((a.id.min(b.id), a.id.max(b.id)), p, a.id, b.id))
 }
