@@ -218,6 +218,51 @@ def test_rod_length_holds_for_60_seconds(kind):
     assert np.max(np.abs(e - e[0])) / (G * 1.0) < 1e-3
 
 
+@pytest.mark.parametrize("kind", ["distance", "ball"])
+@pytest.mark.parametrize("pivot", [(3.0, 2.0, -4.0), (30.0, 0.0, 0.0), (-0.5, 7.0, 12.0)])
+def test_a_pendulum_pivoted_anywhere_swings_as_one_pivoted_at_the_origin(kind, pivot):
+    """Where the world holds the pivot must not matter: the rod keeps its length, the bob never
+    moves along the rod, and it swings in the period of the elliptic integral."""
+    p = np.array(pivot)
+    w = rl.World()
+    th = math.radians(60.0)
+    bob = w.add_sphere(0.01, mass=1.0, position=tuple(p + [math.sin(th), -math.cos(th), 0.0]))
+    if kind == "distance":
+        w.add_distance_joint(bob, None, anchor_b=pivot)
+    else:
+        w.add_ball_joint(bob, None, anchor=pivot)
+    rec = w.record(every=1, quantities=["positions", "velocities"])
+    w.run(10.0)
+    d = rec.positions[:, 0, :] - p
+    lengths = np.linalg.norm(d, axis=1)
+    assert np.max(np.abs(lengths - 1.0)) < 1e-12
+    along_rod = np.einsum("ij,ij->i", rec.velocities[:, 0, :], d / lengths[:, None])
+    assert np.max(np.abs(along_rod)) < 1e-12
+    period = np.mean(np.diff(upward_crossings(rec.time, d[:, 0])))
+    exact = 4 * math.sqrt(1.0 / G) * ellipk(math.sin(th / 2) ** 2)
+    if kind == "ball":
+        exact *= math.sqrt(1.0 + 0.4 * 0.01**2)
+    assert period == pytest.approx(exact, rel=1e-4)
+
+
+@pytest.mark.parametrize("anchor", [(0.0, 0.0, 0.0), (3.0, 2.0, -4.0), (-20.0, 5.0, 1.0)])
+@pytest.mark.parametrize("mass", [1.0, 100.0])
+def test_a_door_hinged_to_the_world_anywhere_turns_only_about_its_hinge(anchor, mass):
+    a = np.array(anchor)
+    w = rl.World(gravity=(0, 0, 0))
+    door = w.add_box((0.5, 1.0, 0.02), mass=mass, position=tuple(a + [0.5, 0.0, 0.0]))
+    w.add_hinge_joint(door, None, anchor=anchor, axis=(0, 1, 0), motor=(2.0, 50.0 * mass))
+    for _ in range(240):
+        w.step()
+        spin = np.array(door.angular_velocity)
+        assert abs(spin[0]) + abs(spin[2]) < 1e-12
+        # The door's centre stays 0.5 m from the hinge line, level with the anchor.
+        offset = np.array(door.position) - a
+        assert math.hypot(offset[0], offset[2]) == pytest.approx(0.5, abs=1e-12)
+        assert offset[1] == pytest.approx(0.0, abs=1e-12)
+    assert spin[1] == pytest.approx(2.0, abs=1e-9)
+
+
 def test_pendulum_reaction_force_is_the_rod_tension():
     """At the bottom of a swing from angle a the rod pulls with m g (3 - 2 cos a)."""
     w, bob, j = pendulum("distance", 60.0)

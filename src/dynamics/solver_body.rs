@@ -17,7 +17,9 @@ pub struct BodyMass {
     pub inv_inertia_body: DMat3,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+/// A solver body that nothing moves (zero inverse mass and inertia) until `touch` gives it its
+/// masses; the world, as a joint's missing body, is one.
+#[derive(Clone, Copy, Debug)]
 pub struct SolverBody {
     pub v: DVec3,
     pub w: DVec3,
@@ -37,6 +39,25 @@ pub struct SolverBody {
     pub touched: bool,
     /// Largest reach of the impacts that hit this body this step (s).
     pub(crate) impact_reach: f64,
+}
+
+impl Default for SolverBody {
+    fn default() -> SolverBody {
+        SolverBody {
+            v: DVec3::ZERO,
+            w: DVec3::ZERO,
+            inv_mass: 0.0,
+            // Not glam's default, which is the identity.
+            inv_inertia: DMat3::ZERO,
+            v_free: DVec3::ZERO,
+            w_free: DVec3::ZERO,
+            reach: 0.0,
+            dx: DVec3::ZERO,
+            dtheta: DVec3::ZERO,
+            touched: false,
+            impact_reach: 0.0,
+        }
+    }
 }
 
 impl SolverBody {
