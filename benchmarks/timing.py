@@ -3,9 +3,11 @@ first, medians over repetitions."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 #: Most seconds of stepping one engine gets for one scene; past it the run stops and the time
 #: per step is taken from the steps done.
@@ -19,6 +21,26 @@ def timed(fn, *args) -> float:
     t = time.perf_counter()
     fn(*args)
     return time.perf_counter() - t
+
+
+def cores() -> list[int]:
+    """The cores this process may run on (one unnamed core where the system cannot say)."""
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [None]
+
+
+@contextmanager
+def pinned(core: int | None):
+    """Keeps the calling thread (only it: threads started before keep their cores) on `core`
+    while in the block; None leaves it free."""
+    if core is None:
+        yield
+        return
+    free = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {core})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, free)
 
 
 def stepped(e, steps: int) -> tuple[float, int]:

@@ -159,6 +159,10 @@ class Engine:
     materials = ""
     #: The ways this engine can advance a batch of small worlds, best last.
     batch_ways: tuple[str, ...] = ()
+    #: The batch ways that run on the calling thread alone. Scene 5 times each of them once on
+    #: every core in turn (pinned to it) and takes the time at the cores' mean speed, as the
+    #: machine's cores need not be equally fast.
+    serial_ways: tuple[str, ...] = ()
     #: What a batch world's pendulum is in this engine, when it is not a distance joint.
     pendulum = "distance joint"
     #: Why the batch ways are the ones they are, where that needs saying.

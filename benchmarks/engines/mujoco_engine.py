@@ -30,6 +30,7 @@ class MuJoCo(Engine):
     materials = ("the same value on every geom (friction combines by max, solref by average); one friction coefficient; restitution only approximated: "
                  f"a contact spring-damper, solref = (-1/{TIMECONST}^2, -2 zeta/{TIMECONST}) with zeta from e (contact_spring in engines/mujoco_engine.py)")
     batch_ways = ("mj_step per world (one model, n MjData)", "mujoco.rollout, 1 thread", "mujoco.rollout, all cores")
+    serial_ways = batch_ways[:2]
     pendulum = "ball joint at the pivot, the bob a geom 1 m below it (a rigid rod)"
 
     def _load(self, bodies: str, statics: str, gravity=-G, defaults: str = "", assets: str = ""):

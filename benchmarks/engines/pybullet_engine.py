@@ -21,6 +21,7 @@ class PyBullet(Engine):
     # Bullet multiplies the two bodies' coefficients (btManifoldResult::calculateCombined*).
     materials = "the moving body gets the coefficient, the static one 1 (Bullet multiplies the two); one friction coefficient for static and kinetic"
     batch_ways = ("one client, the n worlds' bodies side by side (3 m apart)",)
+    serial_ways = batch_ways
     batch_note = "a DIRECT client holds about 28 MB, so one client per world (1000) does not fit in this machine's memory; the balls share one floor"
     pendulum = "point-to-point constraint to the world at the pivot (a rigid rod)"
 

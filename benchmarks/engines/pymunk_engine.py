@@ -17,6 +17,7 @@ class Pymunk(Engine):
     dims = "2d"
     materials = "the moving body gets the coefficient, the static one 1 (Chipmunk multiplies the two); one friction coefficient"
     batch_ways = ("loop over Space objects",)
+    serial_ways = batch_ways
     pendulum = "PinJoint to the space's static body at the pivot (a distance joint)"
 
     def _space(self, gravity=-G):

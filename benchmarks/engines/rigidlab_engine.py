@@ -10,6 +10,7 @@ class Rigidlab(Engine):
     version = rl.__version__
     materials = "restitution and friction given to both bodies (the pair takes their average); static friction = kinetic friction"
     batch_ways = ("Python loop: w.step(n) per world", "rl.step_many, 1 thread", "rl.step_many, all cores")
+    serial_ways = batch_ways[:2]
     batch_note = "rl.step_many starts its pool of threads at its first call in a process; the batch builder makes that call (one step of one spare world), so the timings are of stepping alone"
 
     @staticmethod
