@@ -1,86 +1,67 @@
-//! Broad phase: incremental sweep and prune along one axis, the one along which the boxes are
-//! most spread out (a tall column is swept along its height: along a horizontal axis every
-//! body of it would overlap every other). The sorted order is kept from step to step, so
-//! re-sorting is an insertion sort over an almost sorted list (linear when bodies move a
-//! little per step). Infinite shapes (planes) are kept aside and tested against every finite
-//! body.
+//! Broad phase: the pairs of bodies whose bounding boxes overlap. Finite boxes are filed in
+//! hashed uniform grids (see hash_grid.rs), one grid per size class: the boxes up to twice the
+//! median width share a grid whose cell is as wide as the widest of them, the rest are classed
+//! the same way among themselves, so a few large bodies (walls, a long plank) do not coarsen the
+//! grid of the many small ones. A box finds its own class's neighbours in its cell and the cells
+//! around it, and the smaller classes' boxes by looking up the cells it covers. The work grows
+//! with the bodies and their overlaps, not with how they spread along an axis (a sweep along
+//! one axis of a wide pile tests every body against a whole slab of it). Infinite shapes
+//! (planes) are kept aside and tested against every finite body.
 
 use super::aabb::Aabb;
+use super::hash_grid::HashGrid;
 
 #[derive(Default)]
 pub struct BroadPhase {
-    /// Rows of finite bodies sorted by the minimum of their boxes along `axis`.
-    order: Vec<u32>,
-    /// The sweep axis (0, 1, 2 for x, y, z).
-    axis: usize,
+    /// Rows of bodies with finite boxes.
+    finite: Vec<u32>,
     /// Rows of bodies with infinite boxes.
     infinite: Vec<u32>,
-    /// Body count the order was built for; a change forces a rebuild.
+    /// Body count the lists were built for; a change forces a rebuild.
     built_for: Option<usize>,
-    /// The boxes in sweep order with their rows, so the sweep reads memory in order.
-    sorted: Vec<(Aabb, u32)>,
-    /// Positions in `sorted` of the awake bodies.
-    awake_sorted: Vec<usize>,
+    /// One grid per size class, smallest first (only the first `classes` are in use).
+    grids: Vec<HashGrid>,
+    classes: usize,
+    /// Buffers of `classify`: (width, row) of the boxes not classed yet, their widths to
+    /// select the median from, and one class's rows.
+    widths: Vec<(f64, u32)>,
+    selection: Vec<f64>,
+    class_rows: Vec<u32>,
     /// Buffers of `sort_pairs`.
     counts: Vec<usize>,
     scratch: Vec<(u32, u32)>,
 }
 
 impl BroadPhase {
-    /// Forgets the order (after bodies were added or removed).
+    /// Forgets the body lists (after bodies were added or removed).
     pub fn invalidate(&mut self) {
         self.built_for = None;
     }
 
     /// Candidate pairs (row a < row b) whose boxes overlap and of which at least one body is
-    /// `awake`, sorted so that the solver sees them in a deterministic order. A body that is
-    /// not awake is swept against the awake ones only, so a world at rest costs a pass over
-    /// its bodies rather than over every overlap.
+    /// `awake`, sorted so that the solver sees them in a deterministic order.
     pub fn find_pairs(&mut self, boxes: &[Aabb], awake: impl Fn(usize) -> bool, pairs: &mut Vec<(u32, u32)>) {
         pairs.clear();
         if self.built_for != Some(boxes.len()) {
-            self.order.clear();
+            self.finite.clear();
             self.infinite.clear();
             for (i, b) in boxes.iter().enumerate() {
-                if b.is_infinite() { self.infinite.push(i as u32) } else { self.order.push(i as u32) }
+                if b.is_infinite() { self.infinite.push(i as u32) } else { self.finite.push(i as u32) }
             }
             self.built_for = Some(boxes.len());
         }
-        self.choose_axis(boxes);
-        let axis = self.axis;
-        insertion_sort_by_min(&mut self.order, boxes, axis);
-        self.sorted.clear();
-        self.sorted.extend(self.order.iter().map(|&i| (boxes[i as usize], i)));
-        self.awake_sorted.clear();
-        self.awake_sorted.extend((0..self.sorted.len()).filter(|&k| awake(self.sorted[k].1 as usize)));
-        // The first awake body after position k.
-        let mut next_awake = 0;
-        for (k, &(bi, i)) in self.sorted.iter().enumerate() {
-            while next_awake < self.awake_sorted.len() && self.awake_sorted[next_awake] <= k {
-                next_awake += 1;
-            }
-            let mut test = |bj: &Aabb, j: u32| {
-                if bj.min[axis] > bi.max[axis] {
-                    return false;
-                }
-                if bi.overlaps(bj) {
-                    pairs.push((i.min(j), i.max(j)));
-                }
-                true
-            };
-            if awake(i as usize) {
-                for &(bj, j) in &self.sorted[k + 1..] {
-                    if !test(&bj, j) {
-                        break;
+        self.classify(boxes, &awake);
+        let mut push = |i: u32, j: u32| pairs.push((i.min(j), i.max(j)));
+        let grids = &self.grids[..self.classes];
+        for (k, grid) in grids.iter().enumerate() {
+            grid.pairs(&mut push);
+            // Each larger box looks for the smaller classes' boxes it overlaps.
+            for big in grids[k + 1..].iter().flat_map(|g| g.entries()) {
+                grid.overlapping(&big.aabb, |small| {
+                    if big.awake || small.awake {
+                        push(big.row, small.row);
                     }
-                }
-            } else {
-                for &kj in &self.awake_sorted[next_awake..] {
-                    let (bj, j) = self.sorted[kj];
-                    if !test(&bj, j) {
-                        break;
-                    }
-                }
+                });
             }
         }
         for &p in &self.infinite {
@@ -94,26 +75,40 @@ impl BroadPhase {
         sort_pairs(pairs, boxes.len(), &mut self.counts, &mut self.scratch);
         pairs.dedup();
     }
-}
 
-impl BroadPhase {
-    /// Sweeps along the axis of largest variance of the box centres; switches only when
-    /// another axis is clearly better (a quarter more), so the order is rarely rebuilt.
-    fn choose_axis(&mut self, boxes: &[Aabb]) {
-        let n = self.order.len() as f64;
-        if n < 2.0 {
-            return;
-        }
-        let centre = |i: u32| {
-            let b = &boxes[i as usize];
-            (b.min + b.max) * 0.5
-        };
-        let mean = self.order.iter().map(|&i| centre(i)).sum::<crate::math::DVec3>() / n;
-        let var = self.order.iter().map(|&i| (centre(i) - mean) * (centre(i) - mean)).sum::<crate::math::DVec3>();
-        let best = (0..3).fold(self.axis, |best, a| if var[a] > var[best] { a } else { best });
-        if var[best] > 1.25 * var[self.axis] {
-            self.axis = best;
-            self.order.sort_by(|&a, &b| boxes[a as usize].min[best].total_cmp(&boxes[b as usize].min[best]).then(a.cmp(&b)));
+    /// Files the finite boxes in size classes: the boxes up to twice the median width of those
+    /// left, then the same among the rest, each class in a grid as fine as its widest box. Each
+    /// class takes at least half of those left, so there are at most log2(n) + 1 classes.
+    fn classify(&mut self, boxes: &[Aabb], awake: &impl Fn(usize) -> bool) {
+        let width = |b: &Aabb| (b.max - b.min).max_element();
+        // (width, row) of the boxes not classed yet, kept in row order so that each grid reads
+        // the boxes and fills its table in the order they lie in memory.
+        self.widths.clear();
+        self.widths.extend(self.finite.iter().map(|&r| (width(&boxes[r as usize]), r)));
+        self.classes = 0;
+        while !self.widths.is_empty() {
+            self.selection.clear();
+            self.selection.extend(self.widths.iter().map(|w| w.0));
+            let mid = self.selection.len() / 2;
+            let limit = 2.0 * *self.selection.select_nth_unstable_by(mid, f64::total_cmp).1;
+            self.class_rows.clear();
+            let mut widest = 0.0f64;
+            let class_rows = &mut self.class_rows;
+            self.widths.retain(|&(w, r)| {
+                let small = w <= limit;
+                if small {
+                    class_rows.push(r);
+                    widest = widest.max(w);
+                }
+                !small
+            });
+            if self.grids.len() == self.classes {
+                self.grids.push(HashGrid::default());
+            }
+            // A cell of zero width (points) would put every box in a cell of its own.
+            let cell = if widest > 0.0 { widest } else { 1.0 };
+            self.grids[self.classes].build(&self.class_rows, boxes, awake, cell);
+            self.classes += 1;
         }
     }
 }
@@ -141,19 +136,6 @@ fn sort_pairs(pairs: &mut Vec<(u32, u32)>, rows: usize, counts: &mut Vec<usize>,
             *slot += 1;
         }
         std::mem::swap(pairs, scratch);
-    }
-}
-
-fn insertion_sort_by_min(order: &mut [u32], boxes: &[Aabb], axis: usize) {
-    for i in 1..order.len() {
-        let item = order[i];
-        let key = boxes[item as usize].min[axis];
-        let mut j = i;
-        while j > 0 && boxes[order[j - 1] as usize].min[axis] > key {
-            order[j] = order[j - 1];
-            j -= 1;
-        }
-        order[j] = item;
     }
 }
 
@@ -227,9 +209,8 @@ mod tests {
     }
 
     #[test]
-    fn a_tall_column_is_swept_along_its_height() {
-        // 3 x 3 columns of 200 boxes: along x every box of a column overlaps every other;
-        // along y only its neighbours. The pairs are the same either way.
+    fn a_tall_column_pairs_each_box_with_its_neighbours() {
+        // 3 x 3 columns of 200 boxes: only boxes one above the other in a column overlap.
         let mut boxes = vec![];
         for k in 0..1800 {
             let c = DVec3::new((k % 3) as f64, 0.19 * (k / 9) as f64, ((k / 3) % 3) as f64);
@@ -238,9 +219,62 @@ mod tests {
         let mut bp = BroadPhase::default();
         let mut pairs = vec![];
         bp.find_pairs(&boxes, |_| true, &mut pairs);
-        assert_eq!(bp.axis, 1);
         // Each box overlaps the one above it in its column: 9 columns of 199 pairs.
         assert_eq!(pairs, all_overlapping(&boxes));
         assert_eq!(pairs.len(), 9 * 199);
+    }
+
+    /// Boxes of widths spread over three orders of magnitude, a few long slabs among them,
+    /// `n` in all, scattered over a region `spread` wide.
+    fn mixed_sizes(n: usize, spread: f64, seed: &mut u64) -> Vec<Aabb> {
+        (0..n)
+            .map(|k| {
+                let c = DVec3::new(lcg(seed), lcg(seed), lcg(seed)) * spread;
+                let half = if k % 50 == 0 {
+                    DVec3::new(spread * 0.4, 0.05, spread * 0.3)
+                } else {
+                    DVec3::new(lcg(seed), lcg(seed), lcg(seed)) * 10f64.powf(-3.0 + 3.0 * lcg(seed))
+                };
+                Aabb::around(c, half)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn boxes_of_many_sizes_pair_exactly_as_all_pairs_tested() {
+        let mut seed = 3;
+        let mut boxes = mixed_sizes(600, 3.0, &mut seed);
+        boxes.push(Aabb::everything());
+        let mut bp = BroadPhase::default();
+        let mut pairs = vec![];
+        // All awake, half awake (the sleeping boxes look only at awake ones) and a few awake.
+        for every in [1, 2, 7] {
+            let awake = |i: usize| i % every == 0;
+            bp.find_pairs(&boxes, awake, &mut pairs);
+            let expected: Vec<(u32, u32)> = all_overlapping(&boxes).into_iter().filter(|&(i, j)| awake(i as usize) || awake(j as usize)).collect();
+            assert!(expected.len() > 300, "{} pairs", expected.len());
+            assert_eq!(pairs, expected, "one body in {every} awake");
+        }
+    }
+
+    #[test]
+    fn degenerate_and_far_boxes_pair_exactly() {
+        // Points (zero width), boxes on the same spot, and boxes so far out that their cells
+        // saturate: the pairs are still exactly the overlapping ones.
+        let mut boxes = vec![];
+        for k in 0..40 {
+            let c = DVec3::new((k % 4) as f64 * 0.5, 0.0, 0.0);
+            boxes.push(Aabb::around(c, DVec3::ZERO));
+            boxes.push(Aabb::around(c + DVec3::splat(1e19 * (k % 3) as f64), DVec3::splat(0.3)));
+        }
+        let mut bp = BroadPhase::default();
+        let mut pairs = vec![];
+        bp.find_pairs(&boxes, |i| i % 3 != 1, &mut pairs);
+        let expected: Vec<(u32, u32)> = all_overlapping(&boxes).into_iter().filter(|&(i, j)| i % 3 != 1 || j % 3 != 1).collect();
+        assert!(expected.len() > 100, "{} pairs", expected.len());
+        assert_eq!(pairs, expected);
+        let only_points: Vec<Aabb> = boxes.iter().step_by(2).copied().collect();
+        bp.find_pairs(&only_points, |_| true, &mut pairs);
+        assert_eq!(pairs, all_overlapping(&only_points));
     }
 }
