@@ -247,6 +247,10 @@ pub struct BodySet {
     free: Vec<u32>,
     bodies: Vec<Body>,
     handles: Vec<BodyHandle>,
+    /// False while every body's sleep state is known to be the default (awake, no rest
+    /// begun), so that waking all bodies, which every edit does, costs nothing while a scene
+    /// is being built.
+    sleep_may_be_set: bool,
 }
 
 impl BodySet {
@@ -271,6 +275,7 @@ impl BodySet {
                 BodyHandle { index: self.slots.len() as u32 - 1, generation: 0 }
             }
         };
+        self.sleep_may_be_set |= body.sleep != Default::default();
         self.bodies.push(body);
         self.handles.push(handle);
         handle
@@ -317,7 +322,17 @@ impl BodySet {
     }
 
     pub fn bodies_mut(&mut self) -> &mut [Body] {
+        self.sleep_may_be_set = true;
         &mut self.bodies
+    }
+
+    /// Wakes every body and restarts its rest.
+    pub fn wake_all(&mut self) {
+        if std::mem::take(&mut self.sleep_may_be_set) {
+            for b in &mut self.bodies {
+                b.sleep = Default::default();
+            }
+        }
     }
 
     pub fn handles(&self) -> &[BodyHandle] {

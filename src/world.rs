@@ -219,9 +219,7 @@ impl World {
     /// Wakes every sleeping body: any edit of the world does, so nothing a script changes is
     /// missed by a body that sleeps.
     pub fn wake_all(&mut self) {
-        for b in self.bodies.bodies_mut() {
-            b.sleep = Default::default();
-        }
+        self.bodies.wake_all();
     }
 
     pub(crate) fn bodies_changed(&mut self) {

@@ -210,6 +210,24 @@ def test_edits_wake_a_sleeping_body(edit):
     assert np.abs(box.position - start).max() > 1e-3
 
 
+def test_every_edit_wakes_a_world_that_fell_asleep_again():
+    # Adding a body wakes the world; it falls asleep again, and the next edit (another body,
+    # then a snapshot taken asleep put back) wakes it again with its rest started over.
+    w, box = box_on_floor()
+    w.run(2.0)
+    asleep = w.snapshot()
+    for edit in range(3):
+        assert box.sleeping
+        if edit < 2:
+            w.add_sphere(0.05, mass=1.0, position=(5.0 + edit, 0.05, 0))
+        else:
+            w.restore(asleep)
+        assert not box.sleeping
+        w.step(1)
+        assert not box.sleeping  # its rest starts over: half a second to sleep again
+        w.run(2.0)
+
+
 def test_turning_sleeping_off_wakes_every_body_and_keeps_them_awake():
     w, box = box_on_floor()
     w.run(2.0)
