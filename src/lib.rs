@@ -2,7 +2,7 @@
 //! for Python and `viewer` shows it (with `stream` carrying a running world to it).
 //!
 //! A step of `World` (see world.rs), in order:
-//! 1. broad phase: candidate pairs from an incremental sweep and prune,
+//! 1. broad phase: candidate pairs from uniform grids, one per class of box sizes,
 //! 2. narrow phase: contact manifolds (<= 4 points) for every pair of shapes (re-measured
 //!    instead of found again for polyhedra that barely moved relative to each other; on several
 //!    threads for large scenes if asked), matched to last step's for warm starting (a sleeping body's
