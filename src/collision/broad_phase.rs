@@ -1,5 +1,5 @@
 //! Broad phase: the pairs of bodies whose bounding boxes overlap. Finite boxes are filed in
-//! hashed uniform grids (see hash_grid.rs), one grid per size class: the boxes up to twice the
+//! uniform grids (see cell_grid.rs), one grid per size class: the boxes up to twice the
 //! median width share a grid whose cell is as wide as the widest of them, the rest are classed
 //! the same way among themselves, so a few large bodies (walls, a long plank) do not coarsen the
 //! grid of the many small ones. A box finds its own class's neighbours in its cell and the cells
@@ -9,7 +9,7 @@
 //! (planes) are kept aside and tested against every finite body.
 
 use super::aabb::Aabb;
-use super::hash_grid::HashGrid;
+use super::cell_grid::CellGrid;
 
 #[derive(Default)]
 pub struct BroadPhase {
@@ -20,7 +20,7 @@ pub struct BroadPhase {
     /// Body count the lists were built for; a change forces a rebuild.
     built_for: Option<usize>,
     /// One grid per size class, smallest first (only the first `classes` are in use).
-    grids: Vec<HashGrid>,
+    grids: Vec<CellGrid>,
     classes: usize,
     /// Buffers of `classify`: (width, row) of the boxes not classed yet, their widths to
     /// select the median from, and one class's rows.
@@ -103,7 +103,7 @@ impl BroadPhase {
                 !small
             });
             if self.grids.len() == self.classes {
-                self.grids.push(HashGrid::default());
+                self.grids.push(CellGrid::default());
             }
             // A cell of zero width (points) would put every box in a cell of its own.
             let cell = if widest > 0.0 { widest } else { 1.0 };

@@ -3,7 +3,7 @@
 
 pub mod aabb;
 pub mod broad_phase;
-pub mod hash_grid;
+pub mod cell_grid;
 pub mod closest;
 pub mod events;
 pub mod gjk;

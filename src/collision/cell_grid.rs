@@ -42,7 +42,7 @@ enum Layout {
 const DENSE_CELLS_PER_BOX: i64 = 8;
 
 #[derive(Default)]
-pub struct HashGrid {
+pub struct CellGrid {
     /// Cell width: no filed box is wider along any axis.
     cell: f64,
     layout: Layout,
@@ -57,7 +57,7 @@ pub struct HashGrid {
     awake: usize,
 }
 
-impl HashGrid {
+impl CellGrid {
     /// Files the boxes of `rows`, none wider than `cell` along any axis.
     pub fn build(&mut self, rows: &[u32], boxes: &[Aabb], awake: &impl Fn(usize) -> bool, cell: f64) {
         self.cell = cell;
