@@ -52,7 +52,8 @@ pub struct CellGrid {
     starts: Vec<u32>,
     /// The filed boxes, slot after slot.
     entries: Vec<Entry>,
-    /// The slot of each box, in the order they were given.
+    /// The cell, then the slot, of each box, in the order they were given.
+    cells: Vec<Cell>,
     slots: Vec<u32>,
     awake: usize,
 }
@@ -65,9 +66,8 @@ impl CellGrid {
         self.starts.clear();
         self.starts.resize(table + 1, 0);
         self.slots.clear();
-        for &r in rows {
-            let b = &boxes[r as usize];
-            let slot = self.slot(self.cell_of((b.min + b.max) * 0.5)).expect("every box's cell is in the table");
+        for &c in &self.cells {
+            let slot = self.slot(c).expect("every box's cell is in the table");
             self.slots.push(slot as u32);
             self.starts[slot + 1] += 1;
         }
@@ -90,13 +90,15 @@ impl CellGrid {
         self.starts[0] = 0;
     }
 
-    /// Gives each cell of the boxes' span a slot when they are not many more than the boxes,
-    /// else hashes; returns the table's length.
+    /// Finds each box's cell; gives each cell of the boxes' span a slot when they are not many
+    /// more than the boxes, else hashes. Returns the table's length.
     fn choose_layout(&mut self, rows: &[u32], boxes: &[Aabb]) -> usize {
         let (mut low, mut high) = ([i64::MAX; 3], [i64::MIN; 3]);
+        self.cells.clear();
         for &r in rows {
             let b = &boxes[r as usize];
             let c = self.cell_of((b.min + b.max) * 0.5);
+            self.cells.push(c);
             for k in 0..3 {
                 low[k] = low[k].min(c[k]);
                 high[k] = high[k].max(c[k]);
