@@ -22,6 +22,7 @@ use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
 use crate::math::{DMat3, DVec3};
 use crate::profile::{Laps, StepTimes};
+use crate::shape::Shape;
 
 /// World-wide settings. Change them through the `World` setters, which check them.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,7 +59,7 @@ impl Default for Settings {
             solver_iterations: 10,
             solver_tolerance: 1e-5,
             position_iterations: 10,
-            restitution_threshold: 0.1,
+            restitution_threshold: 0.0,
             linear_slop: 1e-4,
             materials: MaterialRules::default(),
             sleeping: true,
@@ -85,6 +86,8 @@ struct Scratch {
     links: Vec<(usize, Option<usize>)>,
     /// World inverse inertias for position correction.
     inv_inertia: Vec<DMat3>,
+    /// Each body's radius if it is a sphere, else 0.
+    radii: Vec<f64>,
 }
 
 /// A world of rigid bodies.
@@ -296,6 +299,8 @@ impl World {
         sc.start.resize(n);
         sc.params.clear();
         sc.masses.clear();
+        sc.radii.clear();
+        sc.radii.extend(bodies.iter().map(|b| if let Shape::Sphere { radius } = b.shape { radius } else { 0.0 }));
         for (i, b) in bodies.iter().enumerate() {
             sc.start.x[i] = b.position;
             sc.start.q[i] = b.orientation;
@@ -444,7 +449,7 @@ impl World {
             down: self.settings.gravity.normalize_or_zero(),
         };
         let sc = &self.scratch;
-        self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &set);
+        self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &sc.radii, &set);
         let bodies = &self.bodies;
         let rows = self.joints.iter().map(|j| {
             let a = bodies.dense_index(j.a).expect("joints of removed bodies are removed with them");
@@ -459,7 +464,7 @@ impl World {
         let joint_sweeps = 25 * set.iterations;
         self.joint_solver.solve_positions(&self.joints, &mut self.solver.bodies, &sc.end, set.dt, joint_sweeps);
         self.solver.warm_start();
-        self.solver.impacts(set.restitution_threshold, set.dt, 4 * set.iterations + self.contacts.manifolds.len() as u32);
+        self.solver.impacts(&sc.start, &set);
         self.iterate_velocities(set.iterations);
         // A contact that static friction cannot hold slides from this step on, with kinetic
         // friction: solve again with it let go (when kinetic friction is the weaker).

@@ -14,8 +14,8 @@ pub const CAPACITY: usize = 1 << 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
     Begin,
-    /// A bounce: every impact faster than the restitution threshold, including the repeated
-    /// bounces of a short hop within one step.
+    /// An impact faster than the restitution threshold, one per impact of a pair (all its
+    /// points together), including the repeated bounces of a short hop within one step.
     Impact,
     End,
 }
@@ -45,6 +45,8 @@ pub struct ContactEvent {
     /// For a begin or an impact, the speed at which the bodies approached (m/s); NaN for an
     /// end.
     pub speed: f64,
+    /// For an impact, its normal impulse on B (N s); 0 for a begin, NaN for an end.
+    pub impulse: f64,
 }
 
 /// The pairs touching at the last step, and the events not yet read.
@@ -79,8 +81,7 @@ impl ContactEvents {
         for i in impacts {
             let m = &manifolds[i.manifold];
             let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else { continue };
-            let point = m.points[i.point].point;
-            self.record(ContactEvent { kind: EventKind::Impact, body_a: a.id, body_b: b.id, time: start + i.time, point, normal: m.normal, speed: i.speed });
+            self.record(ContactEvent { kind: EventKind::Impact, body_a: a.id, body_b: b.id, time: start + i.time, point: i.point, normal: i.normal, speed: i.speed, impulse: i.impulse });
         }
         self.now.clear();
         self.now.extend(manifolds.iter().filter_map(|m| touching(m, bodies).map(|t| t.0)));
@@ -93,14 +94,14 @@ impl ContactEvents {
                 if self.touching.binary_search(&key).is_err() {
                     let speed = m.points.iter().map(|p| p.approach_speed).fold(0.0, f64::max);
                     let time = start + p.touch_time.unwrap_or(0.0);
-                    self.record(ContactEvent { kind: EventKind::Begin, body_a: a, body_b: b, time, point: p.point, normal: m.normal, speed });
+                    self.record(ContactEvent { kind: EventKind::Begin, body_a: a, body_b: b, time, point: p.point, normal: m.normal, speed, impulse: 0.0 });
                 }
             }
             let nan = DVec3::splat(f64::NAN);
             for i in 0..self.touching.len() {
                 let key = self.touching[i];
                 if self.now.binary_search(&key).is_err() {
-                    self.record(ContactEvent { kind: EventKind::End, body_a: key.0, body_b: key.1, time: start, point: nan, normal: nan, speed: f64::NAN });
+                    self.record(ContactEvent { kind: EventKind::End, body_a: key.0, body_b: key.1, time: start, point: nan, normal: nan, speed: f64::NAN, impulse: f64::NAN });
                 }
             }
         }

@@ -4,6 +4,7 @@ pub mod block_lcp;
 pub mod contact_solver;
 pub mod forces;
 pub mod friction_patch;
+pub mod impact;
 pub mod integrator;
 pub mod joint_solver;
 pub mod joints;

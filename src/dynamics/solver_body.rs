@@ -37,8 +37,35 @@ pub struct SolverBody {
     pub dtheta: DVec3,
     /// Whether any contact or joint acts on this body this step.
     pub touched: bool,
-    /// Largest reach of the impacts that hit this body this step (s).
-    pub(crate) impact_reach: f64,
+    /// The velocities at the step's start.
+    pub v_start: DVec3,
+    pub w_start: DVec3,
+    /// What this step's impacts added so far: the velocity changes, and how far they move the
+    /// body by the step's end (each change times the time left after its impact).
+    pub v_impact: DVec3,
+    pub w_impact: DVec3,
+    pub x_impact: DVec3,
+    pub theta_impact: DVec3,
+}
+
+/// A body's motion within the step as a quadratic in the time t from the step's start:
+/// displacement (or rotation vector) c0 + c1 t + c2 t^2, velocity c1 + 2 c2 t. Valid from the
+/// latest impact on.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Motion {
+    pub c0: DVec3,
+    pub c1: DVec3,
+    pub c2: DVec3,
+}
+
+impl Motion {
+    pub fn at(&self, t: f64) -> DVec3 {
+        self.c0 + (self.c1 + self.c2 * t) * t
+    }
+
+    pub fn rate(&self, t: f64) -> DVec3 {
+        self.c1 + self.c2 * (2.0 * t)
+    }
 }
 
 impl Default for SolverBody {
@@ -55,15 +82,44 @@ impl Default for SolverBody {
             dx: DVec3::ZERO,
             dtheta: DVec3::ZERO,
             touched: false,
-            impact_reach: 0.0,
+            v_start: DVec3::ZERO,
+            w_start: DVec3::ZERO,
+            v_impact: DVec3::ZERO,
+            w_impact: DVec3::ZERO,
+            x_impact: DVec3::ZERO,
+            theta_impact: DVec3::ZERO,
         }
     }
 }
 
 impl SolverBody {
-    /// A body moving at v and w before any impulse, whose impulses mostly have reach `reach`.
-    pub fn free(v: DVec3, w: DVec3, reach: f64) -> SolverBody {
-        SolverBody { v, w, v_free: v, w_free: w, reach, ..Default::default() }
+    /// A body that started the step at v0 and w0 and reaches v and w before any impulse,
+    /// whose impulses mostly have reach `reach`.
+    pub fn free((v0, w0): (DVec3, DVec3), v: DVec3, w: DVec3, reach: f64) -> SolverBody {
+        SolverBody { v, w, v_free: v, w_free: w, reach, v_start: v0, w_start: w0, ..Default::default() }
+    }
+
+    /// An impact's velocity change at time t of a step of length dt: it acts from t on.
+    pub fn impact_change(&mut self, dv: DVec3, dw: DVec3, t: f64, dt: f64) {
+        self.change(dv, dw, dt - t);
+        self.v_impact += dv;
+        self.w_impact += dw;
+        self.x_impact += dv * (dt - t);
+        self.theta_impact += dw * (dt - t);
+    }
+
+    /// The body's translation and rotation within the step, from the latest impact on (see
+    /// `Motion`). The free motion starts at the start velocity and ends where the integrator
+    /// put it, moved by `weight` (the integrator's position weight) of the velocity change;
+    /// impulses of the common reach act the same way, like a force through the step; each
+    /// impact acts from its time on.
+    pub fn motion(&self, dt: f64, weight: f64) -> (Motion, Motion) {
+        let smooth_v = self.v - self.v_impact - self.v_start;
+        let smooth_w = self.w - self.w_impact - self.w_start;
+        let k = weight / dt;
+        let linear = Motion { c0: self.x_impact - self.v_impact * dt, c1: self.v_start + self.v_impact, c2: smooth_v * k };
+        let angular = Motion { c0: self.theta_impact - self.w_impact * dt, c1: self.w_start + self.w_impact, c2: smooth_w * k };
+        (linear, angular)
     }
 
     /// Marks the body as constrained this step, with its masses at orientation q.

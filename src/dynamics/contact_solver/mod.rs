@@ -13,13 +13,16 @@
 //!   speed at t_c. Under uniform gravity this makes a ball's bounce exact. A ball whose bounce
 //!   is shorter than what is left of the step lands and bounces again within it.
 //!
-//! Impacts are resolved before the resting contacts, one manifold at a time and in sweeps until
-//! no contact approaches any more (Guendelman, Bridson and Fedkiw 2003): an impact that sets a
-//! touching body moving makes that contact approach, and it bounces in turn. So momentum runs
-//! down a Newton's cradle from ball to ball instead of spreading over the whole row.
+//! Impacts are resolved before the resting contacts, one at a time in the order they happen
+//! within the step, each at its own time of impact (see impact_events.rs): an impact that sets a
+//! body moving changes when its other contacts close, and those are found again. So momentum
+//! runs down a Newton's cradle from ball to ball, and a sequence of collisions is that of exact
+//! binary collisions.
 //!
 //! Penetration is never removed through velocities (that would add energy); the position
 //! correction stage does it.
+
+mod impact_events;
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp::{self, Row};
@@ -51,6 +54,12 @@ const RESTING_STEPS: f64 = 2.0;
 /// Below this slip speed (m/s) when it begins, a new contact counts as sticking.
 const STICK_SPEED: f64 = 1e-3;
 
+/// Approach speeds (m/s) below this are not impacts, whatever the restitution threshold: a
+/// contact closing this slowly is left to the resting solve. Far below any speed a lab
+/// measures, and above the round-off of a contact that an impact has just stopped, which
+/// would otherwise be found approaching again at once.
+const LEAST_IMPACT_SPEED: f64 = 1e-9;
+
 /// A contact point as the solver sees it. The fields each iteration reads come first, together
 /// (`repr(C)` keeps them in this order): an iteration then reads about half of each point's
 /// cache lines.
@@ -74,16 +83,24 @@ struct SolverPoint {
     rb: DVec3,
     /// The relative normal velocity at step end without contact impulses.
     vn_free: f64,
-    /// Relative normal acceleration of the free motion.
-    an: f64,
-    /// When the gap closes within the step: the time of impact and the approach velocity then
-    /// (negative); touching points have t_c = 0.
+    /// The gap at the step's start (m).
+    gap: f64,
+    /// When the gap closes within the step under the free motion: the time of impact and the
+    /// approach velocity then (negative); touching points have t_c = 0.
     toi: Option<(f64, f64)>,
+    /// Whether the free motion alone makes this point an impact.
+    predicted: bool,
+    /// Whether the contact rests: only impacts elsewhere make it an impact (see `prepare`).
+    resting: bool,
+    /// The radii of A and B when both are spheres: the impact stage then follows their
+    /// centres exactly, and the normal is the line of centres at the time of impact.
+    spheres: Option<(f64, f64)>,
     restitution: f64,
     /// Whether the impact stage bounced this point.
     bounced: bool,
-    /// The impact stage's target for this point in the current sweep.
-    impact_target: Option<f64>,
+    /// Normal impulse of this step's impacts (N s), apart from `normal_impulse` (that of the
+    /// resting solve, which alone bounds its friction).
+    impact_impulse: f64,
     /// Speed of approach when it touched (m/s): at its first bounce, or from the free motion.
     approach_speed: f64,
     /// When within the step it touched (s).
@@ -117,16 +134,21 @@ struct Coupling {
     factor: Option<Option<block_lcp::Factor>>,
 }
 
-/// A bounce resolved by the impact stage.
+/// An impact resolved by the impact stage: one per impact of a pair, its points together.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impact {
-    /// The manifold and point that bounced.
+    /// The manifold of the pair.
     pub manifold: usize,
-    pub point: usize,
     /// When, from the step's start (s).
     pub time: f64,
-    /// Approach speed (m/s).
+    /// Approach speed (m/s): the fastest point's.
     pub speed: f64,
+    /// Where (the points weighted by their impulses) and the normal (from A to B), at the time
+    /// of impact.
+    pub point: DVec3,
+    pub normal: DVec3,
+    /// The normal impulse on B (N s), the points' summed.
+    pub impulse: f64,
 }
 
 /// The contact solver with its buffers (reused from step to step).
@@ -136,8 +158,10 @@ pub struct ContactSolver {
     points: Vec<SolverPoint>,
     blocks: Vec<Block>,
     couplings: Vec<Coupling>,
-    /// This step's bounces, in the order they were resolved.
+    /// This step's impacts, in the order they happened.
     pub impacts: Vec<Impact>,
+    /// The impact stage's buffers.
+    schedule: impact_events::Schedule,
     /// Bodies about to be struck this step, by row.
     struck: Vec<bool>,
     /// Blocks of contacts that touch without an impact (resting ones and new ones), and the
@@ -177,12 +201,13 @@ fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
 
 impl ContactSolver {
     /// Stage 1: builds solver bodies from the free state and solver points from the manifolds.
-    pub fn prepare(&mut self, manifolds: &[Manifold], start: &State, free: &State, masses: &[BodyMass], set: &SolverSettings) {
+    /// `radii` holds each body's radius if it is a sphere (0 otherwise).
+    pub fn prepare(&mut self, manifolds: &[Manifold], start: &State, free: &State, masses: &[BodyMass], radii: &[f64], set: &SolverSettings) {
         let n = start.len();
         self.bodies.clear();
         // Resting contacts' reach (see `prepare`'s points), the one most impulses have.
         let resting_reach = set.position_weight * set.dt;
-        self.bodies.extend((0..n).map(|i| SolverBody::free(free.v[i], free.w[i], resting_reach)));
+        self.bodies.extend((0..n).map(|i| SolverBody::free((start.v[i], start.w[i]), free.v[i], free.w[i], resting_reach)));
         // Contacts between bodies that cannot move (static, kinematic, sleeping) are left as
         // they are.
         let movable = |m: &&Manifold| masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0;
@@ -244,20 +269,28 @@ impl ContactSolver {
                 // Bouncing it would send energy into resting piles, and forgetting the warm
                 // start around it would leave the next step as far from converged, so a tall
                 // column would sink further step after step. Impacts from elsewhere still
-                // reach it (the impact stage's sweeps). One that separates may land again
-                // within the step (a short hop after a bounce): not resting.
+                // reach it (the impact stage). One that separates may land again within the
+                // step (a short hop after a bounce): not resting.
                 let resting = touching && rested && vn0 <= 0.0 && -vn0 <= leftover;
-                let toi = if resting {
-                    Some((0.0, vn0.max(0.0)))
+                let spheres = (radii[a] > 0.0 && radii[b] > 0.0 && !resting).then_some((radii[a], radii[b]));
+                // Two spheres: when and how fast their centres' free paths come within the sum
+                // of the radii, and how far apart they end (what the gap along this step's
+                // normal says of two balls passing each other is not).
+                let (toi, gap) = if let Some((r_a, r_b)) = spheres {
+                    let (ma, mb) = (self.bodies[a].motion(dt, w_pos).0, self.bodies[b].motion(dt, w_pos).0);
+                    let toi = impact_events::spheres_meet(xb - xa, &ma, &mb, r_a + r_b, 0.0, dt);
+                    (toi, (free.x[b] - free.x[a]).length() - (r_a + r_b))
+                } else if resting {
+                    (Some((0.0, vn0.max(0.0))), s.max(0.0) + d_free)
                 } else {
-                    time_of_impact(s, vn0, an, dt).map(|tc| (tc, vn0 + an * tc)).or(touching.then_some((0.0, vn0)))
+                    let toi = time_of_impact(s, vn0, an, dt).map(|tc| (tc, vn0 + an * tc)).or(touching.then_some((0.0, vn0)));
+                    (toi, s.max(0.0) + d_free)
                 };
-                let impact = toi.filter(|&(_, vc)| vc < -set.restitution_threshold);
+                let impact = toi.filter(|&(_, vc)| vc < -set.restitution_threshold.max(LEAST_IMPACT_SPEED));
                 let reach = match impact {
                     Some((tc, _)) => dt - tc,
                     None => w_pos * dt,
                 };
-                let gap = s.max(0.0) + d_free;
                 // The end-of-step gap if the relative normal velocity ends at v,
                 // gap + reach (v - vn_free), must not be negative. When impulses cannot move
                 // bodies within the step (explicit Euler), keep next step's motion v dt out of
@@ -283,11 +316,14 @@ impl ContactSolver {
                     reach,
                     target: target.min(0.0),
                     vn_free,
-                    an,
+                    gap: s,
                     toi,
+                    predicted: impact.is_some(),
+                    resting,
+                    spheres,
                     restitution: m.coefficients.restitution,
                     bounced: false,
-                    impact_target: None,
+                    impact_impulse: 0.0,
                     approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
                     touched_at: toi.map(|(tc, _)| tc),
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
@@ -302,7 +338,7 @@ impl ContactSolver {
         }
         self.warm = true;
         self.guess_new_loads(start, free, masses, set.down);
-        self.forget_impulses_near_impacts(set.restitution_threshold);
+        self.forget_impulses_near_impacts();
     }
 
     /// New contacts that touch without an impact have no impulse from the last step to start
@@ -350,8 +386,8 @@ impl ContactSolver {
     /// step's load, the impact would then bounce that push back with restitution, and energy
     /// would appear (a sphere landing on a stack sent the one below away faster than anything
     /// had moved). Such contacts start from zero.
-    fn forget_impulses_near_impacts(&mut self, threshold: f64) {
-        let struck = |p: &SolverPoint| p.toi.is_some_and(|(_, vc)| vc < -threshold);
+    fn forget_impulses_near_impacts(&mut self) {
+        let struck = |p: &SolverPoint| p.predicted;
         if !self.points.iter().any(struck) {
             return;
         }
@@ -431,114 +467,6 @@ impl ContactSolver {
     fn normal_velocity(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
         let (ba, bb) = (&bodies[p.a], &bodies[p.b]);
         (bb.v - ba.v).dot(p.n) + bb.w.dot(p.row.cb) - ba.w.dot(p.row.ca)
-    }
-
-    /// Stage 3: impacts. Sweeps over the manifolds; every contact point that approaches faster
-    /// than `threshold` bounces: its relative normal velocity changes by -(1 + e) times its
-    /// approach velocity. A point's approach velocity is its own at its time of impact, plus
-    /// whatever the impulses so far have added. Stops when no point approaches.
-    pub fn impacts(&mut self, threshold: f64, dt: f64, max_sweeps: u32) {
-        if self.points.iter().all(|p| p.toi.is_none_or(|(_, vc)| vc >= -threshold)) {
-            return;
-        }
-        for _ in 0..max_sweeps {
-            let mut any = false;
-            for block in self.blocks.iter() {
-                any |= Self::impact_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, threshold, dt, &mut self.impacts);
-            }
-            if !any {
-                break;
-            }
-        }
-        // The resting solve keeps what the bounces gave, and still holds up what rests: a
-        // resting contact that an impact passed through approaches again at its free speed,
-        // which it must not keep.
-        for p in self.points.iter_mut().filter(|p| p.bounced) {
-            p.target = p.target.max(Self::normal_velocity(&self.bodies, p));
-        }
-    }
-
-    /// Bounces the approaching points of one manifold together. Returns whether any bounced.
-    fn impact_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], threshold: f64, dt: f64, impacts: &mut Vec<Impact>) -> bool {
-        let pts = &mut points[block.start..block.start + block.len];
-        let mut any = false;
-        let mut own_impact = false;
-        for p in pts.iter_mut() {
-            p.impact_target = None;
-            let Some((tc, vc)) = p.toi else { continue };
-            let vn = Self::normal_velocity(bodies, p);
-            let approach = vn - p.vn_free + vc;
-            if approach >= -threshold {
-                continue;
-            }
-            any = true;
-            p.impact_target = Some(vn - (1.0 + p.restitution) * approach);
-            if !p.bounced {
-                p.approach_speed = -approach;
-                p.touched_at = Some(if vc < -threshold { tc } else { dt - bodies[p.a].impact_reach.max(bodies[p.b].impact_reach) });
-            }
-            if !p.bounced && vc < -threshold {
-                // Its own impact: it acts from the time of impact on.
-                p.reach = dt - tc;
-                own_impact = true;
-            } else {
-                // Set moving by another impact: it acts from then on.
-                let r = bodies[p.a].impact_reach.max(bodies[p.b].impact_reach);
-                if r > 0.0 {
-                    p.reach = r;
-                }
-            }
-            p.bounced = true;
-            impacts.push(Impact { manifold: p.manifold, point: p.index, time: dt - p.reach, speed: -approach });
-        }
-        if !any {
-            return false;
-        }
-        Self::solve_block(bodies, block, couplings, points, |p| p.impact_target);
-        let pts = &mut points[block.start..block.start + block.len];
-        for p in pts.iter().filter(|p| p.impact_target.is_some()) {
-            for row in [p.a, p.b] {
-                bodies[row].impact_reach = bodies[row].impact_reach.max(p.reach);
-            }
-        }
-        if pts.len() == 1 && own_impact {
-            Self::rebounds(bodies, &mut pts[0], threshold, dt, impacts);
-        }
-        true
-    }
-
-    /// A single contact that bounced at its time of impact and lands again before the step
-    /// ends (a short hop under the free acceleration): bounces again within the step, as many
-    /// times as it lands, or comes to rest once it lands slower than `threshold`.
-    fn rebounds(bodies: &mut [SolverBody], p: &mut SolverPoint, threshold: f64, dt: f64, impacts: &mut Vec<Impact>) {
-        let Some((mut t, _)) = p.toi else { return };
-        if p.an >= 0.0 {
-            return;
-        }
-        for _ in 0..64 {
-            // Relative normal velocity just after the impact at t.
-            let added = Self::normal_velocity(bodies, p) - p.vn_free;
-            let u = p.vn_free - p.an * (dt - t) + added;
-            if u <= 0.0 {
-                return;
-            }
-            t += -2.0 * u / p.an;
-            if t >= dt {
-                return;
-            }
-            let settles = u <= threshold;
-            if !settles {
-                impacts.push(Impact { manifold: p.manifold, point: p.index, time: t, speed: u });
-            }
-            let change = if settles { u } else { (1.0 + p.restitution) * u };
-            let impulse = change * p.normal_mass;
-            p.normal_impulse += impulse;
-            p.reach = dt - t;
-            Self::apply_normal(bodies, p, impulse);
-            if settles {
-                return;
-            }
-        }
     }
 
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.

@@ -1,0 +1,426 @@
+//! Stage 3 of the contact solver: impacts, one at a time in the order they happen within the
+//! step.
+//!
+//! Each body moves through the step on its free path (the integrator's: from its start
+//! velocity to where the integrator put it, see `SolverBody::motion`), changed by every impact
+//! from that impact's time on. Every contact point's gap is followed along those paths: along
+//! its normal at fixed lever arms (exact for a sphere on a plane and for faces that do not
+//! turn much in a step), or, for two spheres, between their centres, so that a glancing hit
+//! takes the line of centres at the moment of contact. The earliest closing gap in the step is
+//! the next impact: its pair's touching points are solved together at that time (impact.rs:
+//! restitution and Coulomb friction together, never adding energy), and the gaps of every
+//! contact of the two bodies are found again from then on. An impact that sets a body moving
+//! towards a neighbour across a small gap is so found and resolved in time order; one that
+//! pushes two touching bodies together is an impact at once. Sequences of collisions are those
+//! of exact binary collisions (event-driven simulation, as molecular dynamics of hard spheres
+//! does it: Alder and Wainwright 1959).
+//!
+//! A bouncing contact under a steady acceleration towards the surface (a ball on the floor)
+//! bounces again within the step if it lands again within it. Its bounces, each e times the
+//! last, end in finite time (they last 2 e u / (a (1 - e)) from an impact at speed u); when
+//! they would end within this step, the impact stops the approach instead: the contact has
+//! come to rest within the step.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::{ContactSolver, Impact, SolverPoint, LEAST_IMPACT_SPEED, STICK_SPEED};
+use crate::dynamics::block_lcp::Row;
+use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
+use crate::dynamics::solver_body::{Motion, SolverBody};
+use crate::dynamics::state::State;
+use crate::math::DVec3;
+
+/// Points closer than this fraction of the touching gap (the linear slop) at an impact's time
+/// take part in it: a face landing flat meets the surface at all its corners at once, to
+/// round-off.
+const SAME_IMPACT: f64 = 1e-6;
+
+/// Most impacts one step resolves, per contact point (a touching row of balls with e < 1
+/// passes ever smaller impacts back and forth; they die out well before this). Beyond it, what
+/// is left goes to the resting solve.
+const IMPACTS_PER_POINT: usize = 64;
+
+/// Roots of a gap this close before the time searched from (as a fraction of the step) are
+/// taken as closing then: the gap is zero there to round-off.
+const ROOT_ROUND_OFF: f64 = 1e-9;
+
+/// A point's next impact as scheduled: when, and the versions of its bodies then (an entry is
+/// stale once either body was struck since).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    time: f64,
+    point: u32,
+    versions: (u32, u32),
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Earliest first (the heap is a max-heap), then by point, so the order is deterministic.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.time.total_cmp(&self.time).then(other.point.cmp(&self.point))
+    }
+}
+
+/// The impact stage's buffers, reused from step to step.
+#[derive(Default)]
+pub struct Schedule {
+    heap: BinaryHeap<Entry>,
+    /// The points of each body (by row): `points[offsets[row]..offsets[row + 1]]`.
+    offsets: Vec<usize>,
+    points: Vec<u32>,
+    versions: Vec<u32>,
+    /// The points taking part in the current impact, and what they get.
+    taking_part: Vec<usize>,
+    impulses: Vec<PointImpulse>,
+}
+
+/// The first time in [t0, dt] at which g(t) = c0 + c1 t + c2 t^2 reaches zero while falling, or
+/// t0 if it is already closed and closing there; with the rate g'(t) then.
+fn quadratic_closes(c0: f64, c1: f64, c2: f64, t0: f64, dt: f64) -> Option<(f64, f64)> {
+    let g = |t: f64| c0 + (c1 + c2 * t) * t;
+    let rate = |t: f64| c1 + 2.0 * c2 * t;
+    if g(t0) <= 0.0 && rate(t0) < 0.0 {
+        return Some((t0, rate(t0)));
+    }
+    let roots = if c2 == 0.0 {
+        if c1 == 0.0 {
+            return None;
+        }
+        [-c0 / c1, f64::INFINITY]
+    } else {
+        let disc = c1 * c1 - 4.0 * c2 * c0;
+        if disc < 0.0 {
+            return None;
+        }
+        // The stable pair of roots (no cancellation).
+        let q = -0.5 * (c1 + c1.signum() * disc.sqrt());
+        [q / c2, if q != 0.0 { c0 / q } else { f64::INFINITY }]
+    };
+    // A root a hair before t0 is one that round-off moved: the gap closes at t0.
+    let early = ROOT_ROUND_OFF * dt;
+    roots.into_iter().filter(|&t| t >= t0 - early && t <= dt && rate(t) < 0.0).min_by(f64::total_cmp).map(|t| (t.max(t0), rate(t.max(t0))))
+}
+
+/// When two spheres whose centres are `d0` apart at the step's start (B's minus A's) and move
+/// as `ma` and `mb` come within `reach` (the sum of their radii) of each other, in [t0, dt]:
+/// the time and the rate at which their distance then shrinks (negative). Exact when their
+/// accelerations are the same (uniform gravity, no other force), where the distance squared
+/// is a quadratic in t; otherwise the distance is followed by conservative advancement and the
+/// root polished by Newton's method.
+pub fn spheres_meet(d0: DVec3, ma: &Motion, mb: &Motion, reach: f64, t0: f64, dt: f64) -> Option<(f64, f64)> {
+    let (p, q, r) = (d0 + mb.c0 - ma.c0, mb.c1 - ma.c1, mb.c2 - ma.c2);
+    let at = |t: f64| p + (q + r * t) * t;
+    let rate = |t: f64| {
+        let d = at(t);
+        let len = d.length();
+        if len > 0.0 { d.dot(q + r * (2.0 * t)) / len } else { -(q + r * (2.0 * t)).length() }
+    };
+    // What the relative acceleration moves them by in the step, against their size and speed.
+    if r.length() * dt * dt <= 1e-13 * (reach + q.length() * dt) {
+        // |p + q t|^2 = reach^2.
+        let (a, b, c) = (q.length_squared(), 2.0 * p.dot(q), p.length_squared() - reach * reach);
+        return quadratic_closes(c, b, a, t0, dt).map(|(t, _)| (t, rate(t)));
+    }
+    let mut t = t0;
+    let bound = q.length() + 2.0 * r.length() * dt;
+    if bound == 0.0 {
+        return None;
+    }
+    for _ in 0..200 {
+        let gap = at(t).length() - reach;
+        if gap <= 1e-12 * reach {
+            break;
+        }
+        t += gap / bound;
+        if t > dt {
+            return None;
+        }
+    }
+    if at(t).length() - reach <= 0.0 && t == t0 && rate(t) >= 0.0 {
+        return None;
+    }
+    // Newton on |d(t)| - reach, which conservative advancement left just outside the root.
+    for _ in 0..3 {
+        let (gap, v) = (at(t).length() - reach, rate(t));
+        if v >= 0.0 || gap.abs() <= 1e-15 * reach {
+            break;
+        }
+        t = (t - gap / v).clamp(t0, dt);
+    }
+    let v = rate(t);
+    (v < 0.0 && at(t).length() - reach <= 1e-9 * reach).then_some((t, v))
+}
+
+/// The relative normal motion at a point: B's motion minus A's along n at fixed lever arms
+/// (the point's row).
+fn along(row: &Row, n: DVec3, (la, aa): (Motion, Motion), (lb, ab): (Motion, Motion)) -> (f64, f64, f64) {
+    let f = |a: DVec3, b: DVec3, wa: DVec3, wb: DVec3| (b - a).dot(n) + wb.dot(row.cb) - wa.dot(row.ca);
+    (f(la.c0, lb.c0, aa.c0, ab.c0), f(la.c1, lb.c1, aa.c1, ab.c1), f(la.c2, lb.c2, aa.c2, ab.c2))
+}
+
+/// What the impacts alone do to a body (for resting contacts, whose free approach the resting
+/// solve holds).
+fn impacts_only(b: &SolverBody, dt: f64) -> (Motion, Motion) {
+    (
+        Motion { c0: b.x_impact - b.v_impact * dt, c1: b.v_impact, c2: DVec3::ZERO },
+        Motion { c0: b.theta_impact - b.w_impact * dt, c1: b.w_impact, c2: DVec3::ZERO },
+    )
+}
+
+impl ContactSolver {
+    /// The gap of point p at time t (m) as a quadratic from the latest impact on (see `along`);
+    /// for two spheres, the distance of their surfaces at t.
+    fn gap_at(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t: f64) -> f64 {
+        let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
+        if let Some((r_a, r_b)) = p.spheres {
+            let (ma, mb) = (ba.motion(dt, weight).0, bb.motion(dt, weight).0);
+            return (start.x[p.b] - start.x[p.a] + mb.at(t) - ma.at(t)).length() - (r_a + r_b);
+        }
+        let (c0, c1, c2) = self.gap_polynomial(p, dt, weight);
+        c0 + (c1 + c2 * t) * t
+    }
+
+    /// The coefficients of a (non-sphere) point's gap as a quadratic in t.
+    fn gap_polynomial(&self, p: &SolverPoint, dt: f64, weight: f64) -> (f64, f64, f64) {
+        let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
+        if p.resting {
+            return along(&p.row, p.n, impacts_only(ba, dt), impacts_only(bb, dt));
+        }
+        let (c0, c1, c2) = along(&p.row, p.n, ba.motion(dt, weight), bb.motion(dt, weight));
+        (p.gap + c0, c1, c2)
+    }
+
+    /// How fast point p's gap changes at time t (m/s, negative when closing).
+    fn closing_rate(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t: f64) -> f64 {
+        if p.spheres.is_some() {
+            let (ma, mb) = (self.bodies[p.a].motion(dt, weight).0, self.bodies[p.b].motion(dt, weight).0);
+            let d = (start.x[p.b] - start.x[p.a] + mb.at(t) - ma.at(t)).normalize_or_zero();
+            return d.dot(mb.rate(t) - ma.rate(t));
+        }
+        let (_, c1, c2) = self.gap_polynomial(p, dt, weight);
+        c1 + 2.0 * c2 * t
+    }
+
+    /// When point p next closes at or after t0 within the step, and the rate then.
+    fn next_closing(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t0: f64) -> Option<(f64, f64)> {
+        if let Some((r_a, r_b)) = p.spheres {
+            let (ma, mb) = (self.bodies[p.a].motion(dt, weight).0, self.bodies[p.b].motion(dt, weight).0);
+            return spheres_meet(start.x[p.b] - start.x[p.a], &ma, &mb, r_a + r_b, t0, dt);
+        }
+        let (c0, c1, c2) = self.gap_polynomial(p, dt, weight);
+        quadratic_closes(c0, c1, c2, t0, dt)
+    }
+
+    /// Stage 3: resolves this step's impacts in the order they happen (see the module's
+    /// comment), records them in `impacts`, and sets the resting solve's targets of the
+    /// contacts they moved.
+    pub fn impacts(&mut self, start: &State, set: &super::SolverSettings) {
+        if !self.points.iter().any(|p| p.predicted) {
+            return;
+        }
+        let (dt, weight) = (set.dt, set.position_weight);
+        let mut sched = std::mem::take(&mut self.schedule);
+        sched.index(&self.points, self.bodies.len());
+        sched.heap.clear();
+        for (i, p) in self.points.iter().enumerate() {
+            if let Some((t, _)) = self.next_closing(p, start, dt, weight, 0.0) {
+                sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0) });
+            }
+        }
+        let threshold = set.restitution_threshold.max(LEAST_IMPACT_SPEED);
+        let mut left = IMPACTS_PER_POINT * self.points.len();
+        while let Some(entry) = sched.heap.pop() {
+            let pi = entry.point as usize;
+            let (a, b) = (self.points[pi].a, self.points[pi].b);
+            if entry.versions != (sched.versions[a], sched.versions[b]) {
+                continue;
+            }
+            let t = entry.time;
+            let rate = self.closing_rate(&self.points[pi], start, dt, weight, t);
+            if -rate <= LEAST_IMPACT_SPEED {
+                continue;
+            }
+            if left == 0 {
+                break;
+            }
+            left -= 1;
+            self.impact(pi, t, -rate >= threshold, start, set, &mut sched);
+            // A body that impacts cannot move (static, kinematic) keeps its schedule.
+            for row in [a, b].into_iter().filter(|&r| self.bodies[r].inv_mass > 0.0) {
+                sched.versions[row] += 1;
+            }
+            for row in [a, b].into_iter().filter(|&r| self.bodies[r].inv_mass > 0.0) {
+                for k in sched.offsets[row]..sched.offsets[row + 1] {
+                    let q = sched.points[k] as usize;
+                    let p = &self.points[q];
+                    if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
+                        sched.heap.push(Entry { time: tq, point: q as u32, versions: (sched.versions[p.a], sched.versions[p.b]) });
+                    }
+                }
+            }
+        }
+        self.schedule = sched;
+        self.retarget(start, dt, weight);
+    }
+
+    /// The impact of the block of point `pi` at time t: its points that touch then, solved
+    /// together. Without `bounce` (slower than the restitution threshold) it only stops the
+    /// approach.
+    fn impact(&mut self, pi: usize, t: f64, bounce: bool, start: &State, set: &super::SolverSettings, sched: &mut Schedule) {
+        let (dt, weight) = (set.dt, set.position_weight);
+        let block = self.blocks[self.block_of(pi)];
+        let (a, b) = (block.a, block.b);
+        // Two spheres: the normal and lever arms of the line of centres at t.
+        if let Some((r_a, r_b)) = self.points[pi].spheres {
+            let (ma, mb) = (self.bodies[a].motion(dt, weight).0, self.bodies[b].motion(dt, weight).0);
+            let n = (start.x[b] - start.x[a] + mb.at(t) - ma.at(t)).normalize_or_zero();
+            if n != DVec3::ZERO {
+                self.turn_sphere_point(pi, n, r_a, r_b);
+            }
+        }
+        let touch = SAME_IMPACT * set.touching;
+        sched.taking_part.clear();
+        for k in block.start..block.start + block.len.min(impact::MAX) {
+            if k == pi || self.gap_at(&self.points[k], start, dt, weight, t) <= touch {
+                sched.taking_part.push(k);
+            }
+        }
+        let motion = |sb: &SolverBody| {
+            let (l, r) = sb.motion(dt, weight);
+            ImpactBody { inv_mass: sb.inv_mass, inv_inertia: sb.inv_inertia, v: l.rate(t), w: r.rate(t) }
+        };
+        let (ia, ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
+        let mut points = [ImpactPoint::default(); impact::MAX];
+        for (q, &k) in points.iter_mut().zip(&sched.taking_part) {
+            let p = &self.points[k];
+            *q = ImpactPoint { ra: p.ra, rb: p.rb, n: p.n };
+        }
+        let points = &points[..sched.taking_part.len()];
+        let trigger = &self.points[pi];
+        let slip = {
+            let vel = (ib.v + ib.w.cross(trigger.rb)) - (ia.v + ia.w.cross(trigger.ra));
+            (vel - trigger.n * vel.dot(trigger.n)).length()
+        };
+        let mu = if slip < STICK_SPEED { block.patch.mu_s } else { block.patch.mu_k };
+        let mut e = if bounce { trigger.restitution } else { 0.0 };
+        // Bounces under a steady pull towards the surface that would all be over within the
+        // step (see the module's comment): the contact comes to rest now.
+        let (rate, pull) = {
+            let (_, c1, c2) = self.gap_polynomial(trigger, dt, weight);
+            (c1 + 2.0 * c2 * t, 2.0 * c2)
+        };
+        if e < 1.0 && pull < 0.0 && t + 2.0 * e * (-rate) / (-pull * (1.0 - e)) <= dt {
+            e = 0.0;
+        }
+        sched.impulses.clear();
+        sched.impulses.resize(points.len(), PointImpulse::default());
+        let speed = impact::solve(&ia, &ib, points, e, mu, &mut sched.impulses);
+        let (mut total, mut weighted, mut dv_a, mut dw_a, mut dv_b, mut dw_b) = (0.0, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+        let xa = start.x[a] + self.bodies[a].motion(dt, weight).0.at(t);
+        for (&k, imp) in sched.taking_part.iter().zip(&sched.impulses) {
+            let p = &mut self.points[k];
+            let j = p.n * imp.normal + imp.tangent;
+            dv_a -= j;
+            dw_a -= p.ra.cross(j);
+            dv_b += j;
+            dw_b += p.rb.cross(j);
+            total += imp.normal;
+            weighted += (xa + p.ra) * imp.normal;
+            p.impact_impulse += imp.normal;
+            if !p.bounced {
+                p.approach_speed = speed;
+                p.touched_at = Some(t);
+            }
+            p.bounced = true;
+            p.reach = dt - t;
+        }
+        for (row, dv, dw) in [(a, dv_a, dw_a), (b, dv_b, dw_b)] {
+            let body = &mut self.bodies[row];
+            body.impact_change(dv * body.inv_mass, body.inv_inertia * dw, t, dt);
+        }
+        if bounce && total > 0.0 {
+            let p = &self.points[pi];
+            self.impacts.push(Impact { manifold: p.manifold, time: t, speed, point: weighted / total, normal: p.n, impulse: total });
+        }
+    }
+
+    /// The block that holds point `pi`.
+    fn block_of(&self, pi: usize) -> usize {
+        self.blocks.partition_point(|b| b.start + b.len <= pi)
+    }
+
+    /// Points a sphere pair's contact along normal n (from A's centre towards B's), with the
+    /// lever arms of the surface point between them.
+    fn turn_sphere_point(&mut self, pi: usize, n: DVec3, r_a: f64, r_b: f64) {
+        let block = self.block_of(pi);
+        let p = &mut self.points[pi];
+        let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
+        // They touch at one point: A's surface point towards B is B's towards A.
+        p.ra = n * r_a;
+        p.rb = -n * r_b;
+        let (ca, cb) = (p.ra.cross(n), p.rb.cross(n));
+        p.row = Row { ca, cb, spin_a: ba.inv_inertia * ca, spin_b: bb.inv_inertia * cb };
+        let k = ba.inv_mass + bb.inv_mass + ca.dot(p.row.spin_a) + cb.dot(p.row.spin_b);
+        p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+        p.n = n;
+        let bl = &mut self.blocks[block];
+        bl.patch = crate::dynamics::friction_patch::Patch::new(ba, bb, n, &[p.ra], &[p.rb], &[DVec3::ZERO], bl.patch.mu_s, bl.patch.mu_k, bl.patch.sticking);
+    }
+
+    /// The resting solve's targets of the contacts whose bodies an impact moved: the
+    /// end-of-step gap as the impact stage followed it must not close (non-penetration, as in
+    /// `prepare`), and a point that bounced keeps what the impacts gave it.
+    fn retarget(&mut self, start: &State, dt: f64, weight: f64) {
+        let moved = |b: &SolverBody| b.v_impact != DVec3::ZERO || b.w_impact != DVec3::ZERO;
+        for i in 0..self.points.len() {
+            let p = &self.points[i];
+            if p.resting || !(moved(&self.bodies[p.a]) || moved(&self.bodies[p.b])) {
+                continue;
+            }
+            let end_gap = self.gap_at(p, start, dt, weight, dt);
+            let vn = Self::normal_velocity(&self.bodies, p);
+            let mut target = if p.reach > 0.0 { (vn - end_gap / p.reach).min(0.0) } else { vn.min(0.0) };
+            if p.bounced {
+                target = target.max(vn);
+            }
+            self.points[i].target = target;
+        }
+    }
+}
+
+impl Schedule {
+    /// Lists the points of each body.
+    fn index(&mut self, points: &[SolverPoint], bodies: usize) {
+        self.offsets.clear();
+        self.offsets.resize(bodies + 1, 0);
+        self.versions.clear();
+        self.versions.resize(bodies, 0);
+        for p in points {
+            self.offsets[p.a + 1] += 1;
+            self.offsets[p.b + 1] += 1;
+        }
+        for i in 0..bodies {
+            self.offsets[i + 1] += self.offsets[i];
+        }
+        self.points.clear();
+        self.points.resize(self.offsets[bodies], 0);
+        let mut next = self.offsets.clone();
+        for (i, p) in points.iter().enumerate() {
+            for row in [p.a, p.b] {
+                self.points[next[row]] = i as u32;
+                next[row] += 1;
+            }
+        }
+    }
+}
