@@ -246,7 +246,7 @@ mod tests {
         let mut out = [PointImpulse::default()];
         solve(&a, &b, &p, 1.0, 0.5, &mut out);
         apply(&mut a, &mut b, &p, &out);
-        assert!((out[0].normal + 1.0).abs() < 1e-14, "{:?}", out[0]);
+        assert!((out[0].normal - 1.0).abs() < 1e-14, "{:?}", out[0]);
         assert!((a.v - DVec3::new(-1.0, -0.5, 0.0)).length() < 1e-14, "{:?}", a.v);
         assert!((b.v - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-14, "{:?}", b.v);
     }

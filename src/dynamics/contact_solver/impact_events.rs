@@ -52,6 +52,8 @@ struct Entry {
     time: f64,
     point: u32,
     versions: (u32, u32),
+    /// Whether the point touched when it was scheduled (it closes at once).
+    touching: bool,
 }
 
 impl PartialEq for Entry {
@@ -235,7 +237,7 @@ impl ContactSolver {
         sched.heap.clear();
         for (i, p) in self.points.iter().enumerate() {
             if let Some((t, _)) = self.next_closing(p, start, dt, weight, 0.0) {
-                sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0) });
+                sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0), touching: t == 0.0 });
             }
         }
         let threshold = set.restitution_threshold.max(LEAST_IMPACT_SPEED);
@@ -247,8 +249,16 @@ impl ContactSolver {
                 continue;
             }
             let t = entry.time;
-            let rate = self.closing_rate(&self.points[pi], start, dt, weight, t);
+            let p = &self.points[pi];
+            let rate = self.closing_rate(p, start, dt, weight, t);
             if -rate <= LEAST_IMPACT_SPEED {
+                continue;
+            }
+            // A perfectly plastic contact that an impact pushes together while it touches is
+            // left to the resting solve, which stops all such contacts at once: binary plastic
+            // impacts would pass ever smaller impacts back and forth along a touching row
+            // without end (inelastic collapse), converging to what that solve gives.
+            if p.restitution == 0.0 && entry.touching {
                 continue;
             }
             if left == 0 {
@@ -265,7 +275,7 @@ impl ContactSolver {
                     let q = sched.points[k] as usize;
                     let p = &self.points[q];
                     if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
-                        sched.heap.push(Entry { time: tq, point: q as u32, versions: (sched.versions[p.a], sched.versions[p.b]) });
+                        sched.heap.push(Entry { time: tq, point: q as u32, versions: (sched.versions[p.a], sched.versions[p.b]), touching: tq == t });
                     }
                 }
             }

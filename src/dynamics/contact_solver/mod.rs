@@ -269,9 +269,14 @@ impl ContactSolver {
                 // Bouncing it would send energy into resting piles, and forgetting the warm
                 // start around it would leave the next step as far from converged, so a tall
                 // column would sink further step after step. Impacts from elsewhere still
-                // reach it (the impact stage). One that separates may land again within the
-                // step (a short hop after a bounce): not resting.
-                let resting = touching && rested && vn0 <= 0.0 && -vn0 <= leftover;
+                // reach it (the impact stage). A new contact that touches and approaches no
+                // faster than the smooth forces close it in a couple of steps (a body set down
+                // on a surface) is landing: it rests too, for the resting solve and its load
+                // guess to hold it. So is one that separates as slowly (round-off, or a hop
+                // of a fraction of a millimetre that would land again within the step); one
+                // that separates faster is in flight and may land again as an impact.
+                let landing = set.restitution_threshold + RESTING_STEPS * (-an).max(0.0) * dt;
+                let resting = touching && vn0 <= landing && -vn0 <= if rested { leftover } else { landing };
                 let spheres = (radii[a] > 0.0 && radii[b] > 0.0 && !resting).then_some((radii[a], radii[b]));
                 // Two spheres: when and how fast their centres' free paths come within the sum
                 // of the radii, and how far apart they end (what the gap along this step's
