@@ -17,9 +17,10 @@
 //!
 //! A bouncing contact under a steady acceleration towards the surface (a ball on the floor)
 //! bounces again within the step if it lands again within it. Its bounces, each e times the
-//! last, end in finite time (they last 2 e u / (a (1 - e)) from an impact at speed u); when
-//! they would end within this step, the impact stops the approach instead: the contact has
-//! come to rest within the step.
+//! last, end in finite time (they last 2 e u / (a (1 - e)) from an impact at speed u, in
+//! infinitely many ever shorter hops); when they would end within this step, the impact stops
+//! the approach instead: the contact has come to rest within the step. (With a restitution
+//! threshold the hops end once slower than it, and are followed one by one.)
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -237,7 +238,7 @@ impl ContactSolver {
         sched.heap.clear();
         for (i, p) in self.points.iter().enumerate() {
             if let Some((t, _)) = self.next_closing(p, start, dt, weight, 0.0) {
-                sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0), touching: t == 0.0 });
+                sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0), touching: t <= ROOT_ROUND_OFF * dt });
             }
         }
         let threshold = set.restitution_threshold.max(LEAST_IMPACT_SPEED);
@@ -275,7 +276,7 @@ impl ContactSolver {
                     let q = sched.points[k] as usize;
                     let p = &self.points[q];
                     if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
-                        sched.heap.push(Entry { time: tq, point: q as u32, versions: (sched.versions[p.a], sched.versions[p.b]), touching: tq == t });
+                        sched.heap.push(Entry { time: tq, point: q as u32, versions: (sched.versions[p.a], sched.versions[p.b]), touching: tq - t <= ROOT_ROUND_OFF * dt });
                     }
                 }
             }
@@ -325,12 +326,13 @@ impl ContactSolver {
         let mu = if slip < STICK_SPEED { block.patch.mu_s } else { block.patch.mu_k };
         let mut e = if bounce { trigger.restitution } else { 0.0 };
         // Bounces under a steady pull towards the surface that would all be over within the
-        // step (see the module's comment): the contact comes to rest now.
+        // step (see the module's comment): the contact comes to rest now. A restitution
+        // threshold ends the bounces itself, after finitely many: they are followed one by one.
         let (rate, pull) = {
             let (_, c1, c2) = self.gap_polynomial(trigger, dt, weight);
             (c1 + 2.0 * c2 * t, 2.0 * c2)
         };
-        if e < 1.0 && pull < 0.0 && t + 2.0 * e * (-rate) / (-pull * (1.0 - e)) <= dt {
+        if set.restitution_threshold == 0.0 && e < 1.0 && pull < 0.0 && t + 2.0 * e * (-rate) / (-pull * (1.0 - e)) <= dt {
             e = 0.0;
         }
         sched.impulses.clear();
@@ -353,7 +355,10 @@ impl ContactSolver {
                 p.touched_at = Some(t);
             }
             p.bounced = true;
-            p.reach = dt - t;
+            // The resting solve's impulses act from the impact on: a contact that bounced
+            // carries them from then (its impulse is an impact's), one that came to rest is
+            // held from then on like a resting contact, by a force through the rest of the step.
+            p.reach = if e > 0.0 { dt - t } else { weight * (dt - t) };
         }
         for (row, dv, dw) in [(a, dv_a, dw_a), (b, dv_b, dw_b)] {
             let body = &mut self.bodies[row];

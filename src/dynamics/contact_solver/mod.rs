@@ -51,6 +51,10 @@ pub struct SolverSettings {
 /// and still count as the solver's leftover rather than an impact.
 const RESTING_STEPS: f64 = 2.0;
 
+/// A touching contact whose bodies move along its normal slower than this fraction of what
+/// the smooth forces add in a step is at rest (see `prepare`).
+const AT_REST: f64 = 1e-6;
+
 /// Below this slip speed (m/s) when it begins, a new contact counts as sticking.
 const STICK_SPEED: f64 = 1e-3;
 
@@ -269,14 +273,15 @@ impl ContactSolver {
                 // Bouncing it would send energy into resting piles, and forgetting the warm
                 // start around it would leave the next step as far from converged, so a tall
                 // column would sink further step after step. Impacts from elsewhere still
-                // reach it (the impact stage). A new contact that touches and approaches no
-                // faster than the smooth forces close it in a couple of steps (a body set down
-                // on a surface) is landing: it rests too, for the resting solve and its load
-                // guess to hold it. So is one that separates as slowly (round-off, or a hop
-                // of a fraction of a millimetre that would land again within the step); one
-                // that separates faster is in flight and may land again as an impact.
-                let landing = set.restitution_threshold + RESTING_STEPS * (-an).max(0.0) * dt;
-                let resting = touching && vn0 <= landing && -vn0 <= if rested { leftover } else { landing };
+                // reach it (the impact stage). A new contact that touches while its bodies are
+                // at rest on each other (a body set down on a surface: its gap then closes at
+                // the round-off speed of falling through a gap of round-off size) rests too,
+                // for the resting solve and its load guess to hold it; so does one that
+                // separates at round-off speed. One that moves faster is in flight and lands
+                // as an impact, however slowly. A resting contact separating as slowly as it
+                // may approach is what the iterations left too (they stop at a tolerance).
+                let landing = AT_REST * (-an).max(0.0) * dt;
+                let resting = touching && vn0.abs() <= if rested { leftover } else { landing };
                 let spheres = (radii[a] > 0.0 && radii[b] > 0.0 && !resting).then_some((radii[a], radii[b]));
                 // Two spheres: when and how fast their centres' free paths come within the sum
                 // of the radii, and how far apart they end (what the gap along this step's
