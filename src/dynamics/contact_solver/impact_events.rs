@@ -42,6 +42,10 @@ const SAME_IMPACT: f64 = 1e-6;
 /// is left goes to the resting solve.
 const IMPACTS_PER_POINT: usize = 64;
 
+/// The struck cluster's sweeps (see `settle_plastic`) stop once one changes no relative
+/// velocity by more than this (m/s).
+const PLASTIC_TOLERANCE: f64 = 1e-9;
+
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.
 const ROOT_ROUND_OFF: f64 = 1e-9;
@@ -86,6 +90,15 @@ pub struct Schedule {
     /// The points taking part in the current impact, and what they get.
     taking_part: Vec<usize>,
     impulses: Vec<PointImpulse>,
+    /// Plastic contacts pushed together while touching (and when), left to `settle_plastic`,
+    /// and its buffers: the points of the cluster and their impulses, the bodies reached and
+    /// those still to visit.
+    plastic: Vec<(usize, f64)>,
+    in_cluster: Vec<bool>,
+    cluster: Vec<usize>,
+    pushed: Vec<f64>,
+    seen: Vec<bool>,
+    queue: Vec<usize>,
 }
 
 /// The first time in [t0, dt] at which g(t) = c0 + c1 t + c2 t^2 reaches zero while falling, or
@@ -236,6 +249,7 @@ impl ContactSolver {
         let mut sched = std::mem::take(&mut self.schedule);
         sched.index(&self.points, self.bodies.len());
         sched.heap.clear();
+        sched.plastic.clear();
         for (i, p) in self.points.iter().enumerate() {
             if let Some((t, _)) = self.next_closing(p, start, dt, weight, 0.0) {
                 sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0), touching: t <= ROOT_ROUND_OFF * dt });
@@ -260,6 +274,7 @@ impl ContactSolver {
             // impacts would pass ever smaller impacts back and forth along a touching row
             // without end (inelastic collapse), converging to what that solve gives.
             if p.restitution == 0.0 && entry.touching {
+                sched.plastic.push((pi, t));
                 continue;
             }
             if left == 0 {
@@ -281,8 +296,78 @@ impl ContactSolver {
                 }
             }
         }
-        self.schedule = sched;
+        self.settle_plastic(&mut sched, start, set);
         self.retarget(start, dt, weight);
+        self.schedule = sched;
+    }
+
+    /// Stops together the plastic contacts that impacts pushed together while they touched,
+    /// with every touching contact linked to them through movable bodies (a stack struck from
+    /// above, down to the floor): a plastic impact of that cluster at the time the first of
+    /// them was pushed, its normal impulses found by Gauss-Seidel sweeps over the cluster alone
+    /// until no contact approaches. Binary impacts would pass ever smaller impacts back and
+    /// forth (inelastic collapse); this is their limit.
+    fn settle_plastic(&mut self, sched: &mut Schedule, start: &State, set: &super::SolverSettings) {
+        let Some(t) = sched.plastic.iter().map(|&(_, t)| t).min_by(f64::total_cmp) else { return };
+        let (dt, weight) = (set.dt, set.position_weight);
+        sched.in_cluster.clear();
+        sched.in_cluster.resize(self.points.len(), false);
+        sched.seen.clear();
+        sched.seen.resize(self.bodies.len(), false);
+        sched.queue.clear();
+        for &(pi, _) in &sched.plastic {
+            let p = &self.points[pi];
+            for row in [p.a, p.b] {
+                if self.bodies[row].inv_mass > 0.0 && !sched.seen[row] {
+                    sched.seen[row] = true;
+                    sched.queue.push(row);
+                }
+            }
+        }
+        while let Some(row) = sched.queue.pop() {
+            for k in sched.offsets[row]..sched.offsets[row + 1] {
+                let q = sched.points[k] as usize;
+                let p = &self.points[q];
+                if p.gap > set.touching && !p.bounced {
+                    continue;
+                }
+                sched.in_cluster[q] = true;
+                let other = if p.a == row { p.b } else { p.a };
+                if self.bodies[other].inv_mass > 0.0 && !sched.seen[other] {
+                    sched.seen[other] = true;
+                    sched.queue.push(other);
+                }
+            }
+        }
+        sched.cluster.clear();
+        sched.cluster.extend((0..self.points.len()).filter(|&q| sched.in_cluster[q]));
+        sched.pushed.clear();
+        sched.pushed.resize(sched.cluster.len(), 0.0);
+        let sweeps = 4 * set.iterations as usize + sched.cluster.len();
+        for _ in 0..sweeps {
+            let mut change = 0.0f64;
+            for (i, &q) in sched.cluster.iter().enumerate() {
+                let p = &self.points[q];
+                let rate = self.closing_rate(p, start, dt, weight, t);
+                let new = (sched.pushed[i] - rate * p.normal_mass).max(0.0);
+                let d = new - sched.pushed[i];
+                if d == 0.0 {
+                    continue;
+                }
+                sched.pushed[i] = new;
+                change = change.max((d / p.normal_mass).abs());
+                let (n, row) = (p.n, p.row);
+                let (a, b) = (p.a, p.b);
+                let ba = &mut self.bodies[a];
+                ba.impact_change(n * (-d * ba.inv_mass), row.spin_a * -d, t, dt);
+                let bb = &mut self.bodies[b];
+                bb.impact_change(n * (d * bb.inv_mass), row.spin_b * d, t, dt);
+                self.points[q].impact_impulse += d;
+            }
+            if change <= PLASTIC_TOLERANCE {
+                break;
+            }
+        }
     }
 
     /// The impact of the block of point `pi` at time t: its points that touch then, solved

@@ -604,19 +604,24 @@ impl ContactSolver {
     pub fn solve_iteration(&mut self) -> f64 {
         let mut change = 0.0f64;
         for block in &mut self.blocks {
-            let pts = &self.points[block.start..block.start + block.len];
-            let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
-            change = change.max(block.patch.solve(&mut self.bodies, block.a, block.b, normal, Self::patch_reach(pts)));
-            let target = |p: &SolverPoint| Some(p.target);
-            change = change.max(if let Some(face) = pts.first_chunk::<{ block_lcp::MAX }>().filter(|_| block.len == block_lcp::MAX) {
-                // A face's four points, all with their targets.
-                let (goal, x0) = (face.each_ref().map(|p| p.target), face.each_ref().map(|p| p.normal_impulse));
-                Self::solve_active(&mut self.bodies, block, &mut self.couplings, &mut self.points, (&std::array::from_fn(|i| i), &goal, &x0, block_lcp::MAX), target)
-            } else {
-                Self::solve_block(&mut self.bodies, block, &mut self.couplings, &mut self.points, target)
-            });
+            change = change.max(Self::solve_one(&mut self.bodies, block, &mut self.couplings, &mut self.points));
         }
         change
+    }
+
+    /// One Gauss-Seidel update of one block (see `solve_iteration`).
+    fn solve_one(bodies: &mut [SolverBody], block: &mut Block, couplings: &mut [Coupling], points: &mut [SolverPoint]) -> f64 {
+        let pts = &points[block.start..block.start + block.len];
+        let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
+        let change = block.patch.solve(bodies, block.a, block.b, normal, Self::patch_reach(pts));
+        let target = |p: &SolverPoint| Some(p.target);
+        change.max(if let Some(face) = pts.first_chunk::<{ block_lcp::MAX }>().filter(|_| block.len == block_lcp::MAX) {
+            // A face's four points, all with their targets.
+            let (goal, x0) = (face.each_ref().map(|p| p.target), face.each_ref().map(|p| p.normal_impulse));
+            Self::solve_active(bodies, block, couplings, points, (&std::array::from_fn(|i| i), &goal, &x0, block_lcp::MAX), target)
+        } else {
+            Self::solve_block(bodies, block, couplings, points, target)
+        })
     }
 
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
@@ -666,7 +671,7 @@ impl ContactSolver {
                 if let Some(&t) = tangent.get(i) {
                     cp.tangent_impulse = t;
                 }
-                cp.normal_impulse = p.normal_impulse;
+                cp.normal_impulse = p.normal_impulse + p.impact_impulse;
                 cp.bounced = p.bounced;
                 cp.touch_time = p.touched_at;
                 cp.approach_speed = p.approach_speed;
