@@ -46,6 +46,8 @@ pub struct SolverBody {
     pub w_impact: DVec3,
     pub x_impact: DVec3,
     pub theta_impact: DVec3,
+    /// When the latest of them happened (s from the step's start).
+    pub t_impact: f64,
 }
 
 /// A body's motion within the step as a quadratic in the time t from the step's start:
@@ -88,6 +90,7 @@ impl Default for SolverBody {
             w_impact: DVec3::ZERO,
             x_impact: DVec3::ZERO,
             theta_impact: DVec3::ZERO,
+            t_impact: 0.0,
         }
     }
 }
@@ -106,6 +109,7 @@ impl SolverBody {
         self.w_impact += dw;
         self.x_impact += dv * (dt - t);
         self.theta_impact += dw * (dt - t);
+        self.t_impact = t;
     }
 
     /// The body's translation and rotation within the step, from the latest impact on (see

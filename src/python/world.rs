@@ -858,10 +858,13 @@ impl PyWorld {
     /// "impact" or "end"), body_a, body_b (ids), time (s: a begin or impact at its time of
     /// impact within the step, an end at the start of the step in which the pair no longer
     /// touches), point and normal (k, 3; NaN for an end), speed (m/s, the approach speed;
-    /// NaN for an end), and dropped (events lost because 65 536 were waiting unread: read them with
-    /// clear=True as the world runs to keep them all).
-    /// Every bounce faster than the restitution threshold is an impact, including the
-    /// repeated bounces of a hop shorter than a step. With clear=False the events stay.
+    /// NaN for an end), impulse (N s, an impact's normal impulse on body_b; 0 for a begin,
+    /// NaN for an end), and dropped (events lost because 65 536 were waiting unread: read
+    /// them with clear=True as the world runs to keep them all).
+    /// Every impact faster than the restitution threshold is one event, however many points
+    /// of the pair touch in it, with the point (the points weighted by their impulses) and the
+    /// normal at the time of impact; the repeated bounces of a hop shorter than a step are
+    /// events of their own. With clear=False the events stay.
     #[pyo3(signature = (clear=true))]
     fn contact_events<'py>(&mut self, py: Python<'py>, clear: bool) -> PyResult<Bound<'py, PyDict>> {
         let ev = &self.inner.events;
@@ -873,6 +876,7 @@ impl PyWorld {
         d.set_item("point", table(py, ev.events.iter().flat_map(|e| e.point.to_array()).collect(), 3))?;
         d.set_item("normal", table(py, ev.events.iter().flat_map(|e| e.normal.to_array()).collect(), 3))?;
         d.set_item("speed", PyArray1::from_vec(py, ev.events.iter().map(|e| e.speed).collect()))?;
+        d.set_item("impulse", PyArray1::from_vec(py, ev.events.iter().map(|e| e.impulse).collect()))?;
         d.set_item("dropped", ev.dropped)?;
         if clear {
             self.inner.events.events.clear();

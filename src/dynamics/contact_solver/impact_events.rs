@@ -440,10 +440,6 @@ impl ContactSolver {
                 p.touched_at = Some(t);
             }
             p.bounced = true;
-            // The resting solve's impulses act from the impact on: a contact that bounced
-            // carries them from then (its impulse is an impact's), one that came to rest is
-            // held from then on like a resting contact, by a force through the rest of the step.
-            p.reach = if e > 0.0 { dt - t } else { weight * (dt - t) };
         }
         for (row, dv, dw) in [(a, dv_a, dw_a), (b, dv_b, dw_b)] {
             let body = &mut self.bodies[row];
@@ -480,21 +476,28 @@ impl ContactSolver {
 
     /// The resting solve's targets of the contacts whose bodies an impact moved: the
     /// end-of-step gap as the impact stage followed it must not close (non-penetration, as in
-    /// `prepare`), and a point that bounced keeps what the impacts gave it.
+    /// `prepare`), and a point that bounced keeps what the impacts gave it. Their impulses act
+    /// from the bodies' latest impact on, as a force through the rest of the step: a contact
+    /// that an impact stopped is held from then on, and ends the step at rest, not approaching
+    /// at what gravity gave it since.
     fn retarget(&mut self, start: &State, dt: f64, weight: f64) {
         let moved = |b: &SolverBody| b.v_impact != DVec3::ZERO || b.w_impact != DVec3::ZERO;
         for i in 0..self.points.len() {
             let p = &self.points[i];
-            if p.resting || !(moved(&self.bodies[p.a]) || moved(&self.bodies[p.b])) {
+            let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
+            if p.resting || !(moved(ba) || moved(bb)) {
                 continue;
             }
+            let reach = weight * (dt - ba.t_impact.max(bb.t_impact));
             let end_gap = self.gap_at(p, start, dt, weight, dt);
             let vn = Self::normal_velocity(&self.bodies, p);
-            let mut target = if p.reach > 0.0 { (vn - end_gap / p.reach).min(0.0) } else { vn.min(0.0) };
+            let mut target = if reach > 0.0 { (vn - end_gap / reach).min(0.0) } else { vn.min(0.0) };
             if p.bounced {
                 target = target.max(vn);
             }
-            self.points[i].target = target;
+            let p = &mut self.points[i];
+            p.reach = reach;
+            p.target = target;
         }
     }
 }

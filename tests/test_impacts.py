@@ -1,0 +1,389 @@
+"""Impacts in crowds: each at its own time of impact with the geometry of that moment,
+sequences of collisions as exact binary collisions, and no impact that creates energy.
+
+References are closed forms and an exact event-driven solution of balls on a line
+(`binary_collisions`), written here independently of the engine."""
+
+import math
+
+import numpy as np
+import pytest
+
+import rigidlab as rl
+
+G = 9.81
+STEPS = [1 / 60, 1 / 240, 1 / 1000]
+
+
+def binary_collisions(x, v, m, r, e, t_end, g=0.0, floor_e=None):
+    """Balls on a line (centres x, sorted, radii r, masses m) moving at v with acceleration -g,
+    colliding pairwise with restitution e (and with a floor at 0 below the first ball with
+    restitution floor_e, if given), exactly: each collision found in closed form at its time,
+    the earliest first (ties: the floor, then the lowest pair). Returns positions, velocities
+    at t_end and the collisions as (time, i, j), j = -1 for the floor."""
+    x, v = np.array(x, float), np.array(v, float)
+    t, hits = 0.0, []
+    while True:
+        best = (t_end - t, None)
+        if floor_e is not None:
+            # x0 - r0 + v0 s - g s^2 / 2 = 0, landing (velocity then negative).
+            c, b, a = x[0] - r[0], v[0], -0.5 * g
+            roots = [-c / b] if a == 0 and b != 0 else ([] if a == 0 else np.roots([a, b, c]).real.tolist())
+            for s in sorted(s for s in roots if s >= -1e-15):
+                if v[0] - g * s < 0 and s < best[0]:
+                    best = (max(s, 0.0), -1)
+                    break
+        for i in range(len(x) - 1):
+            gap, rate = x[i + 1] - x[i] - r[i] - r[i + 1], v[i + 1] - v[i]
+            if rate < 0:
+                s = max(gap / -rate, 0.0)
+                if s < best[0]:
+                    best = (s, i)
+        s, k = best
+        x += v * s - 0.5 * g * s * s
+        v -= g * s
+        t += s
+        if k is None:
+            return x, v, hits
+        if k == -1:
+            v[0] = -floor_e * v[0]
+            hits.append((t, -1, 0))
+        else:
+            i, j = k, k + 1
+            u = v[j] - v[i]
+            jn = -(1 + e) * u / (1 / m[i] + 1 / m[j])
+            v[i] -= jn / m[i]
+            v[j] += jn / m[j]
+            hits.append((t, i, j))
+
+
+def impacts(ev):
+    kind = np.array(ev["kind"])
+    return {k: np.asarray(ev[k])[kind == "impact"] for k in ("time", "body_a", "body_b", "speed", "normal", "point", "impulse")}
+
+
+def kinetic(w):
+    return w.energy()["kinetic"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A gas of elastic spheres
+
+
+def gas(n, dt, radius=0.1, half=1.0, seed=1, friction=0.0):
+    """n spheres (e = 1) at random places and velocities in a closed box, no gravity."""
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    for axis in range(3):
+        for sign in (1, -1):
+            normal = np.zeros(3)
+            normal[axis] = sign
+            w.add_plane(normal=normal, offset=-half, restitution=1.0, friction=friction)
+    rng = np.random.default_rng(seed)
+    placed = []
+    while len(placed) < n:
+        p = rng.uniform(-half + radius, half - radius, 3)
+        if all(np.linalg.norm(p - q) > 2 * radius for q in placed):
+            placed.append(p)
+    balls = [w.add_sphere(radius, mass=1.0, position=p, velocity=rng.normal(0, 1, 3), restitution=1.0, friction=friction) for p in placed]
+    return w, balls
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_an_elastic_gas_keeps_its_kinetic_energy(dt):
+    # 200 spheres filling a tenth of the box: about 400 collisions a second.
+    w, _ = gas(200, dt)
+    e0, p0 = kinetic(w), w.momentum()
+    w.run(10.0)
+    ev = impacts(w.contact_events())
+    assert len(ev["time"]) > 2000
+    assert abs(kinetic(w) / e0 - 1) < 1e-9
+    # The walls take momentum; the spheres keep their speeds' sum of squares.
+    assert np.isfinite(p0).all()
+
+
+def test_rough_gas_spheres_keep_their_energy_less_what_friction_takes():
+    # With friction the gas shares energy with the spheres' spins and never gains.
+    w, _ = gas(100, 1 / 240, friction=0.5)
+    e0 = kinetic(w)
+    last = e0
+    for _ in range(240):
+        w.step(10)
+        e = kinetic(w)
+        assert e <= last * (1 + 1e-12)
+        last = e
+    assert w.energy()["rotational"] > 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Balls in a column and in a row
+
+
+def cannon(dt, gap, ratio, e=1.0, height=1.0):
+    """A heavy ball (radius 0.1 m, `ratio` kg) with a light one (0.05 m, 1 kg) `gap` above it,
+    dropped from `height` onto the floor."""
+    w = rl.World(dt=dt)
+    w.add_plane(restitution=e)
+    r = [0.1, 0.05]
+    y0 = height + r[0]
+    y1 = y0 + r[0] + gap + r[1]
+    low = w.add_sphere(r[0], mass=ratio, position=(0, y0, 0), restitution=e)
+    top = w.add_sphere(r[1], mass=1.0, position=(0, y1, 0), restitution=e)
+    return w, low, top, ([y0, y1], r, [ratio, 1.0])
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("gap", [0.0, 1e-3, 1e-2])
+@pytest.mark.parametrize("ratio", [3.0, 10.0])
+def test_a_galilean_cannon_launches_at_the_binary_collision_speed(dt, gap, ratio):
+    w, low, top, (y, r, m) = cannon(dt, gap, ratio)
+    # Well after the launch, before the light ball comes down again.
+    t_end = round(0.55 / dt) * dt
+    w.run(t_end, progress=False)
+    x_ref, v_ref, hits = binary_collisions(y, [0, 0], m, r, 1.0, t_end, g=G, floor_e=1.0)
+    # Its launch: floor, then the ball above (the heavy one may land again after).
+    assert hits[0][1:] == (-1, 0) and hits[1][1:] == (0, 1)
+    assert abs(top.velocity[1] - v_ref[1]) < 1e-6 * abs(v_ref[1])
+    assert abs(top.position[1] - x_ref[1]) < 1e-6
+    assert abs(top.velocity[0]) + abs(top.velocity[2]) < 1e-12
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_the_heavy_ball_of_a_three_to_one_cannon_stops_and_no_energy_appears(dt):
+    # 3:1, touching: the floor reverses the heavy ball, which then meets the light one falling
+    # as fast: it stops dead and the light ball leaves at twice its speed.
+    w, low, top, _ = cannon(dt, 0.0, 3.0)
+    e0 = w.energy()["total"]
+    v = math.sqrt(2 * G * 1.0)
+    w.run(round(0.5 / dt) * dt)
+    assert abs(low.velocity[1]) < 1e-6 * v
+    t_launch = math.sqrt(2 * 1.0 / G)
+    assert abs(top.velocity[1] - (2 * v - G * (w.time - t_launch))) < 1e-6 * v
+    assert w.energy()["total"] <= e0 * (1 + 1e-9)
+
+
+def row(n, gap, e, dt, v=1.0, r=0.05):
+    """n balls (1 kg, radius r) along x, `gap` apart, no gravity; the first moves at v."""
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    xs = [k * (2 * r + gap) for k in range(n)]
+    balls = [w.add_sphere(r, mass=1.0, position=(x, 0, 0), velocity=(v if k == 0 else 0, 0, 0), restitution=e, friction=0.0) for k, x in enumerate(xs)]
+    return w, balls, xs
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("e", [1.0, 0.9, 0.5])
+@pytest.mark.parametrize("gap", [1e-3, 1e-2])
+def test_a_cradle_with_gaps_is_exact_binary_collisions(dt, e, gap):
+    n, r = 5, 0.05
+    w, balls, xs = row(n, gap, e, dt, r=r)
+    t_end = round(0.8 / dt) * dt
+    w.run(t_end)
+    x_ref, v_ref, hits = binary_collisions(xs, [1.0] + [0.0] * (n - 1), [1.0] * n, [r] * n, e, t_end)
+    np.testing.assert_allclose(w.positions[:, 0], x_ref, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(w.velocities[:, 0], v_ref, atol=1e-9, rtol=0)
+    assert np.abs(w.positions[:, 1:]).max() < 1e-12
+    ev = impacts(w.contact_events())
+    np.testing.assert_allclose(ev["time"], [h[0] for h in hits], atol=1e-9, rtol=0)
+    assert [tuple(sorted(p)) for p in zip(ev["body_a"], ev["body_b"])] == [(h[1], h[2]) for h in hits]
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_touching_cradle_passes_one_ball_on(dt):
+    w, balls, _ = row(5, 0.0, 1.0, dt)
+    e0 = kinetic(w)
+    w.run(0.5)
+    np.testing.assert_allclose(w.velocities[:, 0], [0, 0, 0, 0, 1.0], atol=1e-12)
+    assert abs(kinetic(w) / e0 - 1) < 1e-12
+
+
+@pytest.mark.parametrize("e", [0.5, 0.8])
+def test_a_touching_cradle_with_e_below_one_comes_apart_as_binary_collisions(e):
+    # Binary collisions along a touching row give every ball its own speed, increasing along
+    # the row (none stuck to the next), with momentum kept and the energy lost that each
+    # collision's (1 - e^2) takes.
+    w, balls, _ = row(5, 0.0, e, 1 / 240)
+    w.run(1.0)
+    v = w.velocities[:, 0]
+    assert np.all(np.diff(v) > 1e-6), v
+    assert abs(v.sum() - 1.0) < 1e-12
+    assert np.all(np.diff(w.positions[:, 0]) > 0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Glancing hits and a break
+
+
+def glancing(b, dt, friction=0.0, spin=(0, 0, 0), r=0.1, v=2.0):
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    a = w.add_sphere(r, mass=1.0, position=(0, 0, 0), velocity=(v, 0, 0), angular_velocity=spin, restitution=1.0, friction=friction)
+    s = w.add_sphere(r, mass=1.0, position=(0.5, b, 0), restitution=1.0, friction=friction)
+    return w, a, s
+
+
+def angular_momentum_about(w, p):
+    return w.angular_momentum(about=p)
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("b", [0.0, 0.02, 0.1, 0.15, 0.199])
+def test_a_glancing_hit_sends_the_struck_ball_along_the_line_of_centres(dt, b):
+    r, v = 0.1, 2.0
+    w, a, s = glancing(b, dt)
+    p = (0.3, -0.7, 0.2)
+    l0, e0 = angular_momentum_about(w, p), kinetic(w)
+    w.run(0.5)
+    phi = math.asin(b / (2 * r))
+    assert abs(math.atan2(s.velocity[1], s.velocity[0]) - phi) < 1e-6
+    # Equal masses, e = 1: they part at right angles (unless head-on).
+    if b > 0:
+        assert abs(np.dot(a.velocity, s.velocity)) < 1e-9
+    np.testing.assert_allclose(angular_momentum_about(w, p), l0, atol=1e-9 * np.linalg.norm(l0) + 1e-12)
+    assert abs(kinetic(w) / e0 - 1) < 1e-12
+    ev = impacts(w.contact_events())
+    assert len(ev["time"]) == 1
+    # The event reports the normal and approach speed at the moment of impact.
+    np.testing.assert_allclose(ev["normal"][0], [math.cos(phi), math.sin(phi), 0], atol=1e-9)
+    assert abs(ev["speed"][0] - v * math.cos(phi)) < 1e-9
+    t_hit = (0.5 - math.sqrt(4 * r * r - b * b)) / v
+    assert abs(ev["time"][0] - t_hit) < 1e-12
+    assert abs(ev["impulse"][0] - v * math.cos(phi) * 1.0) < 1e-9  # (1 + e) u / (2 / m)
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_rough_glancing_hit_keeps_angular_momentum_with_the_spins(dt):
+    w, a, s = glancing(0.12, dt, friction=0.4, spin=(0, 0, 30.0))
+    p = (-0.4, 0.9, 0.1)
+    l0, e0 = angular_momentum_about(w, p), kinetic(w)
+    w.run(0.5)
+    np.testing.assert_allclose(angular_momentum_about(w, p), l0, atol=1e-9 * np.linalg.norm(l0))
+    np.testing.assert_allclose(w.momentum(), [2.0, 0, 0], atol=1e-12)
+    assert kinetic(w) < e0
+    assert np.abs(s.angular_velocity).max() > 0.1
+
+
+def rack(dt, gap, r=0.0286, m=0.17, speed=5.0):
+    """A 15-ball triangle (rows 1..5, `gap` between neighbours) and a cue ball, no gravity,
+    frictionless, e = 1."""
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    d = 2 * r + gap
+    for row_ in range(5):
+        for k in range(row_ + 1):
+            w.add_sphere(r, mass=m, position=(row_ * d * math.sqrt(3) / 2, 0, (k - row_ / 2) * d), restitution=1.0, friction=0.0)
+    w.add_sphere(r, mass=m, position=(-0.8, 0, 0.003), velocity=(speed, 0, 0), restitution=1.0, friction=0.0)
+    return w
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("gap", [0.0, 1e-4])
+def test_a_billiards_break_keeps_momentum_energy_and_angular_momentum(dt, gap):
+    w = rack(dt, gap)
+    p = (0.4, 0.0, -0.3)
+    p0, e0, l0 = w.momentum(), kinetic(w), angular_momentum_about(w, p)
+    w.run(1.0)
+    assert len(impacts(w.contact_events())["time"]) >= 15
+    np.testing.assert_allclose(w.momentum(), p0, atol=1e-9 * np.linalg.norm(p0))
+    assert abs(kinetic(w) / e0 - 1) < 1e-9
+    np.testing.assert_allclose(angular_momentum_about(w, p), l0, atol=1e-9 * np.linalg.norm(l0))
+    # It stays in the table's plane and every ball is apart from the others.
+    assert np.abs(w.positions[:, 1]).max() < 1e-12
+    x = w.positions
+    dist = np.linalg.norm(x[:, None] - x[None], axis=2) + np.eye(len(x))
+    assert dist.min() > 2 * 0.0286 - 1e-9
+
+
+# ---------------------------------------------------------------------------------------------
+# Boxes: restitution and friction together
+
+
+def dropped_box(e, mu, tilt_axis, tilt, spin, dt=1 / 240):
+    w = rl.World(dt=dt)
+    w.add_plane(restitution=e, friction=mu)
+    half = (0.15, 0.05, 0.1)
+    axis = np.asarray(tilt_axis, float) / np.linalg.norm(tilt_axis)
+    q = np.r_[axis * math.sin(tilt / 2), math.cos(tilt / 2)]
+    b = w.add_box(half, mass=1.0, position=(0, 0.6, 0), orientation=q, velocity=(0.7, 0, -0.3), angular_velocity=spin, restitution=e, friction=mu)
+    return w, b
+
+
+# Corner down (tilted about two axes), edge down (about one), with and without spin.
+LANDINGS = [((1, 0, 1), 0.7, (0, 0, 0)), ((1, 0, 0), 0.6, (0, 0, 0)), ((0, 0, 1), 0.5, (2.0, 0, 3.0)), ((1, 0, 1.5), 0.9, (0, 5.0, -4.0))]
+
+
+@pytest.mark.parametrize("e", [0.5, 0.8, 0.9, 1.0])
+@pytest.mark.parametrize("mu", [0.0, 0.3, 0.5, 1.0])
+@pytest.mark.parametrize("landing", LANDINGS)
+def test_a_bouncing_box_never_gains_energy_in_an_impact(e, mu, landing):
+    w, b = dropped_box(e, mu, *landing)
+    e_total = w.energy()["total"]
+    scale = abs(e_total) + w.energy()["kinetic"] + 9.81 * 0.6
+    hits = 0
+    for _ in range(480):
+        before = w.energy()["total"]
+        w.step()
+        ev = impacts(w.contact_events())
+        if len(ev["time"]):
+            hits += 1
+            assert w.energy()["total"] - before <= 1e-9 * scale, (w.time, w.energy()["total"] - before)
+    assert hits >= 1
+    # Never above where it started.
+    assert w.energy()["total"] <= e_total + 1e-9 * scale
+
+
+def test_a_frictionless_elastic_box_keeps_its_energy_through_its_bounces():
+    w, b = dropped_box(1.0, 0.0, (1, 0, 1), 0.7, (0, 0, 0))
+    e0 = w.energy()["total"]
+    for _ in range(480):
+        w.step()
+        assert abs(w.energy()["total"] - e0) < 1e-9 * abs(e0)
+
+
+def test_a_box_landing_flat_is_one_impact_event():
+    w = rl.World()
+    w.add_plane(restitution=0.5)
+    b = w.add_box((0.1, 0.1, 0.1), mass=2.0, position=(0, 0.6, 0), restitution=0.5)
+    w.run(0.5)
+    ev = impacts(w.contact_events())
+    assert len(ev["time"]) == 1
+    v = math.sqrt(2 * G * 0.5)
+    assert abs(ev["speed"][0] - v) < 1e-9
+    # All four corners' impulses in one: (1 + e) m v.
+    assert abs(ev["impulse"][0] - 1.5 * 2.0 * v) < 1e-9
+    np.testing.assert_allclose(ev["point"][0], [0, 0, 0], atol=1e-9)
+    np.testing.assert_allclose(ev["normal"][0], [0, 1, 0], atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# The restitution threshold
+
+
+def test_slow_bounces_bounce_by_default():
+    # A ball dropped from 2 mm lands at 0.2 m/s: it bounces to e^2 of that, at dt = 1/60 too.
+    for dt in (1 / 240, 1 / 60):
+        w = rl.World(dt=dt)
+        w.add_plane()
+        ball = w.add_sphere(0.1, mass=1.0, position=(0, 0.102, 0), restitution=0.8)
+        ev = None
+        w.run(0.2)
+        ev = impacts(w.contact_events())
+        assert len(ev["time"]) >= 2
+        flight = ev["time"][1] - ev["time"][0]
+        assert abs(G * flight**2 / 8 / (0.64 * 0.002) - 1) < 1e-6
+
+
+def test_resting_bodies_still_rest_with_bouncy_materials():
+    w = rl.World()
+    w.add_plane(restitution=1.0)
+    box = w.add_box((0.1, 0.1, 0.1), mass=1.0, position=(0, 0.1, 0), restitution=1.0)
+    ball = w.add_sphere(0.1, mass=1.0, position=(1, 0.1, 0), restitution=1.0)
+    w.run(2.0)
+    assert np.abs(w.velocities).max() < 1e-9
+    assert not len(impacts(w.contact_events())["time"])
+    assert box.sleeping and ball.sleeping
+
+
+def test_a_threshold_makes_slow_impacts_plastic():
+    w = rl.World(restitution_threshold=0.5)
+    w.add_plane()
+    ball = w.add_sphere(0.1, mass=1.0, position=(0, 0.11, 0), restitution=0.9)
+    w.run(0.5)
+    assert np.abs(ball.velocity).max() < 1e-9
+    assert not len(impacts(w.contact_events())["time"])
