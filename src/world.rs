@@ -341,7 +341,12 @@ impl World {
     }
 
     /// Broad phase: bounding boxes grown by how far each body can move this step, and the
-    /// pairs whose boxes overlap (at least one body dynamic).
+    /// pairs whose boxes overlap (at least one body dynamic). A body can also be struck within
+    /// the step and set moving, up to about as fast as the fastest body strikes (an elastic
+    /// ball struck by a much heavier one leaves at twice the striker's speed, which the two
+    /// margins of a pair cover together): every movable body's box also grows by what the
+    /// fastest body moves in a step, so that an impact that one impact sets up across a gap
+    /// within the step has its pair.
     fn find_candidate_pairs(&mut self) {
         let dt = self.settings.dt;
         let g = self.settings.gravity.length();
@@ -349,13 +354,15 @@ impl World {
         let sc = &mut self.scratch;
         sc.boxes.clear();
         sc.margins.clear();
+        let speed = |b: &crate::body::Body| {
+            let spin = if b.shape.bounding_radius().is_finite() { b.angular_velocity.length() * b.shape.bounding_radius() } else { 0.0 };
+            b.velocity.length() + spin
+        };
+        let fastest = self.bodies.bodies().iter().filter(|b| b.kind != BodyKind::Static && b.is_awake()).map(speed).fold(0.0, f64::max);
         for b in self.bodies.bodies() {
             let reach = match b.kind {
                 BodyKind::Static => 0.0,
-                _ => {
-                    let spin = if b.shape.bounding_radius().is_finite() { b.angular_velocity.length() * b.shape.bounding_radius() } else { 0.0 };
-                    (b.velocity.length() + spin) * dt + g * dt * dt
-                }
+                _ => (speed(b) + fastest) * dt + g * dt * dt,
             };
             let margin = reach + slop;
             sc.margins.push(margin);
