@@ -526,7 +526,7 @@ impl World {
             max_correction: 0.2,
         };
         let sc = &mut self.scratch;
-        correct_positions(&self.contacts.manifolds, &sc.masses, &mut sc.end, &set, &mut sc.inv_inertia);
+        correct_positions(&self.contacts.manifolds, &sc.masses, &sc.radii, &mut sc.end, &set, &mut sc.inv_inertia);
     }
 
     /// Writes the new state into the bodies, reports contacts that began or ended, advances

@@ -33,12 +33,15 @@ const SETTLED: f64 = 0.1;
 
 /// Corrects the positions in `state`. `inv_inertia` is a buffer for the bodies' world inverse
 /// inertias, taken once at the stage's start: the corrections turn bodies by far less than a
-/// degree, so working them out again at every pass would change nothing that matters.
-pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mut State, set: &CorrectionSettings, inv_inertia: &mut Vec<DMat3>) {
+/// degree, so working them out again at every pass would change nothing that matters. `radii`
+/// holds each body's radius if it is a sphere (0 otherwise): two spheres overlap by what their
+/// centres say, along the line between them (the contact points found at the step's start say
+/// nothing true of two balls that passed each other since).
+pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], radii: &[f64], state: &mut State, set: &CorrectionSettings, inv_inertia: &mut Vec<DMat3>) {
     inv_inertia.clear();
     inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| if m.inv_mass > 0.0 { rotate_tensor(q, m.inv_inertia_body) } else { DMat3::ZERO }));
     for _ in 0..set.iterations {
-        let deepest = manifolds.iter().map(|m| correct_manifold(m, masses, inv_inertia, state, set)).fold(0.0, f64::max);
+        let deepest = manifolds.iter().map(|m| correct_manifold(m, masses, radii, inv_inertia, state, set)).fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
         }
@@ -46,11 +49,24 @@ pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], state: &mu
 }
 
 /// One manifold's correction. Returns its deepest overlap beyond the slop before it (m).
-fn correct_manifold(m: &Manifold, masses: &[BodyMass], inv_inertia: &[DMat3], state: &mut State, set: &CorrectionSettings) -> f64 {
+fn correct_manifold(m: &Manifold, masses: &[BodyMass], radii: &[f64], inv_inertia: &[DMat3], state: &mut State, set: &CorrectionSettings) -> f64 {
     let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (masses[a], masses[b]);
     if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
         return 0.0;
+    }
+    if radii[a] > 0.0 && radii[b] > 0.0 {
+        let d = state.x[b] - state.x[a];
+        let (len, n) = (d.length(), d.normalize_or_zero());
+        let beyond = len - (radii[a] + radii[b]) + set.slop;
+        if beyond >= 0.0 || n == DVec3::ZERO {
+            return 0.0;
+        }
+        // Through both centres: no turn.
+        let push = -(set.factor * beyond).max(-set.max_correction) / (ma.inv_mass + mb.inv_mass);
+        move_body(state, a, -n * push * ma.inv_mass, DVec3::ZERO);
+        move_body(state, b, n * push * mb.inv_mass, DVec3::ZERO);
+        return -beyond;
     }
     let n = m.points.len().min(block_lcp::MAX);
     // Per point: lever arms and the separation change allowed (negative: required).
