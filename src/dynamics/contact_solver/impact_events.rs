@@ -198,20 +198,32 @@ impl ContactSolver {
     /// The gap of point p at time t (m) as a quadratic from the latest impact on (see `along`);
     /// for two spheres, the distance of their surfaces at t.
     fn gap_at(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t: f64) -> f64 {
-        let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
         if let Some((r_a, r_b)) = p.spheres {
-            let (ma, mb) = (ba.motion(dt, weight).0, bb.motion(dt, weight).0);
+            let (ma, mb) = self.centres(p, dt, weight);
             return (start.x[p.b] - start.x[p.a] + mb.at(t) - ma.at(t)).length() - (r_a + r_b);
         }
         let (c0, c1, c2) = self.gap_polynomial(p, dt, weight);
         c0 + (c1 + c2 * t) * t
     }
 
+    /// How the centres of a sphere pair's bodies move: as they do, or for a resting pair (whose
+    /// free approach the resting solve holds) as the impacts alone move them.
+    fn centres(&self, p: &SolverPoint, dt: f64, weight: f64) -> (Motion, Motion) {
+        let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
+        if p.resting {
+            (impacts_only(ba, dt).0, impacts_only(bb, dt).0)
+        } else {
+            (ba.motion(dt, weight).0, bb.motion(dt, weight).0)
+        }
+    }
+
     /// The coefficients of a (non-sphere) point's gap as a quadratic in t.
     fn gap_polynomial(&self, p: &SolverPoint, dt: f64, weight: f64) -> (f64, f64, f64) {
         let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
         if p.resting {
-            return along(&p.row, p.n, impacts_only(ba, dt), impacts_only(bb, dt));
+            // Resting within the slop: what gap there is still has to close.
+            let (c0, c1, c2) = along(&p.row, p.n, impacts_only(ba, dt), impacts_only(bb, dt));
+            return (p.gap.max(0.0) + c0, c1, c2);
         }
         let (c0, c1, c2) = along(&p.row, p.n, ba.motion(dt, weight), bb.motion(dt, weight));
         (p.gap + c0, c1, c2)
@@ -220,7 +232,7 @@ impl ContactSolver {
     /// How fast point p's gap changes at time t (m/s, negative when closing).
     fn closing_rate(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t: f64) -> f64 {
         if p.spheres.is_some() {
-            let (ma, mb) = (self.bodies[p.a].motion(dt, weight).0, self.bodies[p.b].motion(dt, weight).0);
+            let (ma, mb) = self.centres(p, dt, weight);
             let d = (start.x[p.b] - start.x[p.a] + mb.at(t) - ma.at(t)).normalize_or_zero();
             return d.dot(mb.rate(t) - ma.rate(t));
         }
@@ -231,7 +243,7 @@ impl ContactSolver {
     /// When point p next closes at or after t0 within the step, and the rate then.
     fn next_closing(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t0: f64) -> Option<(f64, f64)> {
         if let Some((r_a, r_b)) = p.spheres {
-            let (ma, mb) = (self.bodies[p.a].motion(dt, weight).0, self.bodies[p.b].motion(dt, weight).0);
+            let (ma, mb) = self.centres(p, dt, weight);
             return spheres_meet(start.x[p.b] - start.x[p.a], &ma, &mb, r_a + r_b, t0, dt);
         }
         let (c0, c1, c2) = self.gap_polynomial(p, dt, weight);
@@ -379,7 +391,7 @@ impl ContactSolver {
         let (a, b) = (block.a, block.b);
         // Two spheres: the normal and lever arms of the line of centres at t.
         if let Some((r_a, r_b)) = self.points[pi].spheres {
-            let (ma, mb) = (self.bodies[a].motion(dt, weight).0, self.bodies[b].motion(dt, weight).0);
+            let (ma, mb) = self.centres(&self.points[pi], dt, weight);
             let n = (start.x[b] - start.x[a] + mb.at(t) - ma.at(t)).normalize_or_zero();
             if n != DVec3::ZERO {
                 self.turn_sphere_point(pi, n, r_a, r_b);
@@ -476,7 +488,11 @@ impl ContactSolver {
 
     /// The resting solve's targets of the contacts whose bodies an impact moved: the
     /// end-of-step gap as the impact stage followed it must not close (non-penetration, as in
-    /// `prepare`), and a point that bounced keeps what the impacts gave it. Their impulses act
+    /// `prepare`). A bounce needs no more: the resting solve's impulses start from zero apart
+    /// from the impacts' and only push, so they cannot take back what a bounce gave (and holding
+    /// its end velocity instead would hold the free motion's change since the impact as well:
+    /// a ball resting on a heavier one that the floor stopped would be pushed on as the floor
+    /// holds the heavy one up for the rest of the step). Their impulses act
     /// from the bodies' latest impact on, as a force through the rest of the step: a contact
     /// that an impact stopped is held from then on, and ends the step at rest, not approaching
     /// at what gravity gave it since.
@@ -485,16 +501,20 @@ impl ContactSolver {
         for i in 0..self.points.len() {
             let p = &self.points[i];
             let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
-            if p.resting || !(moved(ba) || moved(bb)) {
+            if !(moved(ba) || moved(bb)) {
+                continue;
+            }
+            if p.resting {
+                // The resting solve still holds its free approach, through the whole step;
+                // the impacts change the end gap and the velocity it starts from.
+                let (c0, c1, _) = along(&p.row, p.n, impacts_only(ba, dt), impacts_only(bb, dt));
+                self.points[i].target = if p.reach > 0.0 { p.target + c1 - (c0 + c1 * dt) / p.reach } else { p.target };
                 continue;
             }
             let reach = weight * (dt - ba.t_impact.max(bb.t_impact));
             let end_gap = self.gap_at(p, start, dt, weight, dt);
             let vn = Self::normal_velocity(&self.bodies, p);
-            let mut target = if reach > 0.0 { (vn - end_gap / reach).min(0.0) } else { vn.min(0.0) };
-            if p.bounced {
-                target = target.max(vn);
-            }
+            let target = if reach > 0.0 { (vn - end_gap / reach).min(0.0) } else { vn.min(0.0) };
             let p = &mut self.points[i];
             p.reach = reach;
             p.target = target;

@@ -282,11 +282,11 @@ impl ContactSolver {
                 // may approach is what the iterations left too (they stop at a tolerance).
                 let landing = AT_REST * (-an).max(0.0) * dt;
                 let resting = touching && vn0.abs() <= if rested { leftover } else { landing };
-                let spheres = (radii[a] > 0.0 && radii[b] > 0.0 && !resting).then_some((radii[a], radii[b]));
+                let spheres = (radii[a] > 0.0 && radii[b] > 0.0).then_some((radii[a], radii[b]));
                 // Two spheres: when and how fast their centres' free paths come within the sum
                 // of the radii, and how far apart they end (what the gap along this step's
                 // normal says of two balls passing each other is not).
-                let (toi, gap) = if let Some((r_a, r_b)) = spheres {
+                let (toi, gap) = if let Some((r_a, r_b)) = spheres.filter(|_| !resting) {
                     let (ma, mb) = (self.bodies[a].motion(dt, w_pos).0, self.bodies[b].motion(dt, w_pos).0);
                     let toi = impact_events::spheres_meet(xb - xa, &ma, &mb, r_a + r_b, 0.0, dt);
                     (toi, (free.x[b] - free.x[a]).length() - (r_a + r_b))
