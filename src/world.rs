@@ -451,6 +451,7 @@ impl World {
             dt: self.settings.dt,
             iterations: self.settings.solver_iterations,
             restitution_threshold: self.settings.restitution_threshold,
+            tolerance: self.settings.solver_tolerance,
             position_weight: self.settings.integrator.position_weight(),
             touching: self.settings.linear_slop,
             down: self.settings.gravity.normalize_or_zero(),

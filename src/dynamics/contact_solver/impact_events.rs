@@ -42,9 +42,11 @@ const SAME_IMPACT: f64 = 1e-6;
 /// is left goes to the resting solve.
 const IMPACTS_PER_POINT: usize = 64;
 
-/// The struck cluster's sweeps (see `settle_plastic`) stop once one changes no relative
-/// velocity by more than this (m/s).
-const PLASTIC_TOLERANCE: f64 = 1e-9;
+/// Most sweeps over a struck cluster (see `settle_plastic`), per iteration of the resting
+/// solve: they stop sooner once one changes no relative velocity by more than the solver's
+/// tolerance. A short stack converges in a few; the resting solve goes on from what a large
+/// pile leaves.
+const PLASTIC_SWEEPS: u32 = 4;
 
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.
@@ -355,8 +357,7 @@ impl ContactSolver {
         sched.cluster.extend((0..self.points.len()).filter(|&q| sched.in_cluster[q]));
         sched.pushed.clear();
         sched.pushed.resize(sched.cluster.len(), 0.0);
-        let sweeps = 4 * set.iterations as usize + sched.cluster.len();
-        for _ in 0..sweeps {
+        for _ in 0..PLASTIC_SWEEPS * set.iterations {
             let mut change = 0.0f64;
             for (i, &q) in sched.cluster.iter().enumerate() {
                 let p = &self.points[q];
@@ -376,7 +377,7 @@ impl ContactSolver {
                 bb.impact_change(n * (d * bb.inv_mass), row.spin_b * d, t, dt);
                 self.points[q].impact_impulse += d;
             }
-            if change <= PLASTIC_TOLERANCE {
+            if change <= set.tolerance {
                 break;
             }
         }

@@ -39,6 +39,8 @@ pub struct SolverSettings {
     pub iterations: u32,
     /// Approach speeds below this (m/s) do not bounce.
     pub restitution_threshold: f64,
+    /// Iterations stop once one changes no relative velocity by more than this (m/s).
+    pub tolerance: f64,
     /// The integrator's position weight (see `IntegratorKind::position_weight`).
     pub position_weight: f64,
     /// Gap (m) below which a contact point counts as touching.
