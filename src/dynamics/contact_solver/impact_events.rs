@@ -437,7 +437,8 @@ impl ContactSolver {
         sched.impulses.resize(points.len(), PointImpulse::default());
         let speed = impact::solve(&ia, &ib, points, e, mu, &mut sched.impulses);
         let (mut total, mut weighted, mut dv_a, mut dw_a, mut dv_b, mut dw_b) = (0.0, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
-        let xa = start.x[a] + self.bodies[a].motion(dt, weight).0.at(t);
+        // Where the two surfaces meet at t: A's point and B's, each carried by its body.
+        let (xa, xb) = (start.x[a] + self.bodies[a].motion(dt, weight).0.at(t), start.x[b] + self.bodies[b].motion(dt, weight).0.at(t));
         for (&k, imp) in sched.taking_part.iter().zip(&sched.impulses) {
             let p = &mut self.points[k];
             let j = p.n * imp.normal + imp.tangent;
@@ -446,7 +447,8 @@ impl ContactSolver {
             dv_b += j;
             dw_b += p.rb.cross(j);
             total += imp.normal;
-            weighted += (xa + p.ra) * imp.normal;
+            let at = if p.spheres.is_some() { xa + p.ra } else { 0.5 * (xa + p.ra + xb + p.rb) };
+            weighted += at * imp.normal;
             p.impact_impulse += imp.normal;
             if !p.bounced {
                 p.approach_speed = speed;
