@@ -11,8 +11,9 @@
 //!    integrated by the world's integrator (explicit Euler, symplectic Euler, velocity Verlet
 //!    or RK4),
 //! 4. joints held at the step's end (RATTLE's position phase), then contact impulses: warm
-//!    start (new resting contacts from the weights above them), impacts bounced at their
-//!    time of impact and propagated pair by pair, then resting contacts with Coulomb friction
+//!    start (new resting contacts from the weights above them), impacts one at a time in the
+//!    order they happen within the step, each at its time of impact with the geometry of that
+//!    moment, restitution and friction together, then resting contacts with Coulomb friction
 //!    (each manifold's friction as a whole, its normal impulses solved together) and joint
 //!    velocities, iterated together,
 //! 5. positions moved by the constrained velocities,

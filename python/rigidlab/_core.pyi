@@ -219,7 +219,7 @@ class World:
         *,
         solver_iterations: int = 10,
         solver_tolerance: float = 1e-5,
-        restitution_threshold: float = 0.1,
+        restitution_threshold: float = 0.0,
         restitution_rule: CombineName = "average",
         friction_rule: CombineName = "average",
         sleeping: bool = True,

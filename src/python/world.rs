@@ -102,8 +102,11 @@ fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, sol
 ///     The solver stops iterating once an iteration changes no contact's relative velocity by
 ///     more than this (m/s): a hundredth of the speed below which bodies may sleep. 0 runs
 ///     every iteration.
-/// restitution_threshold : float, default 0.1
-///     Impacts slower than this (m/s) do not bounce.
+/// restitution_threshold : float, default 0
+///     Impacts slower than this (m/s) do not bounce: they stop at their time of impact. By
+///     default every impact bounces however slow (an elastic gas keeps its energy, a slow
+///     bounce rises to e^2 of its height); bodies at rest on each other do not bounce, and the
+///     ever shorter hops of a bounce that dies out within a step end in it.
 /// restitution_rule, friction_rule : {"average", "min", "max", "multiply"}, default "average"
 ///     How two bodies' coefficients combine when both set one. When only one body sets a
 ///     coefficient, the pair uses it; when neither does, restitution is 0 and friction 0.5.
@@ -194,7 +197,7 @@ impl PyWorld {
 impl PyWorld {
     #[new]
     #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
-    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.1, restitution_rule='average', friction_rule='average', sleeping=True)")]
+    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)")]
     fn new(
         gravity: Option<&Bound<'_, PyAny>>,
         dt: Option<&Bound<'_, PyAny>>,

@@ -7,11 +7,12 @@
 //! constrained velocities without undoing the integrator's exact free flight:
 //! - a contact that holds a body up acts all through the step, like the smooth forces, and its
 //!   reach is the integrator's position weight times dt (dt for Euler, dt/2 for Verlet and RK4);
-//! - an impact (approach faster than the restitution threshold) happens at its time of impact
-//!   t_c inside the step, found from the free motion; its impulse changes the velocity for the
-//!   rest of the step, so its reach is dt - t_c, and the bounce is taken against the approach
-//!   speed at t_c. Under uniform gravity this makes a ball's bounce exact. A ball whose bounce
-//!   is shorter than what is left of the step lands and bounces again within it.
+//! - an impact happens at its time of impact t_c inside the step; its impulse changes the
+//!   velocity for the rest of the step, so its reach is dt - t_c, and the bounce is taken
+//!   against the approach speed at t_c. Under uniform gravity this makes a ball's bounce exact.
+//!   A ball whose bounce is shorter than what is left of the step lands and bounces again
+//!   within it. Impacts keep their impulses apart from the resting contacts' (which alone bound
+//!   friction in the iterations: an impact's friction is its own, impact.rs).
 //!
 //! Impacts are resolved before the resting contacts, one at a time in the order they happen
 //! within the step, each at its own time of impact (see impact_events.rs): an impact that sets a
