@@ -9,6 +9,7 @@
 //!    impulse) with Coulomb friction (|P_t| <= mu P_n, opposing the final slip or stopping it);
 //! 2. restitution: each point's normal impulse is e times its compression impulse, again with
 //!    Coulomb friction up to mu times that.
+//!
 //! Each phase alone cannot add energy: in the first, N.u_n = 0 and P_t.u_t <= 0 at its end, so
 //! its work P.u_end - P.W.P / 2 is never positive. Restitution gives back e^2 of what the
 //! normal compression absorbed only while friction does not reverse the slip; where it does,
@@ -157,7 +158,7 @@ fn pgs(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], p: &mut [f64; ROWS], m: usi
     }
     for _ in 0..SWEEPS {
         let mut change = 0.0f64;
-        for i in 0..m {
+        for (i, &point_limit) in limit.iter().enumerate().take(m) {
             let r = 3 * i;
             if normal {
                 let new = (p[r] - u[r] / w[r][r]).max(0.0);
@@ -171,7 +172,7 @@ fn pgs(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], p: &mut [f64; ROWS], m: usi
             if frictionless {
                 continue;
             }
-            let lim = if normal { mu * p[r] } else { limit[i] };
+            let lim = if normal { mu * p[r] } else { point_limit };
             // The two tangent rows together: the impulse that stops the slip, within the disc.
             let (a11, a12, a22) = (w[r + 1][r + 1], w[r + 1][r + 2], w[r + 2][r + 2]);
             let det = a11 * a22 - a12 * a12;

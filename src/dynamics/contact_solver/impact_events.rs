@@ -93,12 +93,13 @@ pub struct Schedule {
     taking_part: Vec<usize>,
     impulses: Vec<PointImpulse>,
     /// Plastic contacts pushed together while touching (and when), left to `settle_plastic`,
-    /// and its buffers: the points of the cluster and their impulses, the bodies reached and
-    /// those still to visit.
+    /// and its buffers: the points of the cluster, their impulses and the offsets of their
+    /// rates, the bodies reached and those still to visit.
     plastic: Vec<(usize, f64)>,
     in_cluster: Vec<bool>,
     cluster: Vec<usize>,
     pushed: Vec<f64>,
+    offset: Vec<f64>,
     seen: Vec<bool>,
     queue: Vec<usize>,
 }
@@ -264,7 +265,9 @@ impl ContactSolver {
         sched.index(&self.points, self.bodies.len());
         sched.heap.clear();
         sched.plastic.clear();
-        for (i, p) in self.points.iter().enumerate() {
+        // Until an impact moves their bodies, only the points the free motion brings to an
+        // impact can have one (the others are scheduled once an impact moves them).
+        for (i, p) in self.points.iter().enumerate().filter(|(_, p)| p.predicted) {
             if let Some((t, _)) = self.next_closing(p, start, dt, weight, 0.0) {
                 sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0), touching: t <= ROOT_ROUND_OFF * dt });
             }
@@ -357,11 +360,19 @@ impl ContactSolver {
         sched.cluster.extend((0..self.points.len()).filter(|&q| sched.in_cluster[q]));
         sched.pushed.clear();
         sched.pushed.resize(sched.cluster.len(), 0.0);
+        // A point's rate at t differs from its relative normal velocity at the step's end by
+        // what the free motion and the resting solve's impulses change from t to the end, which
+        // impacts at t do not: worked out once, the sweeps read the end velocities.
+        sched.offset.clear();
+        for &q in &sched.cluster {
+            let p = &self.points[q];
+            sched.offset.push(self.closing_rate(p, start, dt, weight, t) - Self::normal_velocity(&self.bodies, p));
+        }
         for _ in 0..PLASTIC_SWEEPS * set.iterations {
             let mut change = 0.0f64;
             for (i, &q) in sched.cluster.iter().enumerate() {
                 let p = &self.points[q];
-                let rate = self.closing_rate(p, start, dt, weight, t);
+                let rate = Self::normal_velocity(&self.bodies, p) + sched.offset[i];
                 let new = (sched.pushed[i] - rate * p.normal_mass).max(0.0);
                 let d = new - sched.pushed[i];
                 if d == 0.0 {
