@@ -287,9 +287,9 @@ impl ContactSolver {
                 continue;
             }
             // A perfectly plastic contact that an impact pushes together while it touches is
-            // left to the resting solve, which stops all such contacts at once: binary plastic
-            // impacts would pass ever smaller impacts back and forth along a touching row
-            // without end (inelastic collapse), converging to what that solve gives.
+            // stopped with the touching contacts around it all at once (`settle_plastic`):
+            // binary plastic impacts would pass ever smaller impacts back and forth along a
+            // touching row without end (inelastic collapse), converging to what that gives.
             if p.restitution == 0.0 && entry.touching {
                 sched.plastic.push((pi, t));
                 continue;
