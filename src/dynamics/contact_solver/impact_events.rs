@@ -341,14 +341,21 @@ impl ContactSolver {
                 }
             }
         }
-        while let Some(row) = sched.queue.pop() {
+        // Breadth first from the struck bodies, so that each sweep meets the contacts in the
+        // order the blow travels through them (down a stack from its top), and passes it on
+        // in one sweep, as shock propagation does (Guendelman, Bridson and Fedkiw 2003).
+        sched.cluster.clear();
+        let mut next = 0;
+        while let Some(&row) = sched.queue.get(next) {
+            next += 1;
             for k in sched.offsets[row]..sched.offsets[row + 1] {
                 let q = sched.points[k] as usize;
                 let p = &self.points[q];
-                if p.gap > set.touching && !p.bounced {
+                if sched.in_cluster[q] || (p.gap > set.touching && !p.bounced) {
                     continue;
                 }
                 sched.in_cluster[q] = true;
+                sched.cluster.push(q);
                 let other = if p.a == row { p.b } else { p.a };
                 if self.bodies[other].inv_mass > 0.0 && !sched.seen[other] {
                     sched.seen[other] = true;
@@ -356,8 +363,6 @@ impl ContactSolver {
                 }
             }
         }
-        sched.cluster.clear();
-        sched.cluster.extend((0..self.points.len()).filter(|&q| sched.in_cluster[q]));
         sched.pushed.clear();
         sched.pushed.resize(sched.cluster.len(), 0.0);
         // A point's rate at t differs from its relative normal velocity at the step's end by
