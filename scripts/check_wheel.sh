@@ -11,5 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 # Run from elsewhere so the source tree's python/ cannot shadow the installed package.
 (cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/README.md")
 # The viewer ships in the wheel: its console script runs the Rust viewer's command line.
-"$tmp/venv/bin/rigidlab-view" --list-presets | grep -q "Newton's cradle"
+# (Read whole: grep -q would stop reading at its match and leave the viewer writing to a
+# closed pipe.)
+"$tmp/venv/bin/rigidlab-view" --list-presets > "$tmp/presets.txt"
+grep -q "Newton's cradle" "$tmp/presets.txt"
 echo "wheel $(basename dist/*.whl) installs, runs the README example and has rigidlab-view"
