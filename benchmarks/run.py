@@ -19,16 +19,16 @@ import plots
 from engines import available
 from engines.base import DT, with_one_thread
 from machine import cpu
-from scenes import accuracy, batch, export, heap, pile, pyramid, scaling
+from scenes import accuracy, batch, export, gas, heap, pile, pyramid, scaling
 from timing import BUDGET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCENES = (1, 2, 3, 4, 5, 6, 7)
+SCENES = (1, 2, 3, 4, 5, 6, 7, 8)
 
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-7)")
+    parser.add_argument("--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-8)")
     parser.add_argument("--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)")
     parser.add_argument("--steps", type=int, default=1000, help="steps of scenes 1-3")
     parser.add_argument("--repeats", type=int, default=3)
@@ -43,6 +43,8 @@ def arguments():
     parser.add_argument("--scaling-steps", type=int, default=100, help="scene 6: steps per size, timed over the last half")
     parser.add_argument("--scaling-peers", default="rapier", help="scene 6: comma-separated peers run beside rigidlab, or none")
     parser.add_argument("--scaling-peer-max", type=int, default=16000, help="scene 6: largest pile the peers get")
+    parser.add_argument("--gas-sizes", default="1000,10000", help="spheres in the gas (scene 8)")
+    parser.add_argument("--gas-steps", type=int, default=1000, help="scene 8")
     parser.add_argument("--engines", default="all", help="comma-separated names, or all")
     parser.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"), help="the report; its figures go beside it")
     return parser.parse_args()
@@ -108,6 +110,8 @@ def main():
         sections[6] = scaling.section(rows, args.scaling_steps, "scaling.png")
     if 7 in scenes:
         sections[7] = accuracy.section(accuracy.measure(engines), engines)
+    if 8 in scenes:
+        sections[8] = gas.section(gas.measure(contact, [int(s) for s in args.gas_sizes.split(",")], args.gas_steps, args.repeats), args.gas_steps)
     lines = header(engines, args)
     if pile_rows or pyramid_rows:
         plots.step_times(pile_rows, pyramid_rows, args.steps, os.path.join(out_dir, "results.png"))

@@ -51,6 +51,49 @@ def pyramid_boxes(base: int, half: float) -> np.ndarray:
     return np.array(out)
 
 
+# --- The gas (scene 8) ----------------------------------------------------------------------------
+
+#: Radius of the gas's spheres (m) and the fraction of the box they fill.
+GAS_RADIUS = 0.05
+GAS_FILL = 0.05
+GAS_WALL = 0.1  # half thickness of its walls
+
+
+def gas_layout(n: int, radius: float = GAS_RADIUS, fill: float = GAS_FILL, dims: str = "3d", seed: int = 1) -> tuple[np.ndarray, np.ndarray, float]:
+    """n spheres (discs in 2D) in a closed cube (square) centred on the origin: centres on a
+    lattice with random offsets that keep them apart, velocities from a normal distribution of
+    1 m/s per component (z = 0 in 2D), and the inner side of the box (m), which they fill to
+    `fill` of its volume (area)."""
+    d = 3 if dims == "3d" else 2
+    unit = 4 / 3 * math.pi * radius**3 if d == 3 else math.pi * radius**2
+    side = (n * unit / fill) ** (1 / d)
+    per_row = math.ceil(n ** (1 / d))
+    pitch = side / per_row
+    rng = np.random.default_rng(seed)
+    k = np.arange(n)
+    cells = np.stack([(k // per_row**i) % per_row for i in range(d)], axis=1)
+    slack = pitch - 2 * radius
+    centres = -side / 2 + (cells + 0.5) * pitch + rng.uniform(-0.45 * slack, 0.45 * slack, (n, d))
+    velocities = rng.normal(0.0, 1.0, (n, d))
+    if d == 2:
+        centres = np.c_[centres, np.zeros(n)]
+        velocities = np.c_[velocities, np.zeros(n)]
+    return centres, velocities, side
+
+
+def gas_walls(side: float) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+    """The six static walls (centre, half extents) closing the cube of inner side `side`."""
+    out = []
+    for axis in range(3):
+        for sign in (1.0, -1.0):
+            centre = [0.0, 0.0, 0.0]
+            centre[axis] = sign * (side / 2 + GAS_WALL)
+            half = [side / 2 + 2 * GAS_WALL] * 3
+            half[axis] = GAS_WALL
+            out.append((tuple(centre), tuple(half)))
+    return out
+
+
 # --- The mixed heap (scene 3) -------------------------------------------------------------------
 
 HEAP_KINDS = ("sphere", "box", "capsule", "hull")
@@ -181,6 +224,11 @@ class Engine:
 
     def mixed_heap(self, n: int, size: float) -> None:
         """The bodies of `heap_layout` (density DENSITY) falling into the bin of the sphere pile."""
+        raise NotImplementedError
+
+    def gas(self, n: int, radius: float) -> None:
+        """The spheres of `gas_layout` (density DENSITY) in zero gravity inside `gas_walls`,
+        restitution 1 and no friction between all of them."""
         raise NotImplementedError
 
     def free_bodies(self, n: int) -> None:

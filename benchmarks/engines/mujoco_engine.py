@@ -5,8 +5,7 @@ import mujoco
 import numpy as np
 from mujoco import rollout
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume,
-                   hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout, gas_walls)
 
 #: MuJoCo's default contact time constant (s), the time scale of the contact springs below.
 TIMECONST = 0.02
@@ -92,6 +91,14 @@ class MuJoCo(Engine):
         hull = " ".join(self._zup(q) for q in hull_points(size))
         bodies = "".join(self._free(q, f'<geom {geoms[k]} mass="{DENSITY * heap_volume(k, size)}"/>') for k, q in zip(kinds, centres))
         self._load(bodies, self._bin(height=height), assets=f'<mesh name="hull" vertex="{hull}"/>')
+
+    def gas(self, n, radius):
+        centres, velocities, side = gas_layout(n, radius)
+        walls = "".join(self._box(half, centre) for centre, half in gas_walls(side))
+        self._load("".join(self._ball(radius, q) for q in centres), walls, gravity=0.0, defaults=f'<geom solref="{contact_spring(1.0)}" friction="0 0 0"/>')
+        for i, v in enumerate(velocities):
+            self.data.qvel[6 * i : 6 * i + 3] = (v[0], v[2], v[1])  # a free joint's linear velocity, world frame, z up
+        mujoco.mj_forward(self.model, self.data)
 
     def free_bodies(self, n):
         bodies = "".join(f'<body pos="{3.0 * (i % 100)} 0 {3.0 * (i // 100)}"><freejoint/><geom type="sphere" size="0.5"/></body>' for i in range(n))

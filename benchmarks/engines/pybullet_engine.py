@@ -3,8 +3,7 @@ import math
 import numpy as np
 import pybullet as p
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume,
-                   hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout, gas_walls)
 
 #: Bullet's capsules lie along their z axis; this turns z to y, the axis the scenes use.
 Z_TO_Y = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))
@@ -78,6 +77,17 @@ class PyBullet(Engine):
             "hull": self._shape(p.GEOM_MESH, vertices=hull_points(size).tolist()),
         }
         self.ids = [self._body(DENSITY * heap_volume(k, size), shapes[k], q) for k, q in zip(kinds, centres)]
+
+    def gas(self, n, radius):
+        centres, velocities, side = gas_layout(n, radius)
+        self._world(0.0)
+        for centre, half in gas_walls(side):
+            self._material(self._static_box(half, centre), restitution=1.0, lateralFriction=0.0)
+        shape = self._shape(p.GEOM_SPHERE, radius=radius)
+        self.ids = [self._body(sphere_mass(radius), shape, q) for q in centres]
+        for body, v in zip(self.ids, velocities):
+            self._material(body, restitution=1.0, lateralFriction=0.0, linearDamping=0.0, angularDamping=0.0)
+            p.resetBaseVelocity(body, linearVelocity=tuple(float(c) for c in v), physicsClientId=self.client)
 
     def free_bodies(self, n):
         self._world(0.0)

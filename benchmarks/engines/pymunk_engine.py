@@ -3,8 +3,7 @@ import math
 import numpy as np
 import pymunk
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, cradle_centres, heap_layout, hull_points, incline_pose,
-                   pendulum_bob, pyramid_boxes, sphere_grid)
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, cradle_centres, heap_layout, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout)
 
 
 class Pymunk(Engine):
@@ -75,6 +74,17 @@ class Pymunk(Engine):
         for k, q in zip(kinds, centres):
             body = pymunk.Body()
             self._add(body, shape[k](body), q)
+
+    def gas(self, n, radius):
+        centres, velocities, side = gas_layout(n, radius, dims="2d")
+        self._space(0.0)
+        h = side / 2
+        for a, b in [((-h, -h), (h, -h)), ((h, -h), (h, h)), ((h, h), (-h, h)), ((-h, h), (-h, -h))]:
+            self._static(a, b, friction=0.0, elasticity=1.0)
+        for q, v in zip(centres, velocities):
+            body = pymunk.Body()
+            self._add(body, pymunk.Circle(body, radius), q, friction=0.0, elasticity=1.0)
+            body.velocity = (float(v[0]), float(v[1]))
 
     def free_bodies(self, n):
         self._space(0.0)

@@ -3,8 +3,7 @@ import math
 import numpy as np
 import rapier3d as r
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume,
-                   hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout, gas_walls)
 
 
 def scaled_axis(quat) -> tuple[float, float, float]:
@@ -57,6 +56,13 @@ class Rapier(Engine):
             "hull": lambda **kw: r.Collider.convex_hull(hull_points(size), **kw),
         }
         self.handles = [self._add(shape[k](mass=DENSITY * heap_volume(k, size)), q) for k, q in zip(kinds, centres)]
+
+    def gas(self, n, radius):
+        centres, velocities, side = gas_layout(n, radius)
+        self._world(0.0)
+        for centre, half in gas_walls(side):
+            self.w.add_collider(r.Collider.cuboid(*half, translation=centre, restitution=1.0, friction=0.0))
+        self.handles = [self._add(r.Collider.ball(radius, density=DENSITY, restitution=1.0, friction=0.0), q, linvel=tuple(float(c) for c in v)) for q, v in zip(centres, velocities)]
 
     def free_bodies(self, n):
         self._world(0.0)

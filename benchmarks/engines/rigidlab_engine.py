@@ -1,8 +1,8 @@
 import numpy as np
 import rigidlab as rl
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, PIVOT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points,
-                   WALL_HEIGHT, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
+from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, PIVOT, Engine, batch_starts, bin_walls, cradle_centres, gas_layout, gas_walls, heap_layout, heap_volume,
+                   hull_points, WALL_HEIGHT, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
 
 
 class Rigidlab(Engine):
@@ -45,6 +45,13 @@ class Rigidlab(Engine):
             "hull": lambda **kw: self.w.add_convex(hull_points(size), **kw),
         }
         self._track([add[k](position=tuple(p), mass=DENSITY * heap_volume(k, size)) for k, p in zip(kinds, centres)])
+
+    def gas(self, n, radius):
+        centres, velocities, side = gas_layout(n, radius)
+        self.w = rl.World(gravity=(0, 0, 0), dt=DT)
+        for centre, half in gas_walls(side):
+            self.w.add_box(half, position=centre, kind="static", restitution=1.0, friction=0.0)
+        self._track([self.w.add_sphere(radius, position=tuple(q), velocity=tuple(v), density=DENSITY, restitution=1.0, friction=0.0) for q, v in zip(centres, velocities)])
 
     def free_bodies(self, n):
         self.w = rl.World(gravity=(0, 0, 0), dt=DT)
