@@ -421,9 +421,13 @@ impl ContactSolver {
                 sched.taking_part.push(k);
             }
         }
+        // A resting contact's approach is what the impacts give it: the smooth forces' since the
+        // step's start is the resting solve's to hold, not to bounce.
+        let resting = self.points[pi].resting;
         let motion = |sb: &SolverBody| {
             let (l, r) = sb.motion(dt, weight);
-            ImpactBody { inv_mass: sb.inv_mass, inv_inertia: sb.inv_inertia, v: l.rate(t), w: r.rate(t) }
+            let (v, w) = if resting { (l.c1, r.c1) } else { (l.rate(t), r.rate(t)) };
+            ImpactBody { inv_mass: sb.inv_mass, inv_inertia: sb.inv_inertia, v, w }
         };
         let (ia, ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
         let mut points = [ImpactPoint::default(); impact::MAX];
