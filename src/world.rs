@@ -344,9 +344,9 @@ impl World {
     /// pairs whose boxes overlap (at least one body dynamic). A body can also be struck within
     /// the step and set moving, up to about as fast as the fastest body strikes (an elastic
     /// ball struck by a much heavier one leaves at twice the striker's speed, which the two
-    /// margins of a pair cover together): every movable body's box also grows by what the
-    /// fastest body moves in a step, so that an impact that one impact sets up across a gap
-    /// within the step has its pair.
+    /// margins of a pair cover together): every movable body's box grows by what the fastest
+    /// body moves in a step, or by what it moves itself if that is more, so that an impact
+    /// that one impact sets up across a gap within the step has its pair.
     fn find_candidate_pairs(&mut self) {
         let dt = self.settings.dt;
         let g = self.settings.gravity.length();
@@ -362,7 +362,7 @@ impl World {
         for b in self.bodies.bodies() {
             let reach = match b.kind {
                 BodyKind::Static => 0.0,
-                _ => (speed(b) + fastest) * dt + g * dt * dt,
+                _ => speed(b).max(fastest) * dt + g * dt * dt,
             };
             let margin = reach + slop;
             sc.margins.push(margin);
