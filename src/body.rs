@@ -24,7 +24,12 @@ impl BodyKind {
             "dynamic" => Ok(BodyKind::Dynamic),
             "static" => Ok(BodyKind::Static),
             "kinematic" => Ok(BodyKind::Kinematic),
-            _ => Err(Error::UnknownName { param: param.into(), what: "body kind".into(), value: name.into(), choices: Self::NAMES.into() }),
+            _ => Err(Error::UnknownName {
+                param: param.into(),
+                what: "body kind".into(),
+                value: name.into(),
+                choices: Self::NAMES.into(),
+            }),
         }
     }
 
@@ -132,26 +137,46 @@ pub struct Body {
 impl Body {
     /// Mass as the dynamics sees it: infinite unless dynamic.
     pub fn mass(&self) -> f64 {
-        if self.kind == BodyKind::Dynamic { self.shape_mass } else { f64::INFINITY }
+        if self.kind == BodyKind::Dynamic {
+            self.shape_mass
+        } else {
+            f64::INFINITY
+        }
     }
 
     pub fn inv_mass(&self) -> f64 {
-        if self.kind == BodyKind::Dynamic { 1.0 / self.shape_mass } else { 0.0 }
+        if self.kind == BodyKind::Dynamic {
+            1.0 / self.shape_mass
+        } else {
+            0.0
+        }
     }
 
     /// Body-frame inertia tensor (infinite unless dynamic).
     pub fn inertia_body(&self) -> DMat3 {
-        if self.kind == BodyKind::Dynamic { self.shape_inertia } else { DMat3::from_diagonal(DVec3::splat(f64::INFINITY)) }
+        if self.kind == BodyKind::Dynamic {
+            self.shape_inertia
+        } else {
+            DMat3::from_diagonal(DVec3::splat(f64::INFINITY))
+        }
     }
 
     /// Body-frame inverse inertia tensor (zero unless dynamic).
     pub fn inv_inertia_body(&self) -> DMat3 {
-        if self.kind == BodyKind::Dynamic { self.shape_inv_inertia } else { DMat3::ZERO }
+        if self.kind == BodyKind::Dynamic {
+            self.shape_inv_inertia
+        } else {
+            DMat3::ZERO
+        }
     }
 
     /// World-frame inertia tensor R I R^T.
     pub fn inertia_world(&self) -> DMat3 {
-        if self.kind == BodyKind::Dynamic { rotate_tensor(self.orientation, self.shape_inertia) } else { self.inertia_body() }
+        if self.kind == BodyKind::Dynamic {
+            rotate_tensor(self.orientation, self.shape_inertia)
+        } else {
+            self.inertia_body()
+        }
     }
 
     /// World-frame inverse inertia tensor R I^-1 R^T.
@@ -187,19 +212,34 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     check_finite3("angular_velocity", desc.angular_velocity)?;
     let q = desc.orientation;
     if !q.is_finite() || q.length() < 1e-9 {
-        return Err(Error::invalid("orientation", format!("{:?}", q.to_array()), "must be a finite, non-zero quaternion (x, y, z, w)"));
+        return Err(Error::invalid(
+            "orientation",
+            format!("{:?}", q.to_array()),
+            "must be a finite, non-zero quaternion (x, y, z, w)",
+        ));
     }
     check_non_negative("linear_damping", desc.linear_damping)?;
     check_non_negative("angular_damping", desc.angular_damping)?;
     check_non_negative("quadratic_drag", desc.quadratic_drag)?;
     crate::error::check_finite("gravity_scale", desc.gravity_scale)?;
     if matches!(desc.shape, Shape::Plane) && desc.kind == BodyKind::Dynamic {
-        return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'"));
+        return Err(Error::invalid(
+            "kind",
+            "'dynamic'",
+            "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'",
+        ));
     }
     if desc.kind == BodyKind::Static {
-        for (param, v) in [("velocity", desc.velocity), ("angular_velocity", desc.angular_velocity)] {
+        for (param, v) in [
+            ("velocity", desc.velocity),
+            ("angular_velocity", desc.angular_velocity),
+        ] {
             if v != DVec3::ZERO {
-                return Err(Error::invalid(param, format!("{:?}", v.to_array()), "a static body cannot move; use kind='kinematic'"));
+                return Err(Error::invalid(
+                    param,
+                    format!("{:?}", v.to_array()),
+                    "a static body cannot move; use kind='kinematic'",
+                ));
             }
         }
     }
@@ -268,11 +308,20 @@ impl BodySet {
             Some(index) => {
                 let slot = &mut self.slots[index as usize];
                 slot.dense = Some(dense);
-                BodyHandle { index, generation: slot.generation }
+                BodyHandle {
+                    index,
+                    generation: slot.generation,
+                }
             }
             None => {
-                self.slots.push(Slot { generation: 0, dense: Some(dense) });
-                BodyHandle { index: self.slots.len() as u32 - 1, generation: 0 }
+                self.slots.push(Slot {
+                    generation: 0,
+                    dense: Some(dense),
+                });
+                BodyHandle {
+                    index: self.slots.len() as u32 - 1,
+                    generation: 0,
+                }
             }
         };
         self.sleep_may_be_set |= body.sleep != Default::default();
@@ -343,7 +392,11 @@ impl BodySet {
 /// Checks a display colour: three numbers in [0, 1].
 pub fn check_color(param: &str, color: Option<[f64; 3]>) -> Result<Option<[f64; 3]>> {
     match color {
-        Some(c) if !c.iter().all(|x| (0.0..=1.0).contains(x)) => Err(Error::invalid(param, format!("{c:?}"), "must be three numbers (r, g, b) in [0, 1]")),
+        Some(c) if !c.iter().all(|x| (0.0..=1.0).contains(x)) => Err(Error::invalid(
+            param,
+            format!("{c:?}"),
+            "must be three numbers (r, g, b) in [0, 1]",
+        )),
         c => Ok(c),
     }
 }

@@ -7,10 +7,19 @@ use thiserror::Error;
 pub enum Error {
     /// A value outside its domain: negative size, NaN, dynamic plane, ...
     #[error("{param}: {message} (got {value})")]
-    InvalidValue { param: String, value: String, message: String },
+    InvalidValue {
+        param: String,
+        value: String,
+        message: String,
+    },
     /// A name that is not one of the accepted choices.
     #[error("{param}: unknown {what} '{value}'; expected one of {choices}")]
-    UnknownName { param: String, what: String, value: String, choices: String },
+    UnknownName {
+        param: String,
+        what: String,
+        value: String,
+        choices: String,
+    },
     /// A handle whose body has been removed from the world.
     #[error("the body has been removed from the world")]
     RemovedBody,
@@ -26,28 +35,52 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn invalid(param: &str, value: impl std::fmt::Display, message: &str) -> Error {
-        Error::InvalidValue { param: param.to_string(), value: value.to_string(), message: message.to_string() }
+        Error::InvalidValue {
+            param: param.to_string(),
+            value: value.to_string(),
+            message: message.to_string(),
+        }
     }
 }
 
 /// Checks that x is finite; the error names `param`.
 pub fn check_finite(param: &str, x: f64) -> Result<f64> {
-    if x.is_finite() { Ok(x) } else { Err(Error::invalid(param, x, "must be a finite number")) }
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(Error::invalid(param, x, "must be a finite number"))
+    }
 }
 
 /// Checks that x is finite and strictly positive.
 pub fn check_positive(param: &str, x: f64) -> Result<f64> {
     check_finite(param, x)?;
-    if x > 0.0 { Ok(x) } else { Err(Error::invalid(param, x, "must be positive")) }
+    if x > 0.0 {
+        Ok(x)
+    } else {
+        Err(Error::invalid(param, x, "must be positive"))
+    }
 }
 
 /// Checks that x is finite and not negative.
 pub fn check_non_negative(param: &str, x: f64) -> Result<f64> {
     check_finite(param, x)?;
-    if x >= 0.0 { Ok(x) } else { Err(Error::invalid(param, x, "must not be negative")) }
+    if x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(Error::invalid(param, x, "must not be negative"))
+    }
 }
 
 /// Checks every component of a vector is finite.
 pub fn check_finite3(param: &str, v: glam::DVec3) -> Result<glam::DVec3> {
-    if v.is_finite() { Ok(v) } else { Err(Error::invalid(param, format!("{:?}", v.to_array()), "must be finite")) }
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(Error::invalid(
+            param,
+            format!("{:?}", v.to_array()),
+            "must be finite",
+        ))
+    }
 }

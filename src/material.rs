@@ -67,7 +67,11 @@ pub struct Material {
 
 impl Material {
     /// Checks the coefficients: restitution in [0, 1], frictions finite and >= 0.
-    pub fn new(restitution: Option<f64>, friction: Option<f64>, static_friction: Option<f64>) -> Result<Material> {
+    pub fn new(
+        restitution: Option<f64>,
+        friction: Option<f64>,
+        static_friction: Option<f64>,
+    ) -> Result<Material> {
         if let Some(e) = restitution {
             check_non_negative("restitution", e)?;
             if e > 1.0 {
@@ -80,7 +84,11 @@ impl Material {
         if let Some(mu) = static_friction {
             check_non_negative("static_friction", mu)?;
         }
-        Ok(Material { restitution, friction, static_friction })
+        Ok(Material {
+            restitution,
+            friction,
+            static_friction,
+        })
     }
 
     fn static_or_kinetic(&self) -> Option<f64> {
@@ -125,7 +133,12 @@ fn mix(rule: CombineRule, a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 impl MaterialRules {
     /// The coefficients for a pair, with `pair` (from `set_pair`) taking precedence.
-    pub fn coefficients(&self, a: &Material, b: &Material, pair: Option<&Material>) -> PairCoefficients {
+    pub fn coefficients(
+        &self,
+        a: &Material,
+        b: &Material,
+        pair: Option<&Material>,
+    ) -> PairCoefficients {
         let pair = pair.copied().unwrap_or_default();
         let restitution = pair
             .restitution
@@ -138,9 +151,19 @@ impl MaterialRules {
         let static_friction = pair
             .static_friction
             .or(pair.friction)
-            .or_else(|| mix(self.friction_rule, a.static_or_kinetic(), b.static_or_kinetic()))
+            .or_else(|| {
+                mix(
+                    self.friction_rule,
+                    a.static_or_kinetic(),
+                    b.static_or_kinetic(),
+                )
+            })
             .unwrap_or(friction);
-        PairCoefficients { restitution, friction, static_friction }
+        PairCoefficients {
+            restitution,
+            friction,
+            static_friction,
+        }
     }
 }
 
@@ -156,32 +179,58 @@ mod tests {
     fn unset_coefficients_defer_to_the_other_body() {
         let rules = MaterialRules::default();
         let c = rules.coefficients(&m(Some(0.8), Some(0.3), None), &Material::default(), None);
-        assert_eq!((c.restitution, c.friction, c.static_friction), (0.8, 0.3, 0.3));
+        assert_eq!(
+            (c.restitution, c.friction, c.static_friction),
+            (0.8, 0.3, 0.3)
+        );
         let c = rules.coefficients(&Material::default(), &Material::default(), None);
-        assert_eq!((c.restitution, c.friction, c.static_friction), (0.0, 0.5, 0.5));
+        assert_eq!(
+            (c.restitution, c.friction, c.static_friction),
+            (0.0, 0.5, 0.5)
+        );
     }
 
     #[test]
     fn combine_rules_and_pair_overrides() {
-        let (a, b) = (m(Some(0.2), Some(0.4), Some(0.6)), m(Some(0.6), Some(0.2), None));
+        let (a, b) = (
+            m(Some(0.2), Some(0.4), Some(0.6)),
+            m(Some(0.6), Some(0.2), None),
+        );
         for (rule, e, mu, mus) in [
             (CombineRule::Average, 0.4, 0.3, 0.4),
             (CombineRule::Min, 0.2, 0.2, 0.2),
             (CombineRule::Max, 0.6, 0.4, 0.6),
             (CombineRule::Multiply, 0.12, 0.08, 0.12),
         ] {
-            let rules = MaterialRules { restitution_rule: rule, friction_rule: rule, ..Default::default() };
+            let rules = MaterialRules {
+                restitution_rule: rule,
+                friction_rule: rule,
+                ..Default::default()
+            };
             let c = rules.coefficients(&a, &b, None);
-            assert!((c.restitution - e).abs() < 1e-12 && (c.friction - mu).abs() < 1e-12 && (c.static_friction - mus).abs() < 1e-12, "{rule:?}: {c:?}");
+            assert!(
+                (c.restitution - e).abs() < 1e-12
+                    && (c.friction - mu).abs() < 1e-12
+                    && (c.static_friction - mus).abs() < 1e-12,
+                "{rule:?}: {c:?}"
+            );
         }
         let pair = m(Some(1.0), Some(0.9), None);
         let c = MaterialRules::default().coefficients(&a, &b, Some(&pair));
-        assert_eq!((c.restitution, c.friction, c.static_friction), (1.0, 0.9, 0.9));
+        assert_eq!(
+            (c.restitution, c.friction, c.static_friction),
+            (1.0, 0.9, 0.9)
+        );
     }
 
     #[test]
     fn invalid_coefficients_name_the_parameter() {
-        for (e, mu, mus, param) in [(Some(1.5), None, None, "restitution"), (Some(-0.1), None, None, "restitution"), (None, Some(f64::NAN), None, "friction"), (None, None, Some(-1.0), "static_friction")] {
+        for (e, mu, mus, param) in [
+            (Some(1.5), None, None, "restitution"),
+            (Some(-0.1), None, None, "restitution"),
+            (None, Some(f64::NAN), None, "friction"),
+            (None, None, Some(-1.0), "static_friction"),
+        ] {
             let err = Material::new(e, mu, mus).unwrap_err().to_string();
             assert!(err.starts_with(param), "{err}");
         }

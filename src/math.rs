@@ -2,7 +2,6 @@
 
 pub use glam::{DMat3, DQuat, DVec3};
 
-
 /// The quaternion (w, 0) with w a vector: the angular velocity in quaternion form.
 #[inline]
 pub fn pure_quat(w: DVec3) -> DQuat {
@@ -45,5 +44,9 @@ pub fn rotate_tensor(q: DQuat, body: DMat3) -> DMat3 {
 
 /// The matrix of the cross product with r: skew(r) * v = r x v.
 pub fn skew(r: DVec3) -> DMat3 {
-    DMat3::from_cols(DVec3::new(0.0, r.z, -r.y), DVec3::new(-r.z, 0.0, r.x), DVec3::new(r.y, -r.x, 0.0))
+    DMat3::from_cols(
+        DVec3::new(0.0, r.z, -r.y),
+        DVec3::new(-r.z, 0.0, r.x),
+        DVec3::new(r.y, -r.x, 0.0),
+    )
 }

@@ -21,21 +21,42 @@ pub struct Energy {
 impl Energy {
     /// The terms in the order of `recorder::ENERGY_TERMS`.
     pub fn terms(&self) -> [f64; 6] {
-        [self.translational, self.rotational, self.kinetic, self.gravitational, self.elastic, self.total]
+        [
+            self.translational,
+            self.rotational,
+            self.kinetic,
+            self.gravitational,
+            self.elastic,
+            self.total,
+        ]
     }
 }
 
 impl Body {
     pub fn translational_energy(&self) -> f64 {
-        if self.is_dynamic() { 0.5 * self.mass() * self.velocity.length_squared() } else { 0.0 }
+        if self.is_dynamic() {
+            0.5 * self.mass() * self.velocity.length_squared()
+        } else {
+            0.0
+        }
     }
 
     pub fn rotational_energy(&self) -> f64 {
-        if self.is_dynamic() { 0.5 * self.angular_velocity.dot(self.inertia_world() * self.angular_velocity) } else { 0.0 }
+        if self.is_dynamic() {
+            0.5 * self
+                .angular_velocity
+                .dot(self.inertia_world() * self.angular_velocity)
+        } else {
+            0.0
+        }
     }
 
     pub fn momentum(&self) -> DVec3 {
-        if self.is_dynamic() { self.velocity * self.mass() } else { DVec3::ZERO }
+        if self.is_dynamic() {
+            self.velocity * self.mass()
+        } else {
+            DVec3::ZERO
+        }
     }
 
     /// Angular momentum about a world point: (x - about) x m v + I w.
@@ -43,7 +64,8 @@ impl Body {
         if !self.is_dynamic() {
             return DVec3::ZERO;
         }
-        (self.position - about).cross(self.momentum()) + self.inertia_world() * self.angular_velocity
+        (self.position - about).cross(self.momentum())
+            + self.inertia_world() * self.angular_velocity
     }
 }
 
@@ -56,7 +78,10 @@ impl World {
             e.rotational += b.rotational_energy();
             e.gravitational -= b.mass() * g.dot(b.position);
         }
-        e.elastic = self.springs.iter().fold(0.0, |sum, s| sum + s.energy(&self.bodies));
+        e.elastic = self
+            .springs
+            .iter()
+            .fold(0.0, |sum, s| sum + s.energy(&self.bodies));
         e.kinetic = e.translational + e.rotational;
         e.total = e.kinetic + e.gravitational + e.elastic;
         e
@@ -67,6 +92,10 @@ impl World {
     }
 
     pub fn angular_momentum(&self, about: DVec3) -> DVec3 {
-        self.bodies.bodies().iter().map(|b| b.angular_momentum(about)).sum()
+        self.bodies
+            .bodies()
+            .iter()
+            .map(|b| b.angular_momentum(about))
+            .sum()
     }
 }

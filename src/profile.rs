@@ -49,7 +49,10 @@ pub struct Laps {
 
 impl Laps {
     pub fn start() -> Laps {
-        Laps { marks: [Instant::now(); STAGES + 1], count: 1 }
+        Laps {
+            marks: [Instant::now(); STAGES + 1],
+            count: 1,
+        }
     }
 
     /// Marks the end of the next stage.
@@ -63,7 +66,13 @@ impl Laps {
     /// The stages' seconds, in `StepTimes` order (stages not lapped take zero).
     pub fn times(&self) -> StepTimes {
         let last = self.count - 1;
-        let stage = |i: usize| if i <= last { (self.marks[i] - self.marks[i - 1]).as_secs_f64() } else { 0.0 };
+        let stage = |i: usize| {
+            if i <= last {
+                (self.marks[i] - self.marks[i - 1]).as_secs_f64()
+            } else {
+                0.0
+            }
+        };
         StepTimes {
             broad_phase: stage(1),
             narrow_phase: stage(2),

@@ -28,11 +28,29 @@ impl Quantities {
     pub const NAMES: &'static str = "'positions', 'orientations', 'velocities', 'angular_velocities', 'energy', 'momentum', 'angular_momentum', 'contacts'";
 
     pub fn all() -> Quantities {
-        Quantities { positions: true, orientations: true, velocities: true, angular_velocities: true, energy: true, momentum: true, angular_momentum: true, contacts: true }
+        Quantities {
+            positions: true,
+            orientations: true,
+            velocities: true,
+            angular_velocities: true,
+            energy: true,
+            momentum: true,
+            angular_momentum: true,
+            contacts: true,
+        }
     }
 
     pub fn none() -> Quantities {
-        Quantities { positions: false, orientations: false, velocities: false, angular_velocities: false, energy: false, momentum: false, angular_momentum: false, contacts: false }
+        Quantities {
+            positions: false,
+            orientations: false,
+            velocities: false,
+            angular_velocities: false,
+            energy: false,
+            momentum: false,
+            angular_momentum: false,
+            contacts: false,
+        }
     }
 
     /// Adds a quantity by name.
@@ -46,7 +64,14 @@ impl Quantities {
             "momentum" => &mut self.momentum,
             "angular_momentum" => &mut self.angular_momentum,
             "contacts" => &mut self.contacts,
-            _ => return Err(Error::UnknownName { param: param.into(), what: "quantity".into(), value: name.into(), choices: Self::NAMES.into() }),
+            _ => {
+                return Err(Error::UnknownName {
+                    param: param.into(),
+                    what: "quantity".into(),
+                    value: name.into(),
+                    choices: Self::NAMES.into(),
+                })
+            }
         };
         *flag = true;
         Ok(())
@@ -54,7 +79,14 @@ impl Quantities {
 }
 
 /// The energy terms in the order a recording keeps them.
-pub const ENERGY_TERMS: [&str; 6] = ["translational", "rotational", "kinetic", "gravitational", "elastic", "total"];
+pub const ENERGY_TERMS: [&str; 6] = [
+    "translational",
+    "rotational",
+    "kinetic",
+    "gravitational",
+    "elastic",
+    "total",
+];
 
 /// Samples of a run. Per-body arrays are flat, row-major (sample, body, component); bodies are
 /// those of the world when recording began, in row order; a body removed since reads NaN.
@@ -103,16 +135,20 @@ impl Recording {
             let b = bodies.get(h);
             let nan3 = [f64::NAN; 3];
             if q.positions {
-                self.positions.extend(b.map_or(nan3, |b| b.position.to_array()));
+                self.positions
+                    .extend(b.map_or(nan3, |b| b.position.to_array()));
             }
             if q.orientations {
-                self.orientations.extend(b.map_or([f64::NAN; 4], |b| b.orientation.to_array()));
+                self.orientations
+                    .extend(b.map_or([f64::NAN; 4], |b| b.orientation.to_array()));
             }
             if q.velocities {
-                self.velocities.extend(b.map_or(nan3, |b| b.velocity.to_array()));
+                self.velocities
+                    .extend(b.map_or(nan3, |b| b.velocity.to_array()));
             }
             if q.angular_velocities {
-                self.angular_velocities.extend(b.map_or(nan3, |b| b.angular_velocity.to_array()));
+                self.angular_velocities
+                    .extend(b.map_or(nan3, |b| b.angular_velocity.to_array()));
             }
         }
         if q.energy {
@@ -125,10 +161,12 @@ impl Recording {
             self.momentum.extend(w.momentum().to_array());
         }
         if q.angular_momentum {
-            self.angular_momentum.extend(w.angular_momentum(DVec3::ZERO).to_array());
+            self.angular_momentum
+                .extend(w.angular_momentum(DVec3::ZERO).to_array());
         }
         if q.contacts {
-            self.contacts.push(w.manifolds().iter().map(|m| m.points.len() as u64).sum());
+            self.contacts
+                .push(w.manifolds().iter().map(|m| m.points.len() as u64).sum());
         }
     }
 
@@ -182,7 +220,8 @@ impl World {
         if self.recordings.is_empty() {
             return;
         }
-        self.recordings.retain(|r| Arc::strong_count(r) > 1 && r.lock().is_ok_and(|r| r.active));
+        self.recordings
+            .retain(|r| Arc::strong_count(r) > 1 && r.lock().is_ok_and(|r| r.active));
         let recordings = std::mem::take(&mut self.recordings);
         for r in &recordings {
             if let Ok(mut rec) = r.lock() {

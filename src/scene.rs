@@ -92,10 +92,20 @@ pub struct TimeData {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ShapeData {
-    Sphere { radius: f64 },
-    Box { half_extents: DVec3 },
-    Capsule { radius: f64, half_height: f64 },
-    Convex { hull: ConvexHull, mass_properties: MassProperties },
+    Sphere {
+        radius: f64,
+    },
+    Box {
+        half_extents: DVec3,
+    },
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
+    Convex {
+        hull: ConvexHull,
+        mass_properties: MassProperties,
+    },
     Plane,
 }
 
@@ -155,11 +165,24 @@ pub struct SpringData {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum JointKindData {
-    Distance { length: f64 },
-    Rope { max_length: f64 },
+    Distance {
+        length: f64,
+    },
+    Rope {
+        max_length: f64,
+    },
     Ball,
-    Hinge { axis_a: DVec3, axis_b: DVec3, reference_a: DVec3, reference_b: DVec3, limits: Option<(f64, f64)>, motor: Option<(f64, f64)> },
-    Fixed { relative: DQuat },
+    Hinge {
+        axis_a: DVec3,
+        axis_b: DVec3,
+        reference_a: DVec3,
+        reference_b: DVec3,
+        limits: Option<(f64, f64)>,
+        motor: Option<(f64, f64)>,
+    },
+    Fixed {
+        relative: DQuat,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -204,11 +227,15 @@ pub struct ManifoldData {
 
 /// An error in a scene file at `path` (a JSON path such as bodies[3].shape).
 fn at(path: impl std::fmt::Display, e: Error) -> Error {
-    Error::Scene { message: format!("{path}: {e}") }
+    Error::Scene {
+        message: format!("{path}: {e}"),
+    }
 }
 
 fn scene_error(message: impl Into<String>) -> Error {
-    Error::Scene { message: message.into() }
+    Error::Scene {
+        message: message.into(),
+    }
 }
 
 fn lasting_data(l: Lasting) -> (Option<f64>, bool) {
@@ -224,7 +251,11 @@ impl World {
     pub fn to_scene(&self) -> SceneFile {
         let s = &self.settings;
         let id_of = |h: BodyHandle| self.bodies.get(h).map_or(u64::MAX, |b| b.id);
-        let mut pairs: Vec<PairData> = self.pair_materials.iter().map(|(&(a, b), m)| PairData { a, b, material: *m }).collect();
+        let mut pairs: Vec<PairData> = self
+            .pair_materials
+            .iter()
+            .map(|(&(a, b), m)| PairData { a, b, material: *m })
+            .collect();
         pairs.sort_by_key(|p| (p.a, p.b));
         SceneFile {
             format: FORMAT.into(),
@@ -242,7 +273,10 @@ impl World {
                 friction_rule: s.materials.friction_rule.name().into(),
                 sleeping: s.sleeping,
             },
-            time: TimeData { base: self.base_time, steps: self.steps_since_base },
+            time: TimeData {
+                base: self.base_time,
+                steps: self.steps_since_base,
+            },
             next_id: self.next_id,
             next_handle: self.next_handle,
             bodies: self
@@ -256,9 +290,20 @@ impl World {
                     kind: b.kind.name().into(),
                     shape: match &b.shape {
                         Shape::Sphere { radius } => ShapeData::Sphere { radius: *radius },
-                        Shape::Box { half_extents, .. } => ShapeData::Box { half_extents: *half_extents },
-                        Shape::Capsule { radius, half_height } => ShapeData::Capsule { radius: *radius, half_height: *half_height },
-                        Shape::Convex { hull, mass } => ShapeData::Convex { hull: (**hull).clone(), mass_properties: *mass },
+                        Shape::Box { half_extents, .. } => ShapeData::Box {
+                            half_extents: *half_extents,
+                        },
+                        Shape::Capsule {
+                            radius,
+                            half_height,
+                        } => ShapeData::Capsule {
+                            radius: *radius,
+                            half_height: *half_height,
+                        },
+                        Shape::Convex { hull, mass } => ShapeData::Convex {
+                            hull: (**hull).clone(),
+                            mass_properties: *mass,
+                        },
                         Shape::Plane => ShapeData::Plane,
                     },
                     mass: b.shape_mass.is_finite().then_some(b.shape_mass),
@@ -299,10 +344,21 @@ impl World {
                     a: id_of(j.a),
                     b: j.b.map(id_of),
                     kind: match &j.kind {
-                        JointKind::Distance { length } => JointKindData::Distance { length: *length },
-                        JointKind::Rope { max_length } => JointKindData::Rope { max_length: *max_length },
+                        JointKind::Distance { length } => {
+                            JointKindData::Distance { length: *length }
+                        }
+                        JointKind::Rope { max_length } => JointKindData::Rope {
+                            max_length: *max_length,
+                        },
                         JointKind::Ball => JointKindData::Ball,
-                        JointKind::Hinge { axis_a, axis_b, reference_a, reference_b, limits, motor } => JointKindData::Hinge {
+                        JointKind::Hinge {
+                            axis_a,
+                            axis_b,
+                            reference_a,
+                            reference_b,
+                            limits,
+                            motor,
+                        } => JointKindData::Hinge {
                             axis_a: *axis_a,
                             axis_b: *axis_b,
                             reference_a: *reference_a,
@@ -310,7 +366,9 @@ impl World {
                             limits: *limits,
                             motor: motor.map(|m| (m.speed, m.max_torque)),
                         },
-                        JointKind::Fixed { relative } => JointKindData::Fixed { relative: *relative },
+                        JointKind::Fixed { relative } => JointKindData::Fixed {
+                            relative: *relative,
+                        },
                     },
                     anchor_a: j.anchor_a,
                     anchor_b: j.anchor_b,
@@ -323,10 +381,30 @@ impl World {
                 .iter()
                 .map(|l| {
                     let (remaining, until_removed) = lasting_data(l.lasting);
-                    LoadData { handle: l.handle.0, body: id_of(l.body), force: l.force, local_point: l.local_point, torque: l.torque, remaining, until_removed }
+                    LoadData {
+                        handle: l.handle.0,
+                        body: id_of(l.body),
+                        force: l.force,
+                        local_point: l.local_point,
+                        torque: l.torque,
+                        remaining,
+                        until_removed,
+                    }
                 })
                 .collect(),
-            contacts: self.contacts.manifolds.iter().map(|m| ManifoldData { a: id_of(m.a), b: id_of(m.b), normal: m.normal, points: m.points.clone(), sliding: m.sliding, frame: m.frame }).collect(),
+            contacts: self
+                .contacts
+                .manifolds
+                .iter()
+                .map(|m| ManifoldData {
+                    a: id_of(m.a),
+                    b: id_of(m.b),
+                    normal: m.normal,
+                    points: m.points.clone(),
+                    sliding: m.sliding,
+                    frame: m.frame,
+                })
+                .collect(),
         }
     }
 
@@ -343,11 +421,20 @@ impl World {
     /// A world from JSON text, checked throughout.
     pub fn from_json(text: &str) -> Result<World> {
         // Read the header first, so a newer file says so rather than failing on a field.
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| scene_error(format!("not valid JSON: {e}")))?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| scene_error(format!("not valid JSON: {e}")))?;
         match value.get("format").and_then(|f| f.as_str()) {
             Some(FORMAT) => {}
-            Some(other) => return Err(scene_error(format!("format: expected '{FORMAT}', got '{other}'"))),
-            None => return Err(scene_error(format!("format: missing; this is not a {FORMAT} file"))),
+            Some(other) => {
+                return Err(scene_error(format!(
+                    "format: expected '{FORMAT}', got '{other}'"
+                )))
+            }
+            None => {
+                return Err(scene_error(format!(
+                    "format: missing; this is not a {FORMAT} file"
+                )))
+            }
         }
         match value.get("version").and_then(|v| v.as_u64()) {
             Some(v) if v == VERSION as u64 => {}
@@ -372,7 +459,10 @@ impl World {
             restitution_threshold: sd.restitution_threshold,
             linear_slop: sd.linear_slop,
             materials: crate::material::MaterialRules {
-                restitution_rule: CombineRule::parse("settings.restitution_rule", &sd.restitution_rule)?,
+                restitution_rule: CombineRule::parse(
+                    "settings.restitution_rule",
+                    &sd.restitution_rule,
+                )?,
                 friction_rule: CombineRule::parse("settings.friction_rule", &sd.friction_rule)?,
                 ..Default::default()
             },
@@ -380,12 +470,17 @@ impl World {
         };
         let mut w = World::new(Settings::default());
         // The setters check each value.
-        w.set_gravity(settings.gravity).map_err(|e| at("settings", e))?;
+        w.set_gravity(settings.gravity)
+            .map_err(|e| at("settings", e))?;
         w.set_dt(settings.dt).map_err(|e| at("settings", e))?;
-        w.set_solver_iterations(settings.solver_iterations).map_err(|e| at("settings", e))?;
-        w.set_solver_tolerance(settings.solver_tolerance).map_err(|e| at("settings", e))?;
-        w.set_restitution_threshold(settings.restitution_threshold).map_err(|e| at("settings", e))?;
-        crate::error::check_non_negative("linear_slop", settings.linear_slop).map_err(|e| at("settings", e))?;
+        w.set_solver_iterations(settings.solver_iterations)
+            .map_err(|e| at("settings", e))?;
+        w.set_solver_tolerance(settings.solver_tolerance)
+            .map_err(|e| at("settings", e))?;
+        w.set_restitution_threshold(settings.restitution_threshold)
+            .map_err(|e| at("settings", e))?;
+        crate::error::check_non_negative("linear_slop", settings.linear_slop)
+            .map_err(|e| at("settings", e))?;
         w.settings = settings;
         crate::error::check_finite("base", file.time.base).map_err(|e| at("time", e))?;
         w.base_time = file.time.base;
@@ -395,15 +490,29 @@ impl World {
         for (i, bd) in file.bodies.iter().enumerate() {
             let path = format!("bodies[{i}]");
             if bd.id >= file.next_id {
-                return Err(at(&path, Error::invalid("id", bd.id, &format!("must be below next_id ({})", file.next_id))));
+                return Err(at(
+                    &path,
+                    Error::invalid(
+                        "id",
+                        bd.id,
+                        &format!("must be below next_id ({})", file.next_id),
+                    ),
+                ));
             }
             let shape = match &bd.shape {
                 ShapeData::Sphere { radius } => Shape::sphere(*radius),
                 ShapeData::Box { half_extents } => Shape::cuboid(*half_extents),
-                ShapeData::Capsule { radius, half_height } => Shape::capsule(*radius, *half_height),
-                ShapeData::Convex { hull, mass_properties } => {
-                    hull.check("hull").map(|_| Shape::Convex { hull: Arc::new(hull.clone().with_bounds()), mass: *mass_properties })
-                }
+                ShapeData::Capsule {
+                    radius,
+                    half_height,
+                } => Shape::capsule(*radius, *half_height),
+                ShapeData::Convex {
+                    hull,
+                    mass_properties,
+                } => hull.check("hull").map(|_| Shape::Convex {
+                    hull: Arc::new(hull.clone().with_bounds()),
+                    mass: *mass_properties,
+                }),
                 ShapeData::Plane => Ok(Shape::Plane),
             }
             .map_err(|e| at(format!("{path}.shape"), e))?;
@@ -412,13 +521,27 @@ impl World {
                 mass: match (bd.mass, &shape) {
                     (Some(m), _) => MassSpec::Mass(m),
                     (None, Shape::Plane) => MassSpec::Density(1000.0),
-                    (None, _) => return Err(at(&path, Error::invalid("mass", "null", "is required for a body of finite volume"))),
+                    (None, _) => {
+                        return Err(at(
+                            &path,
+                            Error::invalid(
+                                "mass",
+                                "null",
+                                "is required for a body of finite volume",
+                            ),
+                        ))
+                    }
                 },
                 position: bd.position,
                 orientation: bd.orientation,
                 velocity: bd.velocity,
                 angular_velocity: bd.angular_velocity,
-                material: Material::new(bd.material.restitution, bd.material.friction, bd.material.static_friction).map_err(|e| at(format!("{path}.material"), e))?,
+                material: Material::new(
+                    bd.material.restitution,
+                    bd.material.friction,
+                    bd.material.static_friction,
+                )
+                .map_err(|e| at(format!("{path}.material"), e))?,
                 linear_damping: bd.linear_damping,
                 angular_damping: bd.angular_damping,
                 quadratic_drag: bd.quadratic_drag,
@@ -432,12 +555,24 @@ impl World {
             body.orientation = bd.orientation;
             let h = w.bodies.insert(body);
             if handles.insert(bd.id, h).is_some() {
-                return Err(at(&path, Error::invalid("id", bd.id, "is used by two bodies")));
+                return Err(at(
+                    &path,
+                    Error::invalid("id", bd.id, "is used by two bodies"),
+                ));
             }
         }
         w.next_id = file.next_id;
-        let body = |path: &str, id: u64| -> Result<BodyHandle> { handles.get(&id).copied().ok_or_else(|| at(path, Error::invalid("body id", id, "names no body of the file"))) };
-        let opt_body = |path: &str, id: Option<u64>| -> Result<Option<BodyHandle>> { id.map(|id| body(path, id)).transpose() };
+        let body = |path: &str, id: u64| -> Result<BodyHandle> {
+            handles.get(&id).copied().ok_or_else(|| {
+                at(
+                    path,
+                    Error::invalid("body id", id, "names no body of the file"),
+                )
+            })
+        };
+        let opt_body = |path: &str, id: Option<u64>| -> Result<Option<BodyHandle>> {
+            id.map(|id| body(path, id)).transpose()
+        };
 
         for (i, p) in file.pair_materials.iter().enumerate() {
             let path = format!("pair_materials[{i}]");
@@ -447,13 +582,20 @@ impl World {
         let mut handle_ids = std::collections::HashSet::new();
         let mut new_handle = |path: &str, h: u64| -> Result<u64> {
             if h >= file.next_handle || !handle_ids.insert(h) {
-                return Err(at(path, Error::invalid("handle", h, "must be unique and below next_handle")));
+                return Err(at(
+                    path,
+                    Error::invalid("handle", h, "must be unique and below next_handle"),
+                ));
             }
             Ok(h)
         };
         for (i, sd) in file.springs.iter().enumerate() {
             let path = format!("springs[{i}]");
-            for (name, v) in [("stiffness", sd.stiffness), ("damping", sd.damping), ("rest_length", sd.rest_length)] {
+            for (name, v) in [
+                ("stiffness", sd.stiffness),
+                ("damping", sd.damping),
+                ("rest_length", sd.rest_length),
+            ] {
                 crate::error::check_non_negative(name, v).map_err(|e| at(&path, e))?;
             }
             for (name, v) in [("anchor_a", sd.anchor_a), ("anchor_b", sd.anchor_b)] {
@@ -473,13 +615,38 @@ impl World {
         for (i, jd) in file.joints.iter().enumerate() {
             let path = format!("joints[{i}]");
             let kind = match &jd.kind {
-                JointKindData::Distance { length } => JointKind::Distance { length: crate::error::check_positive("length", *length).map_err(|e| at(&path, e))? },
-                JointKindData::Rope { max_length } => JointKind::Rope { max_length: crate::error::check_positive("max_length", *max_length).map_err(|e| at(&path, e))? },
+                JointKindData::Distance { length } => JointKind::Distance {
+                    length: crate::error::check_positive("length", *length)
+                        .map_err(|e| at(&path, e))?,
+                },
+                JointKindData::Rope { max_length } => JointKind::Rope {
+                    max_length: crate::error::check_positive("max_length", *max_length)
+                        .map_err(|e| at(&path, e))?,
+                },
                 JointKindData::Ball => JointKind::Ball,
-                JointKindData::Hinge { axis_a, axis_b, reference_a, reference_b, limits, motor } => {
-                    for (name, v) in [("axis_a", axis_a), ("axis_b", axis_b), ("reference_a", reference_a), ("reference_b", reference_b)] {
+                JointKindData::Hinge {
+                    axis_a,
+                    axis_b,
+                    reference_a,
+                    reference_b,
+                    limits,
+                    motor,
+                } => {
+                    for (name, v) in [
+                        ("axis_a", axis_a),
+                        ("axis_b", axis_b),
+                        ("reference_a", reference_a),
+                        ("reference_b", reference_b),
+                    ] {
                         if !v.is_finite() || (v.length() - 1.0).abs() > 1e-6 {
-                            return Err(at(&path, Error::invalid(name, format!("{:?}", v.to_array()), "must be a unit vector")));
+                            return Err(at(
+                                &path,
+                                Error::invalid(
+                                    name,
+                                    format!("{:?}", v.to_array()),
+                                    "must be a unit vector",
+                                ),
+                            ));
                         }
                     }
                     JointKind::Hinge {
@@ -491,15 +658,19 @@ impl World {
                         motor: motor.map(|(speed, max_torque)| Motor { speed, max_torque }),
                     }
                 }
-                JointKindData::Fixed { relative } => JointKind::Fixed { relative: *relative },
+                JointKindData::Fixed { relative } => JointKind::Fixed {
+                    relative: *relative,
+                },
             };
             w.joints.push(Joint {
                 handle: JointHandle(new_handle(&path, jd.handle)?),
                 a: body(&path, jd.a)?,
                 b: opt_body(&path, jd.b)?,
                 kind,
-                anchor_a: crate::error::check_finite3("anchor_a", jd.anchor_a).map_err(|e| at(&path, e))?,
-                anchor_b: crate::error::check_finite3("anchor_b", jd.anchor_b).map_err(|e| at(&path, e))?,
+                anchor_a: crate::error::check_finite3("anchor_a", jd.anchor_a)
+                    .map_err(|e| at(&path, e))?,
+                anchor_b: crate::error::check_finite3("anchor_b", jd.anchor_b)
+                    .map_err(|e| at(&path, e))?,
                 impulse: jd.impulse,
                 angular_impulse: jd.angular_impulse,
             });
@@ -508,37 +679,79 @@ impl World {
             let path = format!("loads[{i}]");
             let lasting = match (ld.remaining, ld.until_removed) {
                 (_, true) => Lasting::UntilRemoved,
-                (Some(t), false) => Lasting::For(crate::error::check_positive("remaining", t).map_err(|e| at(&path, e))?),
+                (Some(t), false) => Lasting::For(
+                    crate::error::check_positive("remaining", t).map_err(|e| at(&path, e))?,
+                ),
                 (None, false) => Lasting::OneStep,
             };
             let b = body(&path, ld.body)?;
-            for (name, v) in [("force", ld.force), ("torque", ld.torque), ("local_point", ld.local_point.unwrap_or_default())] {
+            for (name, v) in [
+                ("force", ld.force),
+                ("torque", ld.torque),
+                ("local_point", ld.local_point.unwrap_or_default()),
+            ] {
                 crate::error::check_finite3(name, v).map_err(|e| at(&path, e))?;
             }
-            w.loads.push(AppliedLoad { handle: LoadHandle(new_handle(&path, ld.handle)?), body: b, force: ld.force, local_point: ld.local_point, torque: ld.torque, lasting });
+            w.loads.push(AppliedLoad {
+                handle: LoadHandle(new_handle(&path, ld.handle)?),
+                body: b,
+                force: ld.force,
+                local_point: ld.local_point,
+                torque: ld.torque,
+                lasting,
+            });
         }
         w.next_handle = file.next_handle;
         for (i, md) in file.contacts.iter().enumerate() {
             let path = format!("contacts[{i}]");
             let (a, b) = (body(&path, md.a)?, body(&path, md.b)?);
             if md.points.len() > crate::collision::manifold::MAX_POINTS {
-                return Err(at(&path, Error::invalid("points", md.points.len(), "a manifold holds at most 4 points")));
+                return Err(at(
+                    &path,
+                    Error::invalid(
+                        "points",
+                        md.points.len(),
+                        "a manifold holds at most 4 points",
+                    ),
+                ));
             }
             let row_a = w.bodies.dense_index(a).expect("inserted above");
             let row_b = w.bodies.dense_index(b).expect("inserted above");
-            let coefficients = w.settings.materials.coefficients(&w.bodies.bodies()[row_a].material, &w.bodies.bodies()[row_b].material, None);
-            w.contacts.manifolds.push(Manifold { a, b, row_a, row_b, normal: md.normal, points: md.points.clone(), coefficients, sliding: md.sliding, frame: md.frame });
+            let coefficients = w.settings.materials.coefficients(
+                &w.bodies.bodies()[row_a].material,
+                &w.bodies.bodies()[row_b].material,
+                None,
+            );
+            w.contacts.manifolds.push(Manifold {
+                a,
+                b,
+                row_a,
+                row_b,
+                normal: md.normal,
+                points: md.points.clone(),
+                coefficients,
+                sliding: md.sliding,
+                frame: md.frame,
+            });
         }
         w.bodies_changed();
         // As saved (the edits above woke every body).
         for (b, bd) in w.bodies.bodies_mut().iter_mut().zip(&file.bodies) {
             if bd.asleep && b.kind != BodyKind::Dynamic {
-                return Err(scene_error(format!("bodies: body {} is asleep but not dynamic", bd.id)));
+                return Err(scene_error(format!(
+                    "bodies: body {} is asleep but not dynamic",
+                    bd.id
+                )));
             }
             for (name, value) in [("rested", bd.rested), ("rest_speed", bd.rest_speed)] {
-                crate::error::check_non_negative(name, value).map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
+                crate::error::check_non_negative(name, value)
+                    .map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
             }
-            b.sleep = crate::dynamics::sleep::Sleep { asleep: bd.asleep, timer: bd.rested, rest_speed: bd.rest_speed };
+            b.sleep = crate::dynamics::sleep::Sleep {
+                asleep: bd.asleep,
+                timer: bd.rested,
+                rest_speed: bd.rest_speed,
+            };
         }
         Ok(w)
     }

@@ -12,12 +12,12 @@ use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
 use crate::dynamics::joint_solver::JointSolver;
-use crate::dynamics::sleep::Islands;
 use crate::dynamics::joints::Joint;
 use crate::dynamics::loads::AppliedLoad;
+use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
+use crate::dynamics::sleep::Islands;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::springs::{Spring, SpringRow};
-use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
 use crate::dynamics::state::State;
 use crate::material::{Material, MaterialRules};
 use crate::math::{DMat3, DVec3};
@@ -272,7 +272,8 @@ impl World {
 
     /// Where the last step's time went, stage by stage.
     pub fn step_times(&self) -> StepTimes {
-        self.laps.map_or_else(StepTimes::default, |laps| laps.times())
+        self.laps
+            .map_or_else(StepTimes::default, |laps| laps.times())
     }
 
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves
@@ -300,14 +301,24 @@ impl World {
         sc.params.clear();
         sc.masses.clear();
         sc.radii.clear();
-        sc.radii.extend(bodies.iter().map(|b| if let Shape::Sphere { radius } = b.shape { radius } else { 0.0 }));
+        sc.radii.extend(bodies.iter().map(|b| {
+            if let Shape::Sphere { radius } = b.shape {
+                radius
+            } else {
+                0.0
+            }
+        }));
         for (i, b) in bodies.iter().enumerate() {
             sc.start.x[i] = b.position;
             sc.start.q[i] = b.orientation;
             sc.start.v[i] = b.velocity;
             sc.start.w[i] = b.angular_velocity;
             // A sleeping body is held where it is, like a static one.
-            let (inv_mass, inv_inertia_body) = if b.sleep.asleep { (0.0, DMat3::ZERO) } else { (b.inv_mass(), b.inv_inertia_body()) };
+            let (inv_mass, inv_inertia_body) = if b.sleep.asleep {
+                (0.0, DMat3::ZERO)
+            } else {
+                (b.inv_mass(), b.inv_inertia_body())
+            };
             sc.params.push(ForceParams {
                 dynamic: b.is_awake(),
                 inv_mass,
@@ -318,25 +329,46 @@ impl World {
                 angular_damping: b.angular_damping,
                 gravity_scale: b.gravity_scale,
             });
-            sc.masses.push(BodyMass { inv_mass, inv_inertia_body });
+            sc.masses.push(BodyMass {
+                inv_mass,
+                inv_inertia_body,
+            });
         }
         let dt = self.settings.dt;
         sc.loads.clear();
         for l in &self.loads {
             if let Some(row) = self.bodies.dense_index(l.body) {
                 let share = l.share_of_step(dt);
-                sc.loads.push(Load { row, force: l.force * share, local_point: l.local_point, torque: l.torque * share });
+                sc.loads.push(Load {
+                    row,
+                    force: l.force * share,
+                    local_point: l.local_point,
+                    torque: l.torque * share,
+                });
             }
         }
         sc.springs.clear();
         for sp in &self.springs {
-            let (Some(a), b) = (self.bodies.dense_index(sp.a), sp.b.map(|b| self.bodies.dense_index(b))) else { continue };
+            let (Some(a), b) = (
+                self.bodies.dense_index(sp.a),
+                sp.b.map(|b| self.bodies.dense_index(b)),
+            ) else {
+                continue;
+            };
             let b = match b {
                 Some(None) => continue,
                 Some(Some(row)) => Some(row),
                 None => None,
             };
-            sc.springs.push(SpringRow { a, b, anchor_a: sp.anchor_a, anchor_b: sp.anchor_b, stiffness: sp.stiffness, damping: sp.damping, rest_length: sp.rest_length });
+            sc.springs.push(SpringRow {
+                a,
+                b,
+                anchor_a: sp.anchor_a,
+                anchor_b: sp.anchor_b,
+                stiffness: sp.stiffness,
+                damping: sp.damping,
+                rest_length: sp.rest_length,
+            });
         }
     }
 
@@ -355,10 +387,20 @@ impl World {
         sc.boxes.clear();
         sc.margins.clear();
         let speed = |b: &crate::body::Body| {
-            let spin = if b.shape.bounding_radius().is_finite() { b.angular_velocity.length() * b.shape.bounding_radius() } else { 0.0 };
+            let spin = if b.shape.bounding_radius().is_finite() {
+                b.angular_velocity.length() * b.shape.bounding_radius()
+            } else {
+                0.0
+            };
             b.velocity.length() + spin
         };
-        let fastest = self.bodies.bodies().iter().filter(|b| b.kind != BodyKind::Static && b.is_awake()).map(speed).fold(0.0, f64::max);
+        let fastest = self
+            .bodies
+            .bodies()
+            .iter()
+            .filter(|b| b.kind != BodyKind::Static && b.is_awake())
+            .map(speed)
+            .fold(0.0, f64::max);
         for b in self.bodies.bodies() {
             let reach = match b.kind {
                 BodyKind::Static => 0.0,
@@ -367,17 +409,23 @@ impl World {
                 // order in their turn within it, and so do their pairs: a secondary impact of
                 // theirs may come a step late. (Their pairs also cost the most to find.)
                 _ => {
-                    let struck = if matches!(b.shape, Shape::Sphere { .. }) { fastest } else { 0.0 };
+                    let struck = if matches!(b.shape, Shape::Sphere { .. }) {
+                        fastest
+                    } else {
+                        0.0
+                    };
                     speed(b).max(struck) * dt + g * dt * dt
                 }
             };
             let margin = reach + slop;
             sc.margins.push(margin);
-            sc.boxes.push(b.shape.aabb(b.position, b.orientation).fattened(margin));
+            sc.boxes
+                .push(b.shape.aabb(b.position, b.orientation).fattened(margin));
         }
         let bodies = self.bodies.bodies();
         // Pairs with no awake body keep last step's contact (see `update_manifolds`).
-        self.broad_phase.find_pairs(&sc.boxes, |i| bodies[i].is_awake(), &mut sc.pairs);
+        self.broad_phase
+            .find_pairs(&sc.boxes, |i| bodies[i].is_awake(), &mut sc.pairs);
     }
 
     /// Narrow phase: the manifold of each candidate pair, matched to last step's.
@@ -385,22 +433,53 @@ impl World {
         self.contacts.begin_step();
         let bodies = self.bodies.bodies();
         // A sleeping body's contacts with bodies that are not awake stay as they were.
-        self.contacts.keep_previous(|m| !bodies[m.row_a].is_awake() && !bodies[m.row_b].is_awake() && (bodies[m.row_a].sleep.asleep || bodies[m.row_b].sleep.asleep));
+        self.contacts.keep_previous(|m| {
+            !bodies[m.row_a].is_awake()
+                && !bodies[m.row_b].is_awake()
+                && (bodies[m.row_a].sleep.asleep || bodies[m.row_b].sleep.asleep)
+        });
         let handles = self.bodies.handles();
         let sc = &mut self.scratch;
         for round in sc.pairs.chunks(ROUND) {
-            let inputs = PairInputs { bodies, handles, margins: &sc.margins, previous: &self.contacts, refresh_tolerance: 0.5 * self.settings.linear_slop };
+            let inputs = PairInputs {
+                bodies,
+                handles,
+                margins: &sc.margins,
+                previous: &self.contacts,
+                refresh_tolerance: 0.5 * self.settings.linear_slop,
+            };
             sc.pair_contacts.find(round, inputs, &self.threads);
             for found in sc.pair_contacts.found.iter().filter(|f| f.len > 0) {
                 let (a, b) = (found.a, found.b);
                 let (ba, bb) = (&bodies[a], &bodies[b]);
                 let key = (ba.id.min(bb.id), ba.id.max(bb.id));
-                let coefficients = self.settings.materials.coefficients(&ba.material, &bb.material, self.pair_materials.get(&key));
+                let coefficients = self.settings.materials.coefficients(
+                    &ba.material,
+                    &bb.material,
+                    self.pair_materials.get(&key),
+                );
                 let mut points = self.contacts.point_buffer();
-                points.extend(found.points().iter().map(|p| ContactPoint::found(p, (ba.position, ba.orientation), (bb.position, bb.orientation))));
+                points.extend(found.points().iter().map(|p| {
+                    ContactPoint::found(
+                        p,
+                        (ba.position, ba.orientation),
+                        (bb.position, bb.orientation),
+                    )
+                }));
                 // Points within a few percent of the smaller body's size count as the same point.
-                let match_distance = 0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
-                let manifold = Manifold { a: handles[a], b: handles[b], row_a: a, row_b: b, normal: found.normal, points, coefficients, sliding: None, frame: found.frame };
+                let match_distance =
+                    0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
+                let manifold = Manifold {
+                    a: handles[a],
+                    b: handles[b],
+                    row_a: a,
+                    row_b: b,
+                    normal: found.normal,
+                    points,
+                    coefficients,
+                    sliding: None,
+                    frame: found.frame,
+                };
                 self.contacts.push(manifold, match_distance);
             }
         }
@@ -408,7 +487,8 @@ impl World {
 
     /// Sleeping islands that awake bodies touch wake up and take part in this step.
     fn wake_touched(&mut self) {
-        self.islands.wake_touched(self.bodies.bodies_mut(), &self.contacts.manifolds);
+        self.islands
+            .wake_touched(self.bodies.bodies_mut(), &self.contacts.manifolds);
     }
 
     /// Islands that have rested long enough on something fall asleep.
@@ -425,12 +505,27 @@ impl World {
         let bodies = &self.bodies;
         // Joints keep their bodies awake (a pendulum swings however slowly); springs join
         // their bodies' islands.
-        let row = |h| bodies.dense_index(h).expect("links of removed bodies are removed with them");
-        let joints = self.joints.iter().flat_map(|j| [(row(j.a), None)].into_iter().chain(j.b.map(|b| (row(b), None))));
+        let row = |h| {
+            bodies
+                .dense_index(h)
+                .expect("links of removed bodies are removed with them")
+        };
+        let joints = self.joints.iter().flat_map(|j| {
+            [(row(j.a), None)]
+                .into_iter()
+                .chain(j.b.map(|b| (row(b), None)))
+        });
         let springs = sc.springs.iter().map(|s| (s.a, s.b));
         sc.links.clear();
         sc.links.extend(joints.chain(springs));
-        if self.islands.update(self.bodies.bodies_mut(), &self.contacts.manifolds, &sc.links, &sc.loaded, self.settings.dt, self.settings.linear_slop) {
+        if self.islands.update(
+            self.bodies.bodies_mut(),
+            &self.contacts.manifolds,
+            &sc.links,
+            &sc.loaded,
+            self.settings.dt,
+            self.settings.linear_slop,
+        ) {
             // Their velocities were zeroed: the state arrays no longer match.
             self.state_current = false;
         }
@@ -441,9 +536,15 @@ impl World {
     fn integrate_smooth_forces(&mut self) {
         let t = self.time();
         let sc = &mut self.scratch;
-        let forces = SmoothForces { gravity: self.settings.gravity, params: &sc.params, loads: &sc.loads, springs: &sc.springs };
+        let forces = SmoothForces {
+            gravity: self.settings.gravity,
+            params: &sc.params,
+            loads: &sc.loads,
+            springs: &sc.springs,
+        };
         self.integrator.kind = self.settings.integrator;
-        self.integrator.step(&forces, t, self.settings.dt, &sc.start, &mut sc.end);
+        self.integrator
+            .step(&forces, t, self.settings.dt, &sc.start, &mut sc.end);
     }
 
     /// Contact and joint impulses: joints held at the step's end, contacts warm-started,
@@ -464,20 +565,46 @@ impl World {
             down: self.settings.gravity.normalize_or_zero(),
         };
         let sc = &self.scratch;
-        self.solver.prepare(&self.contacts.manifolds, &sc.start, &sc.end, &sc.masses, &sc.radii, &set);
+        self.solver.prepare(
+            &self.contacts.manifolds,
+            &sc.start,
+            &sc.end,
+            &sc.masses,
+            &sc.radii,
+            &set,
+        );
         let bodies = &self.bodies;
         let rows = self.joints.iter().map(|j| {
-            let a = bodies.dense_index(j.a).expect("joints of removed bodies are removed with them");
-            (a, j.b.map(|b| bodies.dense_index(b).expect("joints of removed bodies are removed with them")))
+            let a = bodies
+                .dense_index(j.a)
+                .expect("joints of removed bodies are removed with them");
+            (
+                a,
+                j.b.map(|b| {
+                    bodies
+                        .dense_index(b)
+                        .expect("joints of removed bodies are removed with them")
+                }),
+            )
         });
         self.joint_solver.prepare(&self.joints, rows, &sc.start);
         for j in &self.joints {
-            for row in [bodies.dense_index(j.a)].into_iter().chain(j.b.map(|b| bodies.dense_index(b))).flatten() {
+            for row in [bodies.dense_index(j.a)]
+                .into_iter()
+                .chain(j.b.map(|b| bodies.dense_index(b)))
+                .flatten()
+            {
                 self.solver.bodies[row].touch(sc.start.q[row], &sc.masses[row]);
             }
         }
         let joint_sweeps = 25 * set.iterations;
-        self.joint_solver.solve_positions(&self.joints, &mut self.solver.bodies, &sc.end, set.dt, joint_sweeps);
+        self.joint_solver.solve_positions(
+            &self.joints,
+            &mut self.solver.bodies,
+            &sc.end,
+            set.dt,
+            joint_sweeps,
+        );
         self.solver.warm_start();
         self.solver.impacts(&sc.start, &set);
         self.iterate_velocities(set.iterations);
@@ -494,11 +621,17 @@ impl World {
     /// contact's relative velocity by more than the solver tolerance, when the contacts started
     /// from last step's impulses and there is no joint to solve.
     fn iterate_velocities(&mut self, iterations: u32) {
-        let tolerance = (self.joints.is_empty() && self.solver.warm).then_some(self.settings.solver_tolerance);
+        let tolerance =
+            (self.joints.is_empty() && self.solver.warm).then_some(self.settings.solver_tolerance);
         for _ in 0..iterations {
             self.solver_iterations_done += 1;
             let change = self.solver.solve_iteration();
-            self.joint_solver.solve_velocities(&self.joints, &mut self.solver.bodies, &self.scratch.end, self.settings.dt);
+            self.joint_solver.solve_velocities(
+                &self.joints,
+                &mut self.solver.bodies,
+                &self.scratch.end,
+                self.settings.dt,
+            );
             if tolerance.is_some_and(|t| change <= t) {
                 break;
             }
@@ -534,13 +667,25 @@ impl World {
             max_correction: 0.2,
         };
         let sc = &mut self.scratch;
-        correct_positions(&self.contacts.manifolds, &sc.masses, &sc.radii, &mut sc.end, &set, &mut sc.inv_inertia);
+        correct_positions(
+            &self.contacts.manifolds,
+            &sc.masses,
+            &sc.radii,
+            &mut sc.end,
+            &set,
+            &mut sc.inv_inertia,
+        );
     }
 
     /// Writes the new state into the bodies, reports contacts that began or ended, advances
     /// time and expires finished loads.
     fn finish_step(&mut self) {
-        self.events.update(&self.contacts.manifolds, &self.solver.impacts, &self.bodies, self.time());
+        self.events.update(
+            &self.contacts.manifolds,
+            &self.solver.impacts,
+            &self.bodies,
+            self.time(),
+        );
         let end = &self.scratch.end;
         for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
             if b.kind == BodyKind::Static {

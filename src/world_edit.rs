@@ -4,11 +4,11 @@
 
 use crate::body::{build_body, Body, BodyDesc, BodyHandle, BodyKind};
 use crate::dynamics::integrator::IntegratorKind;
+use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
 use crate::error::{check_finite3, check_non_negative, check_positive, Error, Result};
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
 use crate::shape::Shape;
-use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
 use crate::world::World;
 
 /// New values for some or all of the bodies' state, one entry per body row.
@@ -22,14 +22,22 @@ pub struct StateUpdate {
 
 fn check_orientation(param: &str, q: DQuat) -> Result<DQuat> {
     if !q.is_finite() || q.length() < 1e-9 {
-        return Err(Error::invalid(param, format!("{:?}", q.to_array()), "must be a finite, non-zero quaternion (x, y, z, w)"));
+        return Err(Error::invalid(
+            param,
+            format!("{:?}", q.to_array()),
+            "must be a finite, non-zero quaternion (x, y, z, w)",
+        ));
     }
     Ok(q.normalize())
 }
 
 fn check_can_move(param: &str, body: &Body, v: DVec3) -> Result<()> {
     if body.kind == BodyKind::Static && v != DVec3::ZERO {
-        return Err(Error::invalid(param, format!("{:?}", v.to_array()), "a static body cannot move; make it 'kinematic' to give it a velocity"));
+        return Err(Error::invalid(
+            param,
+            format!("{:?}", v.to_array()),
+            "a static body cannot move; make it 'kinematic' to give it a velocity",
+        ));
     }
     Ok(())
 }
@@ -67,7 +75,8 @@ impl World {
         self.loads.retain(|l| l.body != h);
         self.springs.retain(|s| s.a != h && s.b != Some(h));
         self.joints.retain(|j| j.a != h && j.b != Some(h));
-        self.pair_materials.retain(|k, _| k.0 != body.id && k.1 != body.id);
+        self.pair_materials
+            .retain(|k, _| k.0 != body.id && k.1 != body.id);
         self.bodies_changed();
         Ok(body)
     }
@@ -102,7 +111,11 @@ impl World {
     pub fn set_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<()> {
         let body = self.body(h)?;
         if kind == BodyKind::Dynamic && matches!(body.shape, Shape::Plane) {
-            return Err(Error::invalid("kind", "'dynamic'", "a plane is infinite and cannot be dynamic"));
+            return Err(Error::invalid(
+                "kind",
+                "'dynamic'",
+                "a plane is infinite and cannot be dynamic",
+            ));
         }
         let body = self.body_mut(h)?;
         body.kind = kind;
@@ -116,7 +129,11 @@ impl World {
     }
 
     pub fn set_material(&mut self, h: BodyHandle, material: Material) -> Result<()> {
-        let m = Material::new(material.restitution, material.friction, material.static_friction)?;
+        let m = Material::new(
+            material.restitution,
+            material.friction,
+            material.static_friction,
+        )?;
         self.body_mut(h)?.material = m;
         self.content_changed();
         Ok(())
@@ -167,14 +184,21 @@ impl World {
         let n = self.bodies.len();
         let check_len = |param: &str, len: Option<usize>| -> Result<()> {
             match len {
-                Some(l) if l != n => Err(Error::invalid(param, format!("{l} rows"), &format!("must have one row per body ({n})"))),
+                Some(l) if l != n => Err(Error::invalid(
+                    param,
+                    format!("{l} rows"),
+                    &format!("must have one row per body ({n})"),
+                )),
                 _ => Ok(()),
             }
         };
         check_len("positions", update.positions.as_ref().map(Vec::len))?;
         check_len("orientations", update.orientations.as_ref().map(Vec::len))?;
         check_len("velocities", update.velocities.as_ref().map(Vec::len))?;
-        check_len("angular_velocities", update.angular_velocities.as_ref().map(Vec::len))?;
+        check_len(
+            "angular_velocities",
+            update.angular_velocities.as_ref().map(Vec::len),
+        )?;
         let bodies = self.bodies.bodies();
         if let Some(p) = &update.positions {
             for (i, v) in p.iter().enumerate() {
@@ -182,10 +206,18 @@ impl World {
             }
         }
         let orientations = match &update.orientations {
-            Some(qs) => Some(qs.iter().enumerate().map(|(i, q)| check_orientation(&format!("orientations[{i}]"), *q)).collect::<Result<Vec<_>>>()?),
+            Some(qs) => Some(
+                qs.iter()
+                    .enumerate()
+                    .map(|(i, q)| check_orientation(&format!("orientations[{i}]"), *q))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
             None => None,
         };
-        for (param, arr) in [("velocities", &update.velocities), ("angular_velocities", &update.angular_velocities)] {
+        for (param, arr) in [
+            ("velocities", &update.velocities),
+            ("angular_velocities", &update.angular_velocities),
+        ] {
             if let Some(vs) = arr {
                 for (i, v) in vs.iter().enumerate() {
                     let name = format!("{param}[{i}]");
@@ -215,7 +247,14 @@ impl World {
     /// Applies a force (world vector, N) and a torque (world vector, N m) to a body, the force
     /// at the centre of mass or at a body-frame point (which gives a torque too), for as long
     /// as `lasting` says. Returns a handle for `remove_load`.
-    pub fn apply_load(&mut self, h: BodyHandle, force: DVec3, local_point: Option<DVec3>, torque: DVec3, lasting: Lasting) -> Result<LoadHandle> {
+    pub fn apply_load(
+        &mut self,
+        h: BodyHandle,
+        force: DVec3,
+        local_point: Option<DVec3>,
+        torque: DVec3,
+        lasting: Lasting,
+    ) -> Result<LoadHandle> {
         check_finite3("force", force)?;
         check_finite3("torque", torque)?;
         if let Some(p) = local_point {
@@ -228,24 +267,54 @@ impl World {
         let handle = LoadHandle(self.next_handle);
         self.next_handle += 1;
         self.edited();
-        self.loads.push(AppliedLoad { handle, body: h, force, local_point, torque, lasting });
+        self.loads.push(AppliedLoad {
+            handle,
+            body: h,
+            force,
+            local_point,
+            torque,
+            lasting,
+        });
         Ok(handle)
     }
 
     /// Applies a force at the centre of mass or at a world point (taken as fixed to the body
     /// from now on), for one step (duration None) or `duration` seconds.
-    pub fn apply_force(&mut self, h: BodyHandle, force: DVec3, point: Option<DVec3>, duration: Option<f64>) -> Result<LoadHandle> {
+    pub fn apply_force(
+        &mut self,
+        h: BodyHandle,
+        force: DVec3,
+        point: Option<DVec3>,
+        duration: Option<f64>,
+    ) -> Result<LoadHandle> {
         if let Some(p) = point {
             check_finite3("point", p)?;
         }
         let b = self.body(h)?;
         let local_point = point.map(|p| b.orientation.inverse() * (p - b.position));
-        self.apply_load(h, force, local_point, DVec3::ZERO, duration.map_or(Lasting::OneStep, Lasting::For))
+        self.apply_load(
+            h,
+            force,
+            local_point,
+            DVec3::ZERO,
+            duration.map_or(Lasting::OneStep, Lasting::For),
+        )
     }
 
     /// Applies a torque for one step (duration None) or `duration` seconds.
-    pub fn apply_torque(&mut self, h: BodyHandle, torque: DVec3, duration: Option<f64>) -> Result<LoadHandle> {
-        self.apply_load(h, DVec3::ZERO, None, torque, duration.map_or(Lasting::OneStep, Lasting::For))
+    pub fn apply_torque(
+        &mut self,
+        h: BodyHandle,
+        torque: DVec3,
+        duration: Option<f64>,
+    ) -> Result<LoadHandle> {
+        self.apply_load(
+            h,
+            DVec3::ZERO,
+            None,
+            torque,
+            duration.map_or(Lasting::OneStep, Lasting::For),
+        )
     }
 
     /// Stops a load. Returns whether it was still acting.
@@ -262,7 +331,12 @@ impl World {
 
     /// Changes a dynamic body's momentum at once by `impulse` (N s), at the centre of mass or
     /// at a world point. Has no effect on static and kinematic bodies.
-    pub fn apply_impulse(&mut self, h: BodyHandle, impulse: DVec3, point: Option<DVec3>) -> Result<()> {
+    pub fn apply_impulse(
+        &mut self,
+        h: BodyHandle,
+        impulse: DVec3,
+        point: Option<DVec3>,
+    ) -> Result<()> {
         check_finite3("impulse", impulse)?;
         if let Some(p) = point {
             check_finite3("point", p)?;
@@ -281,7 +355,11 @@ impl World {
 
     /// Overrides the material coefficients used between two bodies (None keeps the rule).
     pub fn set_pair(&mut self, a: BodyHandle, b: BodyHandle, material: Material) -> Result<()> {
-        let m = Material::new(material.restitution, material.friction, material.static_friction)?;
+        let m = Material::new(
+            material.restitution,
+            material.friction,
+            material.static_friction,
+        )?;
         let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
         if ia == ib {
             return Err(Error::invalid("b", ib, "must be a different body from a"));
@@ -347,7 +425,8 @@ impl World {
         self.threads = match n {
             None => crate::collision::pair_contacts::Threads::Shared,
             Some(0) => return Err(Error::invalid("threads", 0, "must be at least 1")),
-            Some(n) => crate::collision::pair_contacts::Threads::new(n).map_err(|e| Error::invalid("threads", n, &format!("no pool of threads: {e}")))?,
+            Some(n) => crate::collision::pair_contacts::Threads::new(n)
+                .map_err(|e| Error::invalid("threads", n, &format!("no pool of threads: {e}")))?,
         };
         Ok(())
     }

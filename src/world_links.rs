@@ -4,7 +4,9 @@
 use crate::body::BodyHandle;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
 use crate::dynamics::springs::{Spring, SpringHandle};
-use crate::error::{check_finite, check_finite3, check_non_negative, check_positive, Error, Result};
+use crate::error::{
+    check_finite, check_finite3, check_non_negative, check_positive, Error, Result,
+};
 use crate::math::{DQuat, DVec3};
 use crate::world::World;
 
@@ -20,7 +22,12 @@ pub struct Attachment {
 
 impl Attachment {
     /// Attached at one world point, fixed to both bodies from now on.
-    pub fn at_world_point(world: &World, a: BodyHandle, b: Option<BodyHandle>, point: DVec3) -> Result<Attachment> {
+    pub fn at_world_point(
+        world: &World,
+        a: BodyHandle,
+        b: Option<BodyHandle>,
+        point: DVec3,
+    ) -> Result<Attachment> {
         check_finite3("anchor", point)?;
         let local = |h: BodyHandle| -> Result<DVec3> {
             let body = world.body(h)?;
@@ -31,7 +38,12 @@ impl Attachment {
             Some(b) => local(b)?,
             None => point,
         };
-        Ok(Attachment { a, b, anchor_a, anchor_b })
+        Ok(Attachment {
+            a,
+            b,
+            anchor_a,
+            anchor_b,
+        })
     }
 }
 
@@ -48,7 +60,11 @@ impl World {
         if let Some(b) = at.b {
             self.body(b)?;
             if b == at.a {
-                return Err(Error::invalid("b", "the same body as a", "must be a different body from a (or None for the world)"));
+                return Err(Error::invalid(
+                    "b",
+                    "the same body as a",
+                    "must be a different body from a (or None for the world)",
+                ));
             }
         }
         check_finite3("anchor_a", at.anchor_a)?;
@@ -72,7 +88,13 @@ impl World {
     }
 
     /// Adds a damped linear spring; rest_length None takes the anchors' current distance.
-    pub fn add_spring(&mut self, at: Attachment, stiffness: f64, damping: f64, rest_length: Option<f64>) -> Result<SpringHandle> {
+    pub fn add_spring(
+        &mut self,
+        at: Attachment,
+        stiffness: f64,
+        damping: f64,
+        rest_length: Option<f64>,
+    ) -> Result<SpringHandle> {
         self.check_attachment(&at)?;
         check_non_negative("stiffness", stiffness)?;
         check_non_negative("damping", damping)?;
@@ -82,7 +104,16 @@ impl World {
             None => (pb - pa).length(),
         };
         let handle = SpringHandle(self.take_handle());
-        self.springs.push(Spring { handle, a: at.a, b: at.b, anchor_a: at.anchor_a, anchor_b: at.anchor_b, stiffness, damping, rest_length });
+        self.springs.push(Spring {
+            handle,
+            a: at.a,
+            b: at.b,
+            anchor_a: at.anchor_a,
+            anchor_b: at.anchor_b,
+            stiffness,
+            damping,
+            rest_length,
+        });
         self.content_changed();
         Ok(handle)
     }
@@ -92,12 +123,22 @@ impl World {
     }
 
     /// Changes a spring's stiffness, damping and rest length.
-    pub fn set_spring(&mut self, h: SpringHandle, stiffness: f64, damping: f64, rest_length: f64) -> Result<()> {
+    pub fn set_spring(
+        &mut self,
+        h: SpringHandle,
+        stiffness: f64,
+        damping: f64,
+        rest_length: f64,
+    ) -> Result<()> {
         self.content_changed();
         check_non_negative("stiffness", stiffness)?;
         check_non_negative("damping", damping)?;
         check_non_negative("rest_length", rest_length)?;
-        let s = self.springs.iter_mut().find(|s| s.handle == h).ok_or(Error::RemovedLink { what: "spring" })?;
+        let s = self
+            .springs
+            .iter_mut()
+            .find(|s| s.handle == h)
+            .ok_or(Error::RemovedLink { what: "spring" })?;
         s.stiffness = stiffness;
         s.damping = damping;
         s.rest_length = rest_length;
@@ -114,13 +155,26 @@ impl World {
 
     fn push_joint(&mut self, at: Attachment, kind: JointKind) -> JointHandle {
         let handle = JointHandle(self.take_handle());
-        self.joints.push(Joint { handle, a: at.a, b: at.b, kind, anchor_a: at.anchor_a, anchor_b: at.anchor_b, impulse: DVec3::ZERO, angular_impulse: DVec3::ZERO });
+        self.joints.push(Joint {
+            handle,
+            a: at.a,
+            b: at.b,
+            kind,
+            anchor_a: at.anchor_a,
+            anchor_b: at.anchor_b,
+            impulse: DVec3::ZERO,
+            angular_impulse: DVec3::ZERO,
+        });
         self.content_changed();
         handle
     }
 
     /// A rigid rod between the anchors; length None takes their current distance.
-    pub fn add_distance_joint(&mut self, at: Attachment, length: Option<f64>) -> Result<JointHandle> {
+    pub fn add_distance_joint(
+        &mut self,
+        at: Attachment,
+        length: Option<f64>,
+    ) -> Result<JointHandle> {
         self.check_attachment(&at)?;
         let (pa, pb) = self.anchors_now(&at)?;
         let length = match length {
@@ -128,13 +182,21 @@ impl World {
             None => (pb - pa).length(),
         };
         if length < 1e-9 {
-            return Err(Error::invalid("length", length, "must be positive: the anchors coincide, use a ball joint"));
+            return Err(Error::invalid(
+                "length",
+                length,
+                "must be positive: the anchors coincide, use a ball joint",
+            ));
         }
         Ok(self.push_joint(at, JointKind::Distance { length }))
     }
 
     /// A rope: the anchors stay at most max_length apart; None takes their current distance.
-    pub fn add_rope_joint(&mut self, at: Attachment, max_length: Option<f64>) -> Result<JointHandle> {
+    pub fn add_rope_joint(
+        &mut self,
+        at: Attachment,
+        max_length: Option<f64>,
+    ) -> Result<JointHandle> {
         self.check_attachment(&at)?;
         let (pa, pb) = self.anchors_now(&at)?;
         let max_length = match max_length {
@@ -145,25 +207,45 @@ impl World {
     }
 
     /// A ball-and-socket joint at a world point.
-    pub fn add_ball_joint(&mut self, a: BodyHandle, b: Option<BodyHandle>, anchor: DVec3) -> Result<JointHandle> {
+    pub fn add_ball_joint(
+        &mut self,
+        a: BodyHandle,
+        b: Option<BodyHandle>,
+        anchor: DVec3,
+    ) -> Result<JointHandle> {
         let at = Attachment::at_world_point(self, a, b, anchor)?;
         self.check_attachment(&at)?;
         Ok(self.push_joint(at, JointKind::Ball))
     }
 
     /// A hinge at a world point, turning about a world axis.
-    pub fn add_hinge_joint(&mut self, a: BodyHandle, b: Option<BodyHandle>, anchor: DVec3, axis: DVec3, options: HingeOptions) -> Result<JointHandle> {
+    pub fn add_hinge_joint(
+        &mut self,
+        a: BodyHandle,
+        b: Option<BodyHandle>,
+        anchor: DVec3,
+        axis: DVec3,
+        options: HingeOptions,
+    ) -> Result<JointHandle> {
         let at = Attachment::at_world_point(self, a, b, anchor)?;
         self.check_attachment(&at)?;
         check_finite3("axis", axis)?;
         if axis.length() < 1e-12 {
-            return Err(Error::invalid("axis", format!("{:?}", axis.to_array()), "must be a non-zero vector"));
+            return Err(Error::invalid(
+                "axis",
+                format!("{:?}", axis.to_array()),
+                "must be a non-zero vector",
+            ));
         }
         if let Some((lo, hi)) = options.limits {
             check_finite("limits", lo)?;
             check_finite("limits", hi)?;
             if lo > hi || lo < -std::f64::consts::PI || hi > std::f64::consts::PI {
-                return Err(Error::invalid("limits", format!("({lo}, {hi})"), "must be (lower, upper) with -pi <= lower <= upper <= pi"));
+                return Err(Error::invalid(
+                    "limits",
+                    format!("({lo}, {hi})"),
+                    "must be (lower, upper) with -pi <= lower <= upper <= pi",
+                ));
             }
         }
         if let Some(m) = options.motor {
@@ -202,7 +284,12 @@ impl World {
             Some(b) => self.body(b)?.orientation,
             None => DQuat::IDENTITY,
         };
-        Ok(self.push_joint(at, JointKind::Fixed { relative: qa.inverse() * qb }))
+        Ok(self.push_joint(
+            at,
+            JointKind::Fixed {
+                relative: qa.inverse() * qb,
+            },
+        ))
     }
 
     pub fn joint(&self, h: JointHandle) -> Option<&Joint> {
@@ -216,13 +303,21 @@ impl World {
             check_finite("motor speed", m.speed)?;
             check_non_negative("motor max_torque", m.max_torque)?;
         }
-        let j = self.joints.iter_mut().find(|j| j.handle == h).ok_or(Error::RemovedLink { what: "joint" })?;
+        let j = self
+            .joints
+            .iter_mut()
+            .find(|j| j.handle == h)
+            .ok_or(Error::RemovedLink { what: "joint" })?;
         match &mut j.kind {
             JointKind::Hinge { motor: m, .. } => {
                 *m = motor;
                 Ok(())
             }
-            other => Err(Error::invalid("motor", other.name(), "only a hinge joint has a motor")),
+            other => Err(Error::invalid(
+                "motor",
+                other.name(),
+                "only a hinge joint has a motor",
+            )),
         }
     }
 

@@ -9,7 +9,12 @@ const G: DVec3 = DVec3::new(0.0, -9.81, 0.0);
 
 #[test]
 fn sphere_resting_on_plane_stays_put() {
-    for kind in [IntegratorKind::Euler, IntegratorKind::SymplecticEuler, IntegratorKind::Verlet, IntegratorKind::Rk4] {
+    for kind in [
+        IntegratorKind::Euler,
+        IntegratorKind::SymplecticEuler,
+        IntegratorKind::Verlet,
+        IntegratorKind::Rk4,
+    ] {
         let mut w = world(G, 1.0 / 240.0, kind);
         floor(&mut w);
         let start = DVec3::new(0.3, 0.1, -0.2);
@@ -20,15 +25,32 @@ fn sphere_resting_on_plane_stays_put() {
             worst = worst.max((w.body(b).unwrap().position - start).length());
         }
         assert!(worst < 1e-6, "{kind:?}: drifted {worst:e} m");
-        assert!(w.body(b).unwrap().velocity.length() < 1e-12, "{kind:?}: a resting ball reports a velocity");
+        assert!(
+            w.body(b).unwrap().velocity.length() < 1e-12,
+            "{kind:?}: a resting ball reports a velocity"
+        );
     }
 }
 
 /// Two spheres approaching along x, in zero gravity.
 fn head_on(e: f64, m1: f64, m2: f64, u1: f64, u2: f64) -> (World, [rigidlab::BodyHandle; 2]) {
     let mut w = world(DVec3::ZERO, 1.0 / 240.0, IntegratorKind::Verlet);
-    let a = sphere(&mut w, 0.1, m1, DVec3::new(-0.5, 0.0, 0.0), DVec3::new(u1, 0.0, 0.0), Some(e));
-    let b = sphere(&mut w, 0.1, m2, DVec3::new(0.5, 0.0, 0.0), DVec3::new(u2, 0.0, 0.0), Some(e));
+    let a = sphere(
+        &mut w,
+        0.1,
+        m1,
+        DVec3::new(-0.5, 0.0, 0.0),
+        DVec3::new(u1, 0.0, 0.0),
+        Some(e),
+    );
+    let b = sphere(
+        &mut w,
+        0.1,
+        m2,
+        DVec3::new(0.5, 0.0, 0.0),
+        DVec3::new(u2, 0.0, 0.0),
+        Some(e),
+    );
     (w, [a, b])
 }
 
@@ -39,7 +61,10 @@ fn head_on_elastic_conserves_momentum_and_energy() {
     let e0 = w.energy().kinetic;
     w.step_n(240);
     let p1 = w.momentum();
-    assert!((p1 - p0).length() / p0.length().max(1.0) < 1e-12, "momentum {p0} -> {p1}");
+    assert!(
+        (p1 - p0).length() / p0.length().max(1.0) < 1e-12,
+        "momentum {p0} -> {p1}"
+    );
     let e1 = w.energy().kinetic;
     assert!(rel(e1, e0) < 1e-9, "kinetic energy {e0} -> {e1}");
     // Textbook: v1' = ((m1 - m2) u1 + 2 m2 u2) / (m1 + m2), v2' = ((m2 - m1) u2 + 2 m1 u1) / (m1 + m2)
@@ -47,8 +72,14 @@ fn head_on_elastic_conserves_momentum_and_energy() {
     let (m1, m2, u1, u2) = (1.0, 3.0, 2.0, -1.0);
     let expected1 = ((m1 - m2) * u1 + 2.0 * m2 * u2) / (m1 + m2);
     let expected2 = ((m2 - m1) * u2 + 2.0 * m1 * u1) / (m1 + m2);
-    assert!((v1 - expected1).abs() < 1e-9, "v1' = {v1}, expected {expected1}");
-    assert!((v2 - expected2).abs() < 1e-9, "v2' = {v2}, expected {expected2}");
+    assert!(
+        (v1 - expected1).abs() < 1e-9,
+        "v1' = {v1}, expected {expected1}"
+    );
+    assert!(
+        (v2 - expected2).abs() < 1e-9,
+        "v2' = {v2}, expected {expected2}"
+    );
 }
 
 #[test]
@@ -63,7 +94,10 @@ fn head_on_half_restitution_gives_textbook_velocities() {
     let v1 = (m1 * u1 + m2 * u2 + m2 * e * (u2 - u1)) / (m1 + m2);
     let v2 = (m1 * u1 + m2 * u2 + m1 * e * (u1 - u2)) / (m1 + m2);
     let got = (w.body(a).unwrap().velocity, w.body(b).unwrap().velocity);
-    assert!((got.0.x - v1).abs() < 1e-9 && (got.1.x - v2).abs() < 1e-9, "got {got:?}, expected {v1} {v2}");
+    assert!(
+        (got.0.x - v1).abs() < 1e-9 && (got.1.x - v2).abs() < 1e-9,
+        "got {got:?}, expected {v1} {v2}"
+    );
     assert!(got.0.y.abs() < 1e-12 && got.1.y.abs() < 1e-12);
 }
 
@@ -71,7 +105,14 @@ fn head_on_half_restitution_gives_textbook_velocities() {
 fn apexes(e: f64, h: f64, r: f64, dt: f64, count: usize) -> Vec<f64> {
     let mut w = world(G, dt, IntegratorKind::Verlet);
     floor(&mut w);
-    let b = sphere(&mut w, r, 1.0, DVec3::new(0.0, h + r, 0.0), DVec3::ZERO, Some(e));
+    let b = sphere(
+        &mut w,
+        r,
+        1.0,
+        DVec3::new(0.0, h + r, 0.0),
+        DVec3::ZERO,
+        Some(e),
+    );
     let mut out = vec![];
     let mut prev_v = 0.0;
     while out.len() < count && w.time() < 60.0 {
@@ -97,14 +138,23 @@ fn bounce_heights_follow_e_squared() {
             // less than two steps (several impacts within one step are not resolved yet).
             let speed = |k: i32| e.powi(k - 1) * (2.0f64 * 9.81).sqrt();
             let flight = |k: i32| 2.0 * e.powi(k) * (2.0f64 / 9.81).sqrt();
-            let count = (1..=5).take_while(|&k| flight(k) > 2.0 * dt && speed(k) > 0.1).count();
-            assert!(count >= 2, "e={e} dt={dt}: test would check only {count} bounces");
+            let count = (1..=5)
+                .take_while(|&k| flight(k) > 2.0 * dt && speed(k) > 0.1)
+                .count();
+            assert!(
+                count >= 2,
+                "e={e} dt={dt}: test would check only {count} bounces"
+            );
             let hs = apexes(e, 1.0, 0.1, dt, count);
             assert_eq!(hs.len(), count, "e={e}: only {} bounces", hs.len());
             let mut prev = 1.0;
             for (k, h) in hs.iter().enumerate() {
                 let ratio = h / prev;
-                assert!(rel(ratio, e * e) < 0.01, "e={e} dt={dt} bounce {k}: ratio {ratio} vs {}", e * e);
+                assert!(
+                    rel(ratio, e * e) < 0.01,
+                    "e={e} dt={dt} bounce {k}: ratio {ratio} vs {}",
+                    e * e
+                );
                 prev = *h;
             }
         }
@@ -115,7 +165,12 @@ fn bounce_heights_follow_e_squared() {
 fn elastic_ball_keeps_its_height() {
     let hs = apexes(1.0, 1.0, 0.1, 1.0 / 240.0, 20);
     assert_eq!(hs.len(), 20);
-    assert!(rel(hs[19], hs[0]) < 0.01, "apex 1 {} apex 20 {}", hs[0], hs[19]);
+    assert!(
+        rel(hs[19], hs[0]) < 0.01,
+        "apex 1 {} apex 20 {}",
+        hs[0],
+        hs[19]
+    );
     assert!(rel(hs[0], 1.0) < 0.01);
 }
 
@@ -123,11 +178,26 @@ fn elastic_ball_keeps_its_height() {
 fn inelastic_ball_comes_to_rest_on_the_floor() {
     let mut w = world(G, 1.0 / 240.0, IntegratorKind::Verlet);
     floor(&mut w);
-    let b = sphere(&mut w, 0.1, 1.0, DVec3::new(0.0, 1.1, 0.0), DVec3::ZERO, Some(0.0));
+    let b = sphere(
+        &mut w,
+        0.1,
+        1.0,
+        DVec3::new(0.0, 1.1, 0.0),
+        DVec3::ZERO,
+        Some(0.0),
+    );
     w.step_n(480);
     let body = w.body(b).unwrap();
-    assert!((body.position.y - 0.1).abs() < 1e-3, "rests at y={}", body.position.y);
-    assert!(body.velocity.length() < 1e-9, "still moving at {}", body.velocity);
+    assert!(
+        (body.position.y - 0.1).abs() < 1e-3,
+        "rests at y={}",
+        body.position.y
+    );
+    assert!(
+        body.velocity.length() < 1e-9,
+        "still moving at {}",
+        body.velocity
+    );
 }
 
 fn add_box(w: &mut World, h: DVec3, position: DVec3, orientation: DQuat) -> rigidlab::BodyHandle {
@@ -147,7 +217,11 @@ fn box_settles_flat_on_the_floor_and_stays() {
     let b = add_box(&mut w, h, DVec3::new(0.0, 0.6, 0.0), tilt);
     w.step_n(5 * 240);
     let body = w.body(b).unwrap();
-    assert!((body.position.y - h.y).abs() < 2e-3, "box centre at y={}", body.position.y);
+    assert!(
+        (body.position.y - h.y).abs() < 2e-3,
+        "box centre at y={}",
+        body.position.y
+    );
     let up = body.orientation * DVec3::Y;
     assert!(up.y.abs() > 0.999, "box not flat: local y is {up}");
     let e0 = w.energy().total;
@@ -171,12 +245,21 @@ fn friction_stops_a_sliding_box_at_v2_over_2_mu_g() {
     let h = DVec3::new(0.1, 0.05, 0.1);
     let b = add_box(&mut w, h, DVec3::new(0.0, h.y, 0.0), DQuat::IDENTITY);
     w.set_velocity(b, DVec3::new(v0, 0.0, 0.0)).unwrap();
-    w.set_pair(b, f, Material::new(None, Some(mu), Some(mu)).unwrap()).unwrap();
+    w.set_pair(b, f, Material::new(None, Some(mu), Some(mu)).unwrap())
+        .unwrap();
     w.step_n(2 * 240);
     let body = w.body(b).unwrap();
     let expected = v0 * v0 / (2.0 * mu * 9.81);
-    assert!(body.velocity.length() < 1e-6, "still sliding at {}", body.velocity);
-    assert!(rel(body.position.x, expected) < 0.01, "stopped after {} m, expected {expected}", body.position.x);
+    assert!(
+        body.velocity.length() < 1e-6,
+        "still sliding at {}",
+        body.velocity
+    );
+    assert!(
+        rel(body.position.x, expected) < 0.01,
+        "stopped after {} m, expected {expected}",
+        body.position.x
+    );
 }
 
 #[test]
@@ -214,12 +297,17 @@ fn cube_on_incline(deg: f64, seconds: f64) -> (f64, DVec3, DVec3) {
     let n = DVec3::new(-th.sin(), th.cos(), 0.0);
     let mut w = world(G, 1.0 / 240.0, IntegratorKind::Verlet);
     let ramp = plane(&mut w, n, 0.0);
-    w.set_material(ramp, Material::new(None, Some(0.4), Some(0.5)).unwrap()).unwrap();
+    w.set_material(ramp, Material::new(None, Some(0.4), Some(0.5)).unwrap())
+        .unwrap();
     let h = 0.1;
     let b = add_box(&mut w, DVec3::splat(h), n * h, DQuat::from_rotation_z(th));
     w.step_n((seconds * 240.0) as u64);
     let body = w.body(b).unwrap();
-    ((body.position - n * h).length(), body.velocity, body.angular_velocity)
+    (
+        (body.position - n * h).length(),
+        body.velocity,
+        body.angular_velocity,
+    )
 }
 
 #[test]
@@ -238,30 +326,59 @@ fn block_sticks_below_the_friction_angle_and_slides_above_it() {
         let th = deg.to_radians();
         let a = 9.81 * (th.sin() - 0.4 * th.cos());
         let (moved, v, w) = cube_on_incline(deg, 2.0);
-        assert!(rel(moved, 0.5 * a * 4.0) < 1e-3, "{deg} deg: slid {moved} m, theory {}", 0.5 * a * 4.0);
-        assert!(rel(v.length(), a * 2.0) < 1e-3, "{deg} deg: speed {}", v.length());
-        assert!(v.z.abs() < 1e-6 && w.length() < 1e-6, "{deg} deg: sideways {} spin {}", v.z, w.length());
+        assert!(
+            rel(moved, 0.5 * a * 4.0) < 1e-3,
+            "{deg} deg: slid {moved} m, theory {}",
+            0.5 * a * 4.0
+        );
+        assert!(
+            rel(v.length(), a * 2.0) < 1e-3,
+            "{deg} deg: speed {}",
+            v.length()
+        );
+        assert!(
+            v.z.abs() < 1e-6 && w.length() < 1e-6,
+            "{deg} deg: sideways {} spin {}",
+            v.z,
+            w.length()
+        );
     }
 }
 
 #[test]
 fn ball_rolls_down_a_rough_ramp_at_five_sevenths_g_sin() {
-    for kind in [IntegratorKind::Verlet, IntegratorKind::Rk4, IntegratorKind::SymplecticEuler] {
+    for kind in [
+        IntegratorKind::Verlet,
+        IntegratorKind::Rk4,
+        IntegratorKind::SymplecticEuler,
+    ] {
         for deg in [10.0f64, 25.0] {
             let th = deg.to_radians();
             let n = DVec3::new(-th.sin(), th.cos(), 0.0);
             let mut w = world(G, 1.0 / 240.0, kind);
             let ramp = plane(&mut w, n, 0.0);
-            w.set_material(ramp, Material::new(None, Some(0.6), None).unwrap()).unwrap();
+            w.set_material(ramp, Material::new(None, Some(0.6), None).unwrap())
+                .unwrap();
             let r = 0.1;
             let b = sphere(&mut w, r, 1.0, n * r, DVec3::ZERO, None);
             w.step_n(480);
             let body = w.body(b).unwrap();
             let a = 5.0 / 7.0 * 9.81 * th.sin();
-            assert!(rel(body.velocity.length(), 2.0 * a) < 1e-3, "{kind:?} {deg}: v = {}", body.velocity.length());
+            assert!(
+                rel(body.velocity.length(), 2.0 * a) < 1e-3,
+                "{kind:?} {deg}: v = {}",
+                body.velocity.length()
+            );
             let slip = body.velocity + body.angular_velocity.cross(-n * r);
-            assert!(slip.length() < 1e-6, "{kind:?} {deg}: contact point slips at {}", slip.length());
-            assert!((body.position.dot(n) - r).abs() < 1e-6, "{kind:?} {deg}: left the ramp surface");
+            assert!(
+                slip.length() < 1e-6,
+                "{kind:?} {deg}: contact point slips at {}",
+                slip.length()
+            );
+            assert!(
+                (body.position.dot(n) - r).abs() < 1e-6,
+                "{kind:?} {deg}: left the ramp surface"
+            );
         }
     }
 }
@@ -272,11 +389,22 @@ fn removing_a_body_leaves_the_other_contacts_alone() {
     floor(&mut w);
     let h = DVec3::new(0.2, 0.1, 0.15);
     let bx = add_box(&mut w, h, DVec3::new(0.0, h.y, 0.0), DQuat::IDENTITY);
-    let ball = sphere(&mut w, 0.1, 1.0, DVec3::new(2.0, 0.1, 0.0), DVec3::ZERO, None);
+    let ball = sphere(
+        &mut w,
+        0.1,
+        1.0,
+        DVec3::new(2.0, 0.1, 0.0),
+        DVec3::ZERO,
+        None,
+    );
     w.step_n(240);
     let kept = w.manifolds().iter().filter(|m| m.b == bx).count();
     w.remove(ball).unwrap();
-    assert_eq!(w.manifolds().iter().filter(|m| m.b == bx).count(), kept, "the box's manifold was dropped");
+    assert_eq!(
+        w.manifolds().iter().filter(|m| m.b == bx).count(),
+        kept,
+        "the box's manifold was dropped"
+    );
     assert!(w.manifolds().iter().all(|m| m.a != ball && m.b != ball));
     let p0 = w.body(bx).unwrap().position;
     w.step_n(240);
@@ -290,11 +418,25 @@ fn broad_phase_passes_on_only_the_pairs_that_overlap() {
     let mut w = world(DVec3::ZERO, 1.0 / 240.0, IntegratorKind::Verlet);
     for i in 0..100 {
         for j in 0..100 {
-            sphere(&mut w, 0.05, 1.0, DVec3::new(0.2 * i as f64, 0.0, 0.2 * j as f64), DVec3::ZERO, None);
+            sphere(
+                &mut w,
+                0.05,
+                1.0,
+                DVec3::new(0.2 * i as f64, 0.0, 0.2 * j as f64),
+                DVec3::ZERO,
+                None,
+            );
         }
     }
     for k in 0..100 {
-        sphere(&mut w, 0.05, 1.0, DVec3::new(0.2 * k as f64, 0.1, 0.2 * (k % 7) as f64), DVec3::ZERO, None);
+        sphere(
+            &mut w,
+            0.05,
+            1.0,
+            DVec3::new(0.2 * k as f64, 0.1, 0.2 * (k % 7) as f64),
+            DVec3::ZERO,
+            None,
+        );
     }
     w.step();
     assert_eq!(w.candidate_pair_count(), 100);
@@ -317,7 +459,10 @@ fn struck_stacks_gain_no_energy_in_seed_ds_room() {
         worst = worst.max(e - last);
         last = e;
     }
-    assert!(worst < 1e-4 * start.abs(), "energy rose by {worst} J in a step (start {start} J)");
+    assert!(
+        worst < 1e-4 * start.abs(),
+        "energy rose by {worst} J in a step (start {start} J)"
+    );
     assert!(last < start);
 }
 
@@ -328,18 +473,37 @@ fn dropped_column(n: usize, dt: f64, e: f64, seconds: f64) -> (f64, f64, f64) {
     let r = 0.05;
     let mut w = world(G, dt, IntegratorKind::Verlet);
     floor(&mut w);
-    let balls: Vec<_> = (0..n).map(|k| sphere(&mut w, r, 1.0, DVec3::new(0.0, r * 1.05 + 2.1 * r * k as f64, 0.0), DVec3::ZERO, Some(e))).collect();
+    let balls: Vec<_> = (0..n)
+        .map(|k| {
+            sphere(
+                &mut w,
+                r,
+                1.0,
+                DVec3::new(0.0, r * 1.05 + 2.1 * r * k as f64, 0.0),
+                DVec3::ZERO,
+                Some(e),
+            )
+        })
+        .collect();
     let overlap = |w: &World| {
-        let y: Vec<f64> = balls.iter().map(|&b| w.body(b).unwrap().position.y).collect();
+        let y: Vec<f64> = balls
+            .iter()
+            .map(|&b| w.body(b).unwrap().position.y)
+            .collect();
         let floor = r - y[0];
-        y.windows(2).map(|p| 2.0 * r - (p[1] - p[0])).fold(floor, f64::max)
+        y.windows(2)
+            .map(|p| 2.0 * r - (p[1] - p[0]))
+            .fold(floor, f64::max)
     };
     let mut worst: f64 = 0.0;
     for _ in 0..(seconds / dt).round() as usize {
         w.step();
         worst = worst.max(overlap(&w));
     }
-    let fastest = balls.iter().map(|&b| w.body(b).unwrap().velocity.length()).fold(0.0, f64::max);
+    let fastest = balls
+        .iter()
+        .map(|&b| w.body(b).unwrap().velocity.length())
+        .fold(0.0, f64::max);
     (worst, overlap(&w), fastest)
 }
 
@@ -350,11 +514,32 @@ fn a_dropped_column_of_spheres_comes_to_rest_without_sinking() {
     // weight adds in a step times dt, times the column's length) which must stay small: it once
     // grew step after step, to a whole radius. At rest each contact keeps less than a few times
     // the linear slop (0.1 mm) that position correction leaves alone.
-    for (n, dt) in [(8, 1.0 / 240.0), (12, 1.0 / 240.0), (16, 1.0 / 240.0), (12, 1.0 / 120.0), (12, 1.0 / 480.0)] {
+    for (n, dt) in [
+        (8, 1.0 / 240.0),
+        (12, 1.0 / 240.0),
+        (16, 1.0 / 240.0),
+        (12, 1.0 / 120.0),
+        (12, 1.0 / 480.0),
+    ] {
         let (worst, last, fastest) = dropped_column(n, dt, 0.0, 6.0);
-        println!("n {n} dt {dt:.5}: worst {:.2} mm, last {:.3} mm, fastest {fastest:.2e} m/s", worst * 1e3, last * 1e3);
-        assert!(worst < 1.5 * G.length() * dt * dt * n as f64, "n {n} dt {dt}: overlapped {:.2} mm while landing", worst * 1e3);
-        assert!(last < 5.0 * Settings::default().linear_slop, "n {n} dt {dt}: {:.3} mm overlap left at rest", last * 1e3);
-        assert!(fastest < 1e-3, "n {n} dt {dt}: still moving at {fastest:e} m/s");
+        println!(
+            "n {n} dt {dt:.5}: worst {:.2} mm, last {:.3} mm, fastest {fastest:.2e} m/s",
+            worst * 1e3,
+            last * 1e3
+        );
+        assert!(
+            worst < 1.5 * G.length() * dt * dt * n as f64,
+            "n {n} dt {dt}: overlapped {:.2} mm while landing",
+            worst * 1e3
+        );
+        assert!(
+            last < 5.0 * Settings::default().linear_slop,
+            "n {n} dt {dt}: {:.3} mm overlap left at rest",
+            last * 1e3
+        );
+        assert!(
+            fastest < 1e-3,
+            "n {n} dt {dt}: still moving at {fastest:e} m/s"
+        );
     }
 }

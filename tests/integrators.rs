@@ -26,7 +26,10 @@ fn free_fall_reproduces_seed_b_table_4_1() {
     ];
     for (kind, dt, expected) in table {
         let y = fall(kind, dt, 10.0);
-        assert!(rel(y, expected) < 1e-9, "{kind:?} dt={dt}: y={y:.14} expected {expected:.14}");
+        assert!(
+            rel(y, expected) < 1e-9,
+            "{kind:?} dt={dt}: y={y:.14} expected {expected:.14}"
+        );
     }
     // Velocity Verlet is exact under uniform gravity.
     let y = fall(Verlet, 1.0 / 240.0, 10.0);
@@ -52,12 +55,20 @@ fn drag_error(kind: IntegratorKind, dt: f64) -> f64 {
 
 #[test]
 fn convergence_order_under_gravity_and_drag() {
-    for (kind, order) in [(Euler, 1.0), (SymplecticEuler, 1.0), (Verlet, 2.0), (Rk4, 4.0)] {
+    for (kind, order) in [
+        (Euler, 1.0),
+        (SymplecticEuler, 1.0),
+        (Verlet, 2.0),
+        (Rk4, 4.0),
+    ] {
         let dt = if kind == Rk4 { 0.1 } else { 0.01 };
         let e1 = drag_error(kind, dt);
         let e2 = drag_error(kind, dt / 2.0);
         let measured = (e1 / e2).log2();
-        assert!((measured - order).abs() < 0.15, "{kind:?}: order {measured:.3}, expected {order}");
+        assert!(
+            (measured - order).abs() < 0.15,
+            "{kind:?}: order {measured:.3}, expected {order}"
+        );
     }
 }
 
@@ -88,19 +99,32 @@ fn projectile_range_and_apex_every_integrator() {
                 // First order: the apex is off by about v_y dt / 2 (up for explicit Euler, down
                 // for symplectic Euler).
                 let expected_shift = if kind == Euler { 0.5 } else { -0.5 } * v0.y * dt;
-                assert!((max_y - apex - expected_shift).abs() < 0.1 * v0.y * dt, "{kind:?} dt={dt}: apex {max_y} vs {apex}");
+                assert!(
+                    (max_y - apex - expected_shift).abs() < 0.1 * v0.y * dt,
+                    "{kind:?} dt={dt}: apex {max_y} vs {apex}"
+                );
             } else {
                 // Exact trajectory; sampling the apex between steps loses at most g dt^2 / 8.
-                assert!(apex - max_y >= -1e-12 && apex - max_y <= g * dt * dt / 8.0, "{kind:?} dt={dt}: apex {max_y} vs {apex}");
+                assert!(
+                    apex - max_y >= -1e-12 && apex - max_y <= g * dt * dt / 8.0,
+                    "{kind:?} dt={dt}: apex {max_y} vs {apex}"
+                );
             }
             range_errors.push((landing_x - range).abs());
         }
         if matches!(kind, Euler | SymplecticEuler) {
             let order = (range_errors[0] / range_errors[1]).log2();
-            assert!((order - 1.0).abs() < 0.1, "{kind:?}: range converges at order {order}");
+            assert!(
+                (order - 1.0).abs() < 0.1,
+                "{kind:?}: range converges at order {order}"
+            );
         } else {
             // Only the linear interpolation of the landing between two steps remains: g dt^2.
-            assert!(range_errors[1] < g * (1.0 / 240.0f64).powi(2), "{kind:?}: range error {}", range_errors[1]);
+            assert!(
+                range_errors[1] < g * (1.0 / 240.0f64).powi(2),
+                "{kind:?}: range error {}",
+                range_errors[1]
+            );
         }
     }
 }

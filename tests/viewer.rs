@@ -16,10 +16,28 @@ use rigidlab::viewer::state::{Command, Mode, ViewerState};
 use rigidlab::{IntegratorKind, World};
 
 fn bouncing_world() -> World {
-    let mut w = common::world(DVec3::new(0.0, -9.81, 0.0), 1.0 / 240.0, IntegratorKind::Verlet);
+    let mut w = common::world(
+        DVec3::new(0.0, -9.81, 0.0),
+        1.0 / 240.0,
+        IntegratorKind::Verlet,
+    );
     common::floor(&mut w);
-    common::sphere(&mut w, 0.1, 1.0, DVec3::new(0.0, 1.0, 0.0), DVec3::ZERO, Some(0.8));
-    common::sphere(&mut w, 0.1, 2.0, DVec3::new(0.5, 0.5, 0.0), DVec3::new(0.3, 0.0, 0.0), Some(0.5));
+    common::sphere(
+        &mut w,
+        0.1,
+        1.0,
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::ZERO,
+        Some(0.8),
+    );
+    common::sphere(
+        &mut w,
+        0.1,
+        2.0,
+        DVec3::new(0.5, 0.5, 0.0),
+        DVec3::new(0.3, 0.0, 0.0),
+        Some(0.5),
+    );
     w
 }
 
@@ -40,7 +58,14 @@ fn recorded_stream() -> (Vec<String>, World) {
     for _ in 0..100 {
         step(&mut w, &mut lines);
     }
-    common::sphere(&mut w, 0.05, 0.5, DVec3::new(-0.5, 2.0, 0.0), DVec3::ZERO, None);
+    common::sphere(
+        &mut w,
+        0.05,
+        0.5,
+        DVec3::new(-0.5, 2.0, 0.0),
+        DVec3::ZERO,
+        None,
+    );
     for _ in 0..100 {
         step(&mut w, &mut lines);
     }
@@ -80,7 +105,10 @@ fn a_recorded_stream_through_the_reader_ends_on_the_scripts_last_state() {
     assert_eq!(state.mode, Mode::Stream);
     let start = Instant::now();
     while !state.ended {
-        assert!(start.elapsed() < Duration::from_secs(10), "the reader never reached the end");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the reader never reached the end"
+        );
         state.receive_inbox(reader.take());
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -127,14 +155,33 @@ fn a_frame_of_an_older_scene_or_with_bad_rows_is_ignored() {
     state.receive(Message::scene_of(&w));
     w.step();
     let old = Frame::capture(&w);
-    common::sphere(&mut w, 0.05, 0.5, DVec3::new(-0.5, 2.0, 0.0), DVec3::ZERO, None);
+    common::sphere(
+        &mut w,
+        0.05,
+        0.5,
+        DVec3::new(-0.5, 2.0, 0.0),
+        DVec3::ZERO,
+        None,
+    );
     state.receive(Message::scene_of(&w));
-    let before: Vec<DVec3> = state.world.bodies().bodies().iter().map(|b| b.position).collect();
+    let before: Vec<DVec3> = state
+        .world
+        .bodies()
+        .bodies()
+        .iter()
+        .map(|b| b.position)
+        .collect();
     state.receive(Message::Frame(old));
     let mut bad = Frame::capture(&w);
     bad.positions.pop();
     state.receive(Message::Frame(bad));
-    let after: Vec<DVec3> = state.world.bodies().bodies().iter().map(|b| b.position).collect();
+    let after: Vec<DVec3> = state
+        .world
+        .bodies()
+        .bodies()
+        .iter()
+        .map(|b| b.position)
+        .collect();
     assert_eq!(before, after);
     assert_eq!(state.frames_received, 0);
     // Paused, a live view holds its picture.
@@ -189,7 +236,10 @@ fn whole_steps_from_the_accumulator_keep_the_remainder_and_follow_the_time_scale
     // A world slower than real time runs at most max_steps_per_frame steps a frame.
     state.apply(Command::TogglePause);
     state.apply(Command::NormalSpeed);
-    assert_eq!(state.advance(0.25), state.max_steps_per_frame.min((0.25 / dt) as usize));
+    assert_eq!(
+        state.advance(0.25),
+        state.max_steps_per_frame.min((0.25 / dt) as usize)
+    );
 }
 
 /// The mouse spring: 2 Hz at damping ratio 0.7, carrying the weight. Held at its centre, a ball
@@ -202,7 +252,10 @@ fn the_mouse_spring_brings_the_grabbed_point_to_the_cursor() {
         let mut state = ViewerState::simulate(w.to_scene(), "drag").unwrap();
         let ball = state.world.bodies().bodies()[1].clone();
         let grab = ball.position + offset;
-        state.apply(Command::BeginDrag { body: ball.id, point: grab });
+        state.apply(Command::BeginDrag {
+            body: ball.id,
+            point: grab,
+        });
         assert_eq!(state.selected, Some(ball.id));
         let target = DVec3::new(0.3, 1.5, 0.2);
         state.apply(Command::DragTo(target));
@@ -212,12 +265,20 @@ fn the_mouse_spring_brings_the_grabbed_point_to_the_cursor() {
         let b = state.world.body(state.handle(ball.id).unwrap()).unwrap();
         let point = b.position + b.orientation * (ball.orientation.inverse() * offset);
         let tolerance = if offset == DVec3::ZERO { 1e-9 } else { 5e-3 };
-        assert!((point - target).length() < tolerance, "held point {point} against cursor {target}");
+        assert!(
+            (point - target).length() < tolerance,
+            "held point {point} against cursor {target}"
+        );
         if offset == DVec3::ZERO {
             assert!(b.velocity.length() < 1e-9);
         } else {
             // Hanging: the centre below the grabbed point.
-            assert!(b.position.y < point.y - 0.09, "{} against {}", b.position, point);
+            assert!(
+                b.position.y < point.y - 0.09,
+                "{} against {}",
+                b.position,
+                point
+            );
         }
         state.apply(Command::EndDrag);
         assert!(state.drag.is_none());
@@ -228,17 +289,31 @@ fn the_mouse_spring_brings_the_grabbed_point_to_the_cursor() {
 fn spawn_delete_and_toggle_static_edit_the_simulated_world() {
     let w = bouncing_world();
     let mut state = ViewerState::simulate(w.to_scene(), "sandbox").unwrap();
-    state.apply(Command::Spawn { sphere: true, at: DVec3::new(1.0, 2.0, 0.0), size: 0.1 });
-    state.apply(Command::Spawn { sphere: false, at: DVec3::new(-1.0, 2.0, 0.0), size: 0.1 });
+    state.apply(Command::Spawn {
+        sphere: true,
+        at: DVec3::new(1.0, 2.0, 0.0),
+        size: 0.1,
+    });
+    state.apply(Command::Spawn {
+        sphere: false,
+        at: DVec3::new(-1.0, 2.0, 0.0),
+        size: 0.1,
+    });
     assert_eq!(state.world.bodies().len(), 5);
     let cube = state.selected.unwrap();
     let h = state.handle(cube).unwrap();
     assert_eq!(state.world.body(h).unwrap().shape.type_name(), "box");
-    assert_eq!(state.world.body(h).unwrap().position, DVec3::new(-1.0, 2.0, 0.0));
+    assert_eq!(
+        state.world.body(h).unwrap().position,
+        DVec3::new(-1.0, 2.0, 0.0)
+    );
     state.apply(Command::ToggleStatic);
     state.advance(0.5);
     assert!(!state.world.body(h).unwrap().is_dynamic());
-    assert_eq!(state.world.body(h).unwrap().position, DVec3::new(-1.0, 2.0, 0.0));
+    assert_eq!(
+        state.world.body(h).unwrap().position,
+        DVec3::new(-1.0, 2.0, 0.0)
+    );
     state.apply(Command::ToggleStatic);
     state.advance(0.1);
     assert!(state.world.body(h).unwrap().position.y < 2.0);
@@ -266,10 +341,17 @@ fn a_replay_plays_in_real_time_seeks_and_steps_frames() {
     for _ in 0..30 {
         state.advance(1.0 / 60.0);
     }
-    assert!((state.world.time() - 0.5).abs() < 1e-9, "{}", state.world.time());
+    assert!(
+        (state.world.time() - 0.5).abs() < 1e-9,
+        "{}",
+        state.world.time()
+    );
     let k = state.cursor;
     let truth = &replay.frames[k];
-    assert_eq!(state.world.bodies().bodies()[1].position, truth.positions[1]);
+    assert_eq!(
+        state.world.bodies().bodies()[1].position,
+        truth.positions[1]
+    );
     state.apply(Command::Seek(1.0));
     assert_eq!(state.cursor, 120);
     assert!((state.world.time() - 2.0).abs() < 1e-9);
@@ -311,7 +393,14 @@ fn presets_load_on_number_keys_and_planar_worlds_are_told() {
 fn a_garbled_line_is_reported_and_the_stream_goes_on() {
     let w = bouncing_world();
     let mut input = b"\xff\xfe not a message\n".to_vec();
-    input.extend(format!("{}\n{}\n", Message::scene_of(&w).to_line(), Message::Frame(Frame::capture(&w)).to_line()).as_bytes());
+    input.extend(
+        format!(
+            "{}\n{}\n",
+            Message::scene_of(&w).to_line(),
+            Message::Frame(Frame::capture(&w)).to_line()
+        )
+        .as_bytes(),
+    );
     let reader = StreamReader::spawn(std::io::Cursor::new(input));
     let mut state = ViewerState::stream();
     let start = Instant::now();
@@ -319,25 +408,58 @@ fn a_garbled_line_is_reported_and_the_stream_goes_on() {
         state.receive_inbox(reader.take());
         std::thread::sleep(Duration::from_millis(1));
     }
-    assert!(state.stream_error.as_deref().unwrap_or("").contains("not a rigidlab stream message"), "{:?}", state.stream_error);
-    assert!(state.hud_lines(60.0).iter().any(|l| l.starts_with("stream: not a rigidlab")));
+    assert!(
+        state
+            .stream_error
+            .as_deref()
+            .unwrap_or("")
+            .contains("not a rigidlab stream message"),
+        "{:?}",
+        state.stream_error
+    );
+    assert!(state
+        .hud_lines(60.0)
+        .iter()
+        .any(|l| l.starts_with("stream: not a rigidlab")));
     assert_eq!(state.world.bodies().len(), 3);
-    assert!(state.note.as_deref().unwrap_or("").contains("ended"), "{:?}", state.note);
+    assert!(
+        state.note.as_deref().unwrap_or("").contains("ended"),
+        "{:?}",
+        state.note
+    );
 }
 
 #[test]
 fn a_stream_that_starts_empty_is_framed_when_bodies_arrive_and_reloads_get_new_meshes() {
-    let mut w = common::world(DVec3::new(0.0, -9.81, 0.0), 1.0 / 240.0, IntegratorKind::Verlet);
+    let mut w = common::world(
+        DVec3::new(0.0, -9.81, 0.0),
+        1.0 / 240.0,
+        IntegratorKind::Verlet,
+    );
     let mut state = ViewerState::stream();
     state.receive(Message::scene_of(&w));
     state.scene_changed = false;
     let generation = state.generation;
-    common::sphere(&mut w, 0.1, 1.0, DVec3::new(0.0, 10.0, 0.0), DVec3::ZERO, None);
+    common::sphere(
+        &mut w,
+        0.1,
+        1.0,
+        DVec3::new(0.0, 10.0, 0.0),
+        DVec3::ZERO,
+        None,
+    );
     state.receive(Message::scene_of(&w));
     assert!(state.scene_changed, "the first bodies are framed");
     assert!(state.generation > generation);
     state.scene_changed = false;
-    common::sphere(&mut w, 0.1, 1.0, DVec3::new(1.0, 10.0, 0.0), DVec3::ZERO, None);
+    common::sphere(
+        &mut w,
+        0.1,
+        1.0,
+        DVec3::new(1.0, 10.0, 0.0),
+        DVec3::ZERO,
+        None,
+    );
     state.receive(Message::scene_of(&w));
     assert!(!state.scene_changed, "a body more keeps the camera");
 }

@@ -10,12 +10,18 @@ pub struct Aabb {
 
 impl Aabb {
     pub fn around(centre: DVec3, half: DVec3) -> Aabb {
-        Aabb { min: centre - half, max: centre + half }
+        Aabb {
+            min: centre - half,
+            max: centre + half,
+        }
     }
 
     /// The box that overlaps every other box (for infinite shapes).
     pub fn everything() -> Aabb {
-        Aabb { min: DVec3::splat(f64::NEG_INFINITY), max: DVec3::splat(f64::INFINITY) }
+        Aabb {
+            min: DVec3::splat(f64::NEG_INFINITY),
+            max: DVec3::splat(f64::INFINITY),
+        }
     }
 
     pub fn is_infinite(&self) -> bool {
@@ -24,7 +30,10 @@ impl Aabb {
 
     /// The box grown by `margin` on every side.
     pub fn fattened(&self, margin: f64) -> Aabb {
-        Aabb { min: self.min - DVec3::splat(margin), max: self.max + DVec3::splat(margin) }
+        Aabb {
+            min: self.min - DVec3::splat(margin),
+            max: self.max + DVec3::splat(margin),
+        }
     }
 
     pub fn overlaps(&self, other: &Aabb) -> bool {

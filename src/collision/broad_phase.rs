@@ -40,13 +40,22 @@ impl BroadPhase {
 
     /// Candidate pairs (row a < row b) whose boxes overlap and of which at least one body is
     /// `awake`, sorted so that the solver sees them in a deterministic order.
-    pub fn find_pairs(&mut self, boxes: &[Aabb], awake: impl Fn(usize) -> bool, pairs: &mut Vec<(u32, u32)>) {
+    pub fn find_pairs(
+        &mut self,
+        boxes: &[Aabb],
+        awake: impl Fn(usize) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
         pairs.clear();
         if self.built_for != Some(boxes.len()) {
             self.finite.clear();
             self.infinite.clear();
             for (i, b) in boxes.iter().enumerate() {
-                if b.is_infinite() { self.infinite.push(i as u32) } else { self.finite.push(i as u32) }
+                if b.is_infinite() {
+                    self.infinite.push(i as u32)
+                } else {
+                    self.finite.push(i as u32)
+                }
             }
             self.built_for = Some(boxes.len());
         }
@@ -67,7 +76,10 @@ impl BroadPhase {
         for &p in &self.infinite {
             for (j, bj) in boxes.iter().enumerate() {
                 let j = j as u32;
-                if j != p && (!bj.is_infinite() || p < j) && (awake(p as usize) || awake(j as usize)) {
+                if j != p
+                    && (!bj.is_infinite() || p < j)
+                    && (awake(p as usize) || awake(j as usize))
+                {
                     pairs.push((p.min(j), p.max(j)));
                 }
             }
@@ -84,7 +96,8 @@ impl BroadPhase {
         // (width, row) of the boxes not classed yet, kept in row order so that each grid reads
         // the boxes and fills its table in the order they lie in memory.
         self.widths.clear();
-        self.widths.extend(self.finite.iter().map(|&r| (width(&boxes[r as usize]), r)));
+        self.widths
+            .extend(self.finite.iter().map(|&r| (width(&boxes[r as usize]), r)));
         self.classes = 0;
         while !self.widths.is_empty() {
             self.selection.clear();
@@ -116,7 +129,12 @@ impl BroadPhase {
 /// Sorts pairs of rows below `rows` by their first row, then their second: two stable counting
 /// passes, linear in pairs and rows (a comparison sort of a large pile's pairs cost as much as
 /// the rest of the broad phase).
-fn sort_pairs(pairs: &mut Vec<(u32, u32)>, rows: usize, counts: &mut Vec<usize>, scratch: &mut Vec<(u32, u32)>) {
+fn sort_pairs(
+    pairs: &mut Vec<(u32, u32)>,
+    rows: usize,
+    counts: &mut Vec<usize>,
+    scratch: &mut Vec<(u32, u32)>,
+) {
     let keys: [fn(&(u32, u32)) -> u32; 2] = [|p| p.1, |p| p.0];
     for key in keys {
         counts.clear();
@@ -148,7 +166,14 @@ mod tests {
     fn pairs_sort_as_a_comparison_sort_would() {
         let mut seed = 7;
         let rows = 50;
-        let mut pairs: Vec<(u32, u32)> = (0..400).map(|_| ((lcg(&mut seed) * rows as f64) as u32, (lcg(&mut seed) * rows as f64) as u32)).collect();
+        let mut pairs: Vec<(u32, u32)> = (0..400)
+            .map(|_| {
+                (
+                    (lcg(&mut seed) * rows as f64) as u32,
+                    (lcg(&mut seed) * rows as f64) as u32,
+                )
+            })
+            .collect();
         let mut expected = pairs.clone();
         expected.sort_unstable();
         let (mut counts, mut scratch) = (Vec::new(), Vec::new());
@@ -164,24 +189,34 @@ mod tests {
 
     /// A small deterministic generator, enough to scatter boxes.
     fn lcg(seed: &mut u64) -> f64 {
-        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (*seed >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Every overlapping pair, by testing all of them.
     fn all_overlapping(boxes: &[Aabb]) -> Vec<(u32, u32)> {
         let n = boxes.len() as u32;
-        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).filter(|&(i, j)| boxes[i as usize].overlaps(&boxes[j as usize])).collect()
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .filter(|&(i, j)| boxes[i as usize].overlaps(&boxes[j as usize]))
+            .collect()
     }
 
     #[test]
     fn finds_exactly_the_overlapping_pairs_as_bodies_move() {
         let mut seed = 7;
-        let mut centres: Vec<DVec3> = (0..400).map(|_| DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed)) * 4.0).collect();
+        let mut centres: Vec<DVec3> = (0..400)
+            .map(|_| DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed)) * 4.0)
+            .collect();
         let mut bp = BroadPhase::default();
         let mut pairs = vec![];
         for _ in 0..5 {
-            let mut boxes: Vec<Aabb> = centres.iter().map(|c| Aabb::around(*c, DVec3::splat(0.1))).collect();
+            let mut boxes: Vec<Aabb> = centres
+                .iter()
+                .map(|c| Aabb::around(*c, DVec3::splat(0.1)))
+                .collect();
             boxes.push(Aabb::everything());
             bp.find_pairs(&boxes, |_| true, &mut pairs);
             assert_eq!(pairs, all_overlapping(&boxes));
@@ -197,13 +232,23 @@ mod tests {
         // Every third box awake, among 400 scattered ones and a plane: exactly the overlapping
         // pairs with an awake box.
         let mut seed = 11;
-        let mut boxes: Vec<Aabb> = (0..400).map(|_| Aabb::around(DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed)) * 3.0, DVec3::splat(0.15))).collect();
+        let mut boxes: Vec<Aabb> = (0..400)
+            .map(|_| {
+                Aabb::around(
+                    DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed)) * 3.0,
+                    DVec3::splat(0.15),
+                )
+            })
+            .collect();
         boxes.push(Aabb::everything());
         let awake = |i: usize| i % 3 == 0;
         let mut bp = BroadPhase::default();
         let mut pairs = vec![];
         bp.find_pairs(&boxes, awake, &mut pairs);
-        let expected: Vec<(u32, u32)> = all_overlapping(&boxes).into_iter().filter(|&(i, j)| awake(i as usize) || awake(j as usize)).collect();
+        let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
+            .into_iter()
+            .filter(|&(i, j)| awake(i as usize) || awake(j as usize))
+            .collect();
         assert!(expected.len() > 400, "{} pairs", expected.len());
         assert_eq!(pairs, expected);
     }
@@ -251,7 +296,10 @@ mod tests {
         for every in [1, 2, 7] {
             let awake = |i: usize| i % every == 0;
             bp.find_pairs(&boxes, awake, &mut pairs);
-            let expected: Vec<(u32, u32)> = all_overlapping(&boxes).into_iter().filter(|&(i, j)| awake(i as usize) || awake(j as usize)).collect();
+            let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
+                .into_iter()
+                .filter(|&(i, j)| awake(i as usize) || awake(j as usize))
+                .collect();
             assert!(expected.len() > 300, "{} pairs", expected.len());
             assert_eq!(pairs, expected, "one body in {every} awake");
         }
@@ -265,12 +313,18 @@ mod tests {
         for k in 0..40 {
             let c = DVec3::new((k % 4) as f64 * 0.5, 0.0, 0.0);
             boxes.push(Aabb::around(c, DVec3::ZERO));
-            boxes.push(Aabb::around(c + DVec3::splat(1e19 * (k % 3) as f64), DVec3::splat(0.3)));
+            boxes.push(Aabb::around(
+                c + DVec3::splat(1e19 * (k % 3) as f64),
+                DVec3::splat(0.3),
+            ));
         }
         let mut bp = BroadPhase::default();
         let mut pairs = vec![];
         bp.find_pairs(&boxes, |i| i % 3 != 1, &mut pairs);
-        let expected: Vec<(u32, u32)> = all_overlapping(&boxes).into_iter().filter(|&(i, j)| i % 3 != 1 || j % 3 != 1).collect();
+        let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
+            .into_iter()
+            .filter(|&(i, j)| i % 3 != 1 || j % 3 != 1)
+            .collect();
         assert!(expected.len() > 100, "{} pairs", expected.len());
         assert_eq!(pairs, expected);
         let only_points: Vec<Aabb> = boxes.iter().step_by(2).copied().collect();

@@ -24,8 +24,19 @@ type Cell = [i64; 3];
 /// The 13 neighbours of a cell that come after it (in x, then y, then z order): visiting those
 /// and the cell itself from every cell meets each pair of neighbouring cells once.
 const FORWARD: [Cell; 13] = [
-    [1, -1, -1], [1, -1, 0], [1, -1, 1], [1, 0, -1], [1, 0, 0], [1, 0, 1], [1, 1, -1], [1, 1, 0], [1, 1, 1],
-    [0, 1, -1], [0, 1, 0], [0, 1, 1], [0, 0, 1],
+    [1, -1, -1],
+    [1, -1, 0],
+    [1, -1, 1],
+    [1, 0, -1],
+    [1, 0, 0],
+    [1, 0, 1],
+    [1, 1, -1],
+    [1, 1, 0],
+    [1, 1, 1],
+    [0, 1, -1],
+    [0, 1, 0],
+    [0, 1, 1],
+    [0, 0, 1],
 ];
 
 /// How cells map to slots of the table.
@@ -60,7 +71,13 @@ pub struct CellGrid {
 
 impl CellGrid {
     /// Files the boxes of `rows`, none wider than `cell` along any axis.
-    pub fn build(&mut self, rows: &[u32], boxes: &[Aabb], awake: &impl Fn(usize) -> bool, cell: f64) {
+    pub fn build(
+        &mut self,
+        rows: &[u32],
+        boxes: &[Aabb],
+        awake: &impl Fn(usize) -> bool,
+        cell: f64,
+    ) {
         self.cell = cell;
         let table = self.choose_layout(rows, boxes);
         self.starts.clear();
@@ -75,7 +92,14 @@ impl CellGrid {
             self.starts[k] += self.starts[k - 1];
         }
         // Each slot's start serves as its fill cursor, then the starts are shifted back.
-        let blank = Entry { aabb: Aabb { min: DVec3::ZERO, max: DVec3::ZERO }, row: 0, awake: false };
+        let blank = Entry {
+            aabb: Aabb {
+                min: DVec3::ZERO,
+                max: DVec3::ZERO,
+            },
+            row: 0,
+            awake: false,
+        };
         self.entries.clear();
         self.entries.resize(rows.len(), blank);
         self.awake = 0;
@@ -83,7 +107,11 @@ impl CellGrid {
             let at = &mut self.starts[slot as usize];
             let is_awake = awake(r as usize);
             self.awake += is_awake as usize;
-            self.entries[*at as usize] = Entry { aabb: boxes[r as usize], row: r, awake: is_awake };
+            self.entries[*at as usize] = Entry {
+                aabb: boxes[r as usize],
+                row: r,
+                awake: is_awake,
+            };
             *at += 1;
         }
         self.starts.copy_within(0..table, 1);
@@ -106,7 +134,12 @@ impl CellGrid {
         }
         let size = [0, 1, 2].map(|k| high[k].saturating_sub(low[k]).saturating_add(1));
         let cells = size.iter().fold(1i64, |a, &s| a.saturating_mul(s.max(1)));
-        if !rows.is_empty() && cells <= DENSE_CELLS_PER_BOX.saturating_mul(rows.len() as i64).max(64) {
+        if !rows.is_empty()
+            && cells
+                <= DENSE_CELLS_PER_BOX
+                    .saturating_mul(rows.len() as i64)
+                    .max(64)
+        {
             self.layout = Layout::Dense { low, size };
             cells as usize
         } else {
@@ -155,7 +188,10 @@ impl CellGrid {
                 for dy in -1..=1 {
                     for dz in -1..=1 {
                         for o in self.in_cell(add(c, [dx, dy, dz])) {
-                            if o.row != e.row && !(o.awake && o.row < e.row) && e.aabb.overlaps(&o.aabb) {
+                            if o.row != e.row
+                                && !(o.awake && o.row < e.row)
+                                && e.aabb.overlaps(&o.aabb)
+                            {
                                 found(e.row, o.row);
                             }
                         }
@@ -179,7 +215,9 @@ impl CellGrid {
         if (0..3).any(|k| lo[k] > hi[k]) {
             return;
         }
-        let cells: f64 = (0..3).map(|k| (hi[k] as f64 - lo[k] as f64) + 1.0).product();
+        let cells: f64 = (0..3)
+            .map(|k| (hi[k] as f64 - lo[k] as f64) + 1.0)
+            .product();
         let mut test = |o: &Entry| {
             if b.overlaps(&o.aabb) {
                 found(o);
@@ -221,7 +259,9 @@ impl CellGrid {
         match self.layout {
             Layout::Dense { low, size } => {
                 let d = [0, 1, 2].map(|k| c[k].wrapping_sub(low[k]));
-                (0..3).all(|k| (0..size[k]).contains(&d[k])).then(|| (d[0] + size[0] * (d[1] + size[1] * d[2])) as usize)
+                (0..3)
+                    .all(|k| (0..size[k]).contains(&d[k]))
+                    .then(|| (d[0] + size[0] * (d[1] + size[1] * d[2])) as usize)
             }
             Layout::Hashed => {
                 let h = (c[0] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -234,5 +274,9 @@ impl CellGrid {
 }
 
 fn add(c: Cell, d: Cell) -> Cell {
-    [c[0].wrapping_add(d[0]), c[1].wrapping_add(d[1]), c[2].wrapping_add(d[2])]
+    [
+        c[0].wrapping_add(d[0]),
+        c[1].wrapping_add(d[1]),
+        c[2].wrapping_add(d[2]),
+    ]
 }

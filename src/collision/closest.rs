@@ -38,7 +38,13 @@ pub fn segment_segment(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (DVec3, DV
                 let t0 = (p2 - p1).dot(d1) / a;
                 let t1 = (q2 - p1).dot(d1) / a;
                 let (lo, hi) = (t0.min(t1).max(0.0), t0.max(t1).min(1.0));
-                s = if lo <= hi { 0.5 * (lo + hi) } else if t0.min(t1) > 1.0 { 1.0 } else { 0.0 };
+                s = if lo <= hi {
+                    0.5 * (lo + hi)
+                } else if t0.min(t1) > 1.0 {
+                    1.0
+                } else {
+                    0.0
+                };
                 t = ((p1 + d1 * s - p2).dot(d2) / e).clamp(0.0, 1.0);
             } else {
                 let s0 = ((b * f - c * e) / denom).clamp(0.0, 1.0);
@@ -65,15 +71,41 @@ mod tests {
 
     #[test]
     fn crossing_skew_and_parallel_segments() {
-        let (a, b, s, t) = segment_segment(DVec3::new(-1.0, 0.0, 0.0), DVec3::new(1.0, 0.0, 0.0), DVec3::new(0.5, 1.0, -1.0), DVec3::new(0.5, 1.0, 1.0));
-        assert!((a - DVec3::new(0.5, 0.0, 0.0)).length() < 1e-15 && (b - DVec3::new(0.5, 1.0, 0.0)).length() < 1e-15);
+        let (a, b, s, t) = segment_segment(
+            DVec3::new(-1.0, 0.0, 0.0),
+            DVec3::new(1.0, 0.0, 0.0),
+            DVec3::new(0.5, 1.0, -1.0),
+            DVec3::new(0.5, 1.0, 1.0),
+        );
+        assert!(
+            (a - DVec3::new(0.5, 0.0, 0.0)).length() < 1e-15
+                && (b - DVec3::new(0.5, 1.0, 0.0)).length() < 1e-15
+        );
         assert!((s - 0.75).abs() < 1e-15 && (t - 0.5).abs() < 1e-15);
         // Beyond the end of the first: clamped to its end.
-        let (a, b, _, _) = segment_segment(DVec3::ZERO, DVec3::X, DVec3::new(2.0, 1.0, -1.0), DVec3::new(2.0, 1.0, 1.0));
-        assert!((a - DVec3::X).length() < 1e-15 && (b - DVec3::new(2.0, 1.0, 0.0)).length() < 1e-15);
+        let (a, b, _, _) = segment_segment(
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::new(2.0, 1.0, -1.0),
+            DVec3::new(2.0, 1.0, 1.0),
+        );
+        assert!(
+            (a - DVec3::X).length() < 1e-15 && (b - DVec3::new(2.0, 1.0, 0.0)).length() < 1e-15
+        );
         // Parallel with overlap [0.5, 1]: the middle of it.
-        let (a, b, _, _) = segment_segment(DVec3::ZERO, DVec3::X, DVec3::new(0.5, 1.0, 0.0), DVec3::new(3.0, 1.0, 0.0));
-        assert!((a - DVec3::new(0.75, 0.0, 0.0)).length() < 1e-15 && (b - DVec3::new(0.75, 1.0, 0.0)).length() < 1e-15);
-        assert_eq!(point_on_segment(DVec3::new(5.0, 1.0, 0.0), DVec3::ZERO, DVec3::X), DVec3::X);
+        let (a, b, _, _) = segment_segment(
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::new(0.5, 1.0, 0.0),
+            DVec3::new(3.0, 1.0, 0.0),
+        );
+        assert!(
+            (a - DVec3::new(0.75, 0.0, 0.0)).length() < 1e-15
+                && (b - DVec3::new(0.75, 1.0, 0.0)).length() < 1e-15
+        );
+        assert_eq!(
+            point_on_segment(DVec3::new(5.0, 1.0, 0.0), DVec3::ZERO, DVec3::X),
+            DVec3::X
+        );
     }
 }

@@ -62,7 +62,12 @@ pub struct ContactEvents {
 impl ContactEvents {
     /// A copy that knows which pairs touch, without the events waiting to be read.
     pub fn without_unread(&self) -> ContactEvents {
-        ContactEvents { touching: self.touching.clone(), now: Vec::new(), events: Vec::new(), dropped: 0 }
+        ContactEvents {
+            touching: self.touching.clone(),
+            now: Vec::new(),
+            events: Vec::new(),
+            dropped: 0,
+        }
     }
 
     fn record(&mut self, e: ContactEvent) {
@@ -76,32 +81,77 @@ impl ContactEvents {
     /// Compares the pairs touching in the step that started at `start` with those of the step
     /// before, and reports the step's impacts, in the order they happened. A pair touches when
     /// one of its points carried an impulse or closed its gap within the step.
-    pub fn update(&mut self, manifolds: &[Manifold], impacts: &[Impact], bodies: &BodySet, start: f64) {
+    pub fn update(
+        &mut self,
+        manifolds: &[Manifold],
+        impacts: &[Impact],
+        bodies: &BodySet,
+        start: f64,
+    ) {
         let first_new = self.events.len();
         for i in impacts {
             let m = &manifolds[i.manifold];
-            let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else { continue };
-            self.record(ContactEvent { kind: EventKind::Impact, body_a: a.id, body_b: b.id, time: start + i.time, point: i.point, normal: i.normal, speed: i.speed, impulse: i.impulse });
+            let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else {
+                continue;
+            };
+            self.record(ContactEvent {
+                kind: EventKind::Impact,
+                body_a: a.id,
+                body_b: b.id,
+                time: start + i.time,
+                point: i.point,
+                normal: i.normal,
+                speed: i.speed,
+                impulse: i.impulse,
+            });
         }
         self.now.clear();
-        self.now.extend(manifolds.iter().filter_map(|m| touching(m, bodies).map(|t| t.0)));
+        self.now.extend(
+            manifolds
+                .iter()
+                .filter_map(|m| touching(m, bodies).map(|t| t.0)),
+        );
         self.now.sort_unstable();
         self.now.dedup();
         // Mostly the same pairs as last step: nothing began or ended.
         if self.now != self.touching {
             for m in manifolds {
-                let Some((key, p, a, b)) = touching(m, bodies) else { continue };
+                let Some((key, p, a, b)) = touching(m, bodies) else {
+                    continue;
+                };
                 if self.touching.binary_search(&key).is_err() {
-                    let speed = m.points.iter().map(|p| p.approach_speed).fold(0.0, f64::max);
+                    let speed = m
+                        .points
+                        .iter()
+                        .map(|p| p.approach_speed)
+                        .fold(0.0, f64::max);
                     let time = start + p.touch_time.unwrap_or(0.0);
-                    self.record(ContactEvent { kind: EventKind::Begin, body_a: a, body_b: b, time, point: p.point, normal: m.normal, speed, impulse: 0.0 });
+                    self.record(ContactEvent {
+                        kind: EventKind::Begin,
+                        body_a: a,
+                        body_b: b,
+                        time,
+                        point: p.point,
+                        normal: m.normal,
+                        speed,
+                        impulse: 0.0,
+                    });
                 }
             }
             let nan = DVec3::splat(f64::NAN);
             for i in 0..self.touching.len() {
                 let key = self.touching[i];
                 if self.now.binary_search(&key).is_err() {
-                    self.record(ContactEvent { kind: EventKind::End, body_a: key.0, body_b: key.1, time: start, point: nan, normal: nan, speed: f64::NAN, impulse: f64::NAN });
+                    self.record(ContactEvent {
+                        kind: EventKind::End,
+                        body_a: key.0,
+                        body_b: key.1,
+                        time: start,
+                        point: nan,
+                        normal: nan,
+                        speed: f64::NAN,
+                        impulse: f64::NAN,
+                    });
                 }
             }
         }
@@ -113,16 +163,29 @@ impl ContactEvents {
             EventKind::Impact => 2,
         };
         let first_new = first_new.min(self.events.len());
-        self.events[first_new..].sort_by(|x, y| x.time.total_cmp(&y.time).then(rank(x.kind).cmp(&rank(y.kind))));
+        self.events[first_new..].sort_by(|x, y| {
+            x.time
+                .total_cmp(&y.time)
+                .then(rank(x.kind).cmp(&rank(y.kind)))
+        });
     }
 }
 
 /// When manifold m touches (a point pushed or touched in the last step): its pair's key (body
 /// ids, smaller first), its earliest touching point and its bodies' ids.
-fn touching<'m>(m: &'m Manifold, bodies: &BodySet) -> Option<((u64, u64), &'m ContactPoint, u64, u64)> {
-    let first = m.points.iter().filter(|p| p.normal_impulse > 0.0 || p.touch_time.is_some()).min_by(|x, y| {
-        x.touch_time.unwrap_or(f64::INFINITY).total_cmp(&y.touch_time.unwrap_or(f64::INFINITY))
-    });
+fn touching<'m>(
+    m: &'m Manifold,
+    bodies: &BodySet,
+) -> Option<((u64, u64), &'m ContactPoint, u64, u64)> {
+    let first = m
+        .points
+        .iter()
+        .filter(|p| p.normal_impulse > 0.0 || p.touch_time.is_some())
+        .min_by(|x, y| {
+            x.touch_time
+                .unwrap_or(f64::INFINITY)
+                .total_cmp(&y.touch_time.unwrap_or(f64::INFINITY))
+        });
     let (p, a, b) = (first?, bodies.get(m.a)?, bodies.get(m.b)?);
     Some(((a.id.min(b.id), a.id.max(b.id)), p, a.id, b.id))
 }

@@ -100,13 +100,25 @@ fn closest_on_simplex(s: &[Vertex]) -> ([f64; 4], u32, DVec3) {
 
 /// Closest points of conv(a) and conv(b), or None if they overlap.
 pub fn distance(a: &[DVec3], b: &[DVec3]) -> Option<Closest> {
-    let scale = a.iter().chain(b).map(|p| p.abs().max_element()).fold(1e-300, f64::max);
+    let scale = a
+        .iter()
+        .chain(b)
+        .map(|p| p.abs().max_element())
+        .fold(1e-300, f64::max);
     // Start from the support points along the line between the sets' centres: usually close
     // to the answer, so few iterations follow.
     let centre = |s: &[DVec3]| s.iter().sum::<DVec3>() / s.len() as f64;
     let d = centre(b) - centre(a);
-    let (pa, pb) = if d != DVec3::ZERO { (support(a, d), support(b, -d)) } else { (a[0], b[0]) };
-    let start = Vertex { w: pb - pa, a: pa, b: pb };
+    let (pa, pb) = if d != DVec3::ZERO {
+        (support(a, d), support(b, -d))
+    } else {
+        (a[0], b[0])
+    };
+    let start = Vertex {
+        w: pb - pa,
+        a: pa,
+        b: pb,
+    };
     let mut simplex = [start; 4];
     let mut n = 1;
     let mut v = start.w;
@@ -117,7 +129,11 @@ pub fn distance(a: &[DVec3], b: &[DVec3]) -> Option<Closest> {
             return None;
         }
         let (pb, pa) = (support(b, -v), support(a, v));
-        let w = Vertex { w: pb - pa, a: pa, b: pb };
+        let w = Vertex {
+            w: pb - pa,
+            a: pa,
+            b: pb,
+        };
         // No support point gets closer to the origin than v by more than round-off: done.
         if vv - v.dot(w.w) <= 1e-12 * vv || simplex[..n].iter().any(|s| s.w == w.w) {
             break;
@@ -143,13 +159,25 @@ pub fn distance(a: &[DVec3], b: &[DVec3]) -> Option<Closest> {
             return None;
         }
     }
-    let on_a = simplex[..n].iter().zip(lambda).map(|(s, l)| s.a * l).sum::<DVec3>();
-    let on_b = simplex[..n].iter().zip(lambda).map(|(s, l)| s.b * l).sum::<DVec3>();
+    let on_a = simplex[..n]
+        .iter()
+        .zip(lambda)
+        .map(|(s, l)| s.a * l)
+        .sum::<DVec3>();
+    let on_b = simplex[..n]
+        .iter()
+        .zip(lambda)
+        .map(|(s, l)| s.b * l)
+        .sum::<DVec3>();
     let distance = v.length();
     if distance <= 1e-12 * scale {
         return None;
     }
-    Some(Closest { on_a, on_b, distance })
+    Some(Closest {
+        on_a,
+        on_b,
+        distance,
+    })
 }
 
 #[cfg(test)]
@@ -157,16 +185,31 @@ mod tests {
     use super::*;
 
     fn cube(centre: DVec3, h: f64) -> Vec<DVec3> {
-        (0..8).map(|c| centre + h * DVec3::new(if c & 1 == 0 { -1.0 } else { 1.0 }, if c & 2 == 0 { -1.0 } else { 1.0 }, if c & 4 == 0 { -1.0 } else { 1.0 })).collect()
+        (0..8)
+            .map(|c| {
+                centre
+                    + h * DVec3::new(
+                        if c & 1 == 0 { -1.0 } else { 1.0 },
+                        if c & 2 == 0 { -1.0 } else { 1.0 },
+                        if c & 4 == 0 { -1.0 } else { 1.0 },
+                    )
+            })
+            .collect()
     }
 
     #[test]
     fn point_to_cube_face_edge_and_corner() {
         let c = cube(DVec3::ZERO, 1.0);
         let r = distance(&c, &[DVec3::new(0.2, 3.0, -0.1)]).unwrap();
-        assert!((r.distance - 2.0).abs() < 1e-12 && (r.on_a - DVec3::new(0.2, 1.0, -0.1)).length() < 1e-12);
+        assert!(
+            (r.distance - 2.0).abs() < 1e-12
+                && (r.on_a - DVec3::new(0.2, 1.0, -0.1)).length() < 1e-12
+        );
         let r = distance(&c, &[DVec3::new(2.0, 2.0, 0.5)]).unwrap();
-        assert!((r.distance - 2f64.sqrt()).abs() < 1e-12 && (r.on_a - DVec3::new(1.0, 1.0, 0.5)).length() < 1e-12);
+        assert!(
+            (r.distance - 2f64.sqrt()).abs() < 1e-12
+                && (r.on_a - DVec3::new(1.0, 1.0, 0.5)).length() < 1e-12
+        );
         let r = distance(&c, &[DVec3::splat(2.0)]).unwrap();
         assert!((r.distance - 3f64.sqrt()).abs() < 1e-12);
         assert!(distance(&c, &[DVec3::new(0.5, 0.2, 0.9)]).is_none());

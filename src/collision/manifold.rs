@@ -56,7 +56,11 @@ pub struct ContactPoint {
 impl ContactPoint {
     /// A point just found, with no impulses yet: `p` in world space between bodies at poses
     /// (x_a, q_a) and (x_b, q_b).
-    pub fn found(p: &RawPoint, (x_a, q_a): (DVec3, crate::math::DQuat), (x_b, q_b): (DVec3, crate::math::DQuat)) -> ContactPoint {
+    pub fn found(
+        p: &RawPoint,
+        (x_a, q_a): (DVec3, crate::math::DQuat),
+        (x_b, q_b): (DVec3, crate::math::DQuat),
+    ) -> ContactPoint {
         ContactPoint {
             local_a: q_a.inverse() * (p.on_a - x_a),
             local_b: q_b.inverse() * (p.on_b - x_b),
@@ -147,7 +151,10 @@ impl ContactSet {
     pub fn keep_previous(&mut self, keep: impl Fn(&Manifold) -> bool) {
         for m in self.previous.iter_mut().filter(|m| keep(m)) {
             let points = std::mem::take(&mut m.points);
-            self.manifolds.push(Manifold { points, ..m.clone() });
+            self.manifolds.push(Manifold {
+                points,
+                ..m.clone()
+            });
         }
     }
 
@@ -212,12 +219,20 @@ pub fn reduce_to_four(points: &mut Vec<RawPoint>, normal: DVec3) {
         .unwrap_or(0);
     let p0 = points[deepest].on_b;
     let far = (0..points.len())
-        .max_by(|&i, &j| (points[i].on_b - p0).length_squared().total_cmp(&(points[j].on_b - p0).length_squared()))
+        .max_by(|&i, &j| {
+            (points[i].on_b - p0)
+                .length_squared()
+                .total_cmp(&(points[j].on_b - p0).length_squared())
+        })
         .unwrap_or(0);
     let p1 = points[far].on_b;
     let area = |p: DVec3, a: DVec3, b: DVec3| (a - p).cross(b - p).dot(normal);
     let third = (0..points.len())
-        .max_by(|&i, &j| area(p0, p1, points[i].on_b).abs().total_cmp(&area(p0, p1, points[j].on_b).abs()))
+        .max_by(|&i, &j| {
+            area(p0, p1, points[i].on_b)
+                .abs()
+                .total_cmp(&area(p0, p1, points[j].on_b).abs())
+        })
         .unwrap_or(0);
     let p2 = points[third].on_b;
     let side = area(p0, p1, p2).signum();
@@ -256,7 +271,12 @@ mod tests {
             for j in 0..3 {
                 let p = DVec3::new(i as f64, 0.0, j as f64);
                 let depth = if (i, j) == (1, 1) { -0.02 } else { -0.01 };
-                pts.push(RawPoint { on_a: p, on_b: p, separation: depth, feature: (3 * i + j) as u64 });
+                pts.push(RawPoint {
+                    on_a: p,
+                    on_b: p,
+                    separation: depth,
+                    feature: (3 * i + j) as u64,
+                });
             }
         }
         reduce_to_four(&mut pts, DVec3::Y);
@@ -274,6 +294,9 @@ mod tests {
             }
             hull_area
         };
-        assert!(area >= 1.0 - 1e-12, "kept points span too little: largest triangle {area}");
+        assert!(
+            area >= 1.0 - 1e-12,
+            "kept points span too little: largest triangle {area}"
+        );
     }
 }

@@ -53,18 +53,41 @@ impl NarrowPhase {
         let out = &mut self.points;
         out.clear();
         let normal = match (a.shape, b.shape) {
-            (Shape::Plane, Shape::Sphere { radius } | Shape::Capsule { radius, .. }) => plane_core(a, &b.core(), *radius, margin, out),
-            (Shape::Plane, other) => plane_hull(a, &PosedHull::new(other.hull()?, b.position, b.orientation), margin, out),
-            (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => sphere_sphere(a.position, *ra, b.position, *rb, out),
-            (Shape::Capsule { radius: ra, .. }, Shape::Sphere { radius: rb }) => capsule_sphere(a.core(), *ra, b.position, *rb, out),
-            (Shape::Capsule { radius: ra, .. }, Shape::Capsule { radius: rb, .. }) => capsule_capsule(a.core(), *ra, b.core(), *rb, out),
-            (Shape::Box { half_extents, hull }, Shape::Sphere { radius }) => {
-                box_sphere(&PosedHull::new(hull, a.position, a.orientation), *half_extents, b.position, *radius, margin, &mut self.clip, out)?
+            (Shape::Plane, Shape::Sphere { radius } | Shape::Capsule { radius, .. }) => {
+                plane_core(a, &b.core(), *radius, margin, out)
             }
+            (Shape::Plane, other) => plane_hull(
+                a,
+                &PosedHull::new(other.hull()?, b.position, b.orientation),
+                margin,
+                out,
+            ),
+            (Shape::Sphere { radius: ra }, Shape::Sphere { radius: rb }) => {
+                sphere_sphere(a.position, *ra, b.position, *rb, out)
+            }
+            (Shape::Capsule { radius: ra, .. }, Shape::Sphere { radius: rb }) => {
+                capsule_sphere(a.core(), *ra, b.position, *rb, out)
+            }
+            (Shape::Capsule { radius: ra, .. }, Shape::Capsule { radius: rb, .. }) => {
+                capsule_capsule(a.core(), *ra, b.core(), *rb, out)
+            }
+            (Shape::Box { half_extents, hull }, Shape::Sphere { radius }) => box_sphere(
+                &PosedHull::new(hull, a.position, a.orientation),
+                *half_extents,
+                b.position,
+                *radius,
+                margin,
+                &mut self.clip,
+                out,
+            )?,
             (ha, Shape::Sphere { radius } | Shape::Capsule { radius, .. }) => {
                 let hull = PosedHull::new(ha.hull()?, a.position, a.orientation);
                 let core = b.core();
-                let core = if core[0] == core[1] { &core[..1] } else { &core[..] };
+                let core = if core[0] == core[1] {
+                    &core[..1]
+                } else {
+                    &core[..]
+                };
                 hull_core(&hull, core, *radius, margin, &mut self.clip, out)?
             }
             (ha, hb) => {
@@ -87,13 +110,24 @@ fn plane_normal(plane: Posed) -> DVec3 {
 }
 
 /// A plane against a sphere (one core point) or a capsule (its two ends).
-fn plane_core(plane: Posed, core: &[DVec3; 2], radius: f64, margin: f64, out: &mut Vec<RawPoint>) -> DVec3 {
+fn plane_core(
+    plane: Posed,
+    core: &[DVec3; 2],
+    radius: f64,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> DVec3 {
     let n = plane_normal(plane);
     let ends = if core[0] == core[1] { 1 } else { 2 };
     for (k, &c) in core[..ends].iter().enumerate() {
         let height = n.dot(c - plane.position);
         if height - radius < margin || ends == 1 {
-            out.push(RawPoint { on_a: c - n * height, on_b: c - n * radius, separation: height - radius, feature: k as u64 });
+            out.push(RawPoint {
+                on_a: c - n * height,
+                on_b: c - n * radius,
+                separation: height - radius,
+                feature: k as u64,
+            });
         }
     }
     n
@@ -106,7 +140,12 @@ fn plane_hull(plane: Posed, hull: &PosedHull, margin: f64, out: &mut Vec<RawPoin
         let v = hull.world(v);
         let height = n.dot(v - plane.position);
         if height < margin {
-            out.push(RawPoint { on_a: v - n * height, on_b: v, separation: height, feature: i as u64 });
+            out.push(RawPoint {
+                on_a: v - n * height,
+                on_b: v,
+                separation: height,
+                feature: i as u64,
+            });
         }
     }
     n
@@ -117,7 +156,12 @@ fn sphere_sphere(ca: DVec3, ra: f64, cb: DVec3, rb: f64, out: &mut Vec<RawPoint>
     let dist = d.length();
     // Coincident centres: any direction separates them; pick +y for determinism.
     let n = if dist > 1e-12 { d / dist } else { DVec3::Y };
-    out.push(RawPoint { on_a: ca + n * ra, on_b: cb - n * rb, separation: dist - ra - rb, feature: 0 });
+    out.push(RawPoint {
+        on_a: ca + n * ra,
+        on_b: cb - n * rb,
+        separation: dist - ra - rb,
+        feature: 0,
+    });
     n
 }
 
@@ -127,7 +171,13 @@ fn capsule_sphere(seg: [DVec3; 2], ra: f64, cb: DVec3, rb: f64, out: &mut Vec<Ra
 
 /// Two capsules: the closest points of their segments; when the segments are nearly parallel
 /// and overlap, both ends of the overlap, so a capsule lying on another does not rock.
-fn capsule_capsule(sa: [DVec3; 2], ra: f64, sb: [DVec3; 2], rb: f64, out: &mut Vec<RawPoint>) -> DVec3 {
+fn capsule_capsule(
+    sa: [DVec3; 2],
+    ra: f64,
+    sb: [DVec3; 2],
+    rb: f64,
+    out: &mut Vec<RawPoint>,
+) -> DVec3 {
     let (pa, pb, _, _) = segment_segment(sa[0], sa[1], sb[0], sb[1]);
     let n = sphere_sphere(pa, ra, pb, rb, out);
     let (da, db) = (sa[1] - sa[0], sb[1] - sb[0]);
@@ -135,7 +185,10 @@ fn capsule_capsule(sa: [DVec3; 2], ra: f64, sb: [DVec3; 2], rb: f64, out: &mut V
         return n;
     }
     let len2 = da.length_squared();
-    let (t0, t1) = ((sb[0] - sa[0]).dot(da) / len2, (sb[1] - sa[0]).dot(da) / len2);
+    let (t0, t1) = (
+        (sb[0] - sa[0]).dot(da) / len2,
+        (sb[1] - sa[0]).dot(da) / len2,
+    );
     let (lo, hi) = (t0.min(t1).max(0.0), t0.max(t1).min(1.0));
     if hi - lo < 1e-9 {
         return n;
@@ -145,7 +198,12 @@ fn capsule_capsule(sa: [DVec3; 2], ra: f64, sb: [DVec3; 2], rb: f64, out: &mut V
         let on_seg_a = sa[0] + da * s;
         let on_seg_b = point_on_segment(on_seg_a, sb[0], sb[1]);
         let separation = (on_seg_b - on_seg_a).dot(n) - ra - rb;
-        out.push(RawPoint { on_a: on_seg_a + n * ra, on_b: on_seg_b - n * rb, separation, feature: k as u64 + 1 });
+        out.push(RawPoint {
+            on_a: on_seg_a + n * ra,
+            on_b: on_seg_b - n * rb,
+            separation,
+            feature: k as u64 + 1,
+        });
     }
     n
 }

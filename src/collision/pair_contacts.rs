@@ -53,7 +53,13 @@ pub enum Threads {
 impl Threads {
     /// n threads: 1 is the calling thread alone; more, a pool of n.
     pub fn new(n: usize) -> Result<Threads, rayon::ThreadPoolBuildError> {
-        Ok(if n <= 1 { Threads::One } else { Threads::Pool(Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).build()?)) })
+        Ok(if n <= 1 {
+            Threads::One
+        } else {
+            Threads::Pool(Arc::new(
+                rayon::ThreadPoolBuilder::new().num_threads(n).build()?,
+            ))
+        })
     }
 
     /// How many threads the narrow phase runs on (None: the shared pool's).
@@ -93,54 +99,109 @@ impl PairContacts {
     pub fn find(&mut self, pairs: &[(u32, u32)], inputs: PairInputs, threads: &Threads) {
         // Every slot is filled below: only grow the buffer.
         if self.found.len() < pairs.len() {
-            self.found.resize(pairs.len(), PairContact { a: 0, b: 0, normal: DVec3::ZERO, frame: None, len: 0, points: [RawPoint::default(); MAX_POINTS] });
+            self.found.resize(
+                pairs.len(),
+                PairContact {
+                    a: 0,
+                    b: 0,
+                    normal: DVec3::ZERO,
+                    frame: None,
+                    len: 0,
+                    points: [RawPoint::default(); MAX_POINTS],
+                },
+            );
         }
         self.found.truncate(pairs.len());
         let tasks = pairs.len().div_ceil(PAIRS_PER_TASK).max(1);
         if self.narrow.len() < tasks {
             self.narrow.resize_with(tasks, NarrowPhase::default);
         }
-        let run = |((pairs, found), narrow): ((&[(u32, u32)], &mut [PairContact]), &mut NarrowPhase)| {
-            for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
-                find_one(narrow, pair, &inputs, slot);
-            }
-        };
+        let run =
+            |((pairs, found), narrow): ((&[(u32, u32)], &mut [PairContact]), &mut NarrowPhase)| {
+                for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
+                    find_one(narrow, pair, &inputs, slot);
+                }
+            };
         let parallel = tasks >= 2 && threads.count().unwrap_or_else(rayon::current_num_threads) > 1;
         if parallel {
             let (found, narrow) = (&mut self.found, &mut self.narrow[..tasks]);
-            let mut job = move || pairs.par_chunks(PAIRS_PER_TASK).zip(found.par_chunks_mut(PAIRS_PER_TASK)).zip(narrow.par_iter_mut()).for_each(run);
+            let mut job = move || {
+                pairs
+                    .par_chunks(PAIRS_PER_TASK)
+                    .zip(found.par_chunks_mut(PAIRS_PER_TASK))
+                    .zip(narrow.par_iter_mut())
+                    .for_each(run)
+            };
             match threads {
                 Threads::Pool(pool) => pool.install(job),
                 _ => job(),
             }
         } else {
-            pairs.chunks(PAIRS_PER_TASK).zip(self.found.chunks_mut(PAIRS_PER_TASK)).zip(self.narrow.iter_mut()).for_each(run);
+            pairs
+                .chunks(PAIRS_PER_TASK)
+                .zip(self.found.chunks_mut(PAIRS_PER_TASK))
+                .zip(self.narrow.iter_mut())
+                .for_each(run);
         }
     }
 }
 
 /// The contact of one pair of body rows, into `found` (only `len` is written when they do not
 /// touch).
-fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, found: &mut PairContact) {
+fn find_one(
+    narrow: &mut NarrowPhase,
+    (i, j): (u32, u32),
+    inputs: &PairInputs,
+    found: &mut PairContact,
+) {
     let bodies = inputs.bodies;
     let (mut a, mut b) = (i as usize, j as usize);
     if bodies[a].shape.kind() > bodies[b].shape.kind() {
         std::mem::swap(&mut a, &mut b);
     }
     let (ba, bb) = (&bodies[a], &bodies[b]);
-    let posed_a = Posed { shape: &ba.shape, position: ba.position, orientation: ba.orientation };
-    let posed_b = Posed { shape: &bb.shape, position: bb.position, orientation: bb.orientation };
+    let posed_a = Posed {
+        shape: &ba.shape,
+        position: ba.position,
+        orientation: ba.orientation,
+    };
+    let posed_b = Posed {
+        shape: &bb.shape,
+        position: bb.position,
+        orientation: bb.orientation,
+    };
     let margin = inputs.margins[a] + inputs.margins[b];
     found.len = 0;
     // Two polyhedra that barely moved relative to each other keep their contact, measured
     // again; others are found in full.
-    let polyhedra = [ba, bb].iter().all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
-    let previous = if polyhedra { inputs.previous.previous(inputs.handles[a], inputs.handles[b]) } else { None };
-    let refreshed = previous.and_then(|old| refresh(old, &posed_a, &posed_b, inputs.refresh_tolerance, margin, &mut narrow.points).map(|n| (n, old.frame)));
+    let polyhedra = [ba, bb]
+        .iter()
+        .all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
+    let previous = if polyhedra {
+        inputs
+            .previous
+            .previous(inputs.handles[a], inputs.handles[b])
+    } else {
+        None
+    };
+    let refreshed = previous.and_then(|old| {
+        refresh(
+            old,
+            &posed_a,
+            &posed_b,
+            inputs.refresh_tolerance,
+            margin,
+            &mut narrow.points,
+        )
+        .map(|n| (n, old.frame))
+    });
     let (normal, frame) = match refreshed {
         Some(refreshed) => refreshed,
         None => match narrow.collide(posed_a, posed_b, margin) {
-            Some(normal) => (normal, polyhedra.then(|| PairFrame::new(&posed_a, &posed_b, normal))),
+            Some(normal) => (
+                normal,
+                polyhedra.then(|| PairFrame::new(&posed_a, &posed_b, normal)),
+            ),
             None => return,
         },
     };

@@ -22,12 +22,21 @@ pub fn ray_shape(shape: &Shape, origin: DVec3, dir: DVec3, max_t: f64) -> Option
     match shape {
         Shape::Sphere { radius } => ray_sphere(DVec3::ZERO, *radius, origin, dir, max_t),
         Shape::Box { hull, .. } | Shape::Convex { hull, .. } => ray_hull(hull, origin, dir, max_t),
-        Shape::Capsule { radius, half_height } => ray_capsule(*radius, *half_height, origin, dir, max_t),
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => ray_capsule(*radius, *half_height, origin, dir, max_t),
         Shape::Plane => ray_half_space(origin, dir, max_t),
     }
 }
 
-fn ray_sphere(centre: DVec3, radius: f64, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+fn ray_sphere(
+    centre: DVec3,
+    radius: f64,
+    origin: DVec3,
+    dir: DVec3,
+    max_t: f64,
+) -> Option<(f64, DVec3)> {
     let m = origin - centre;
     let c = m.length_squared() - radius * radius;
     if c <= 0.0 {
@@ -71,10 +80,19 @@ fn ray_hull(hull: &ConvexHull, origin: DVec3, dir: DVec3, max_t: f64) -> Option<
     Some((enter, normal.unwrap_or_else(|| -dir)))
 }
 
-fn ray_capsule(radius: f64, half_height: f64, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+fn ray_capsule(
+    radius: f64,
+    half_height: f64,
+    origin: DVec3,
+    dir: DVec3,
+    max_t: f64,
+) -> Option<(f64, DVec3)> {
     // The side: the infinite cylinder about y, kept where |y| <= half_height.
     let mut best: Option<(f64, DVec3)> = None;
-    let (o, d) = (DVec3::new(origin.x, 0.0, origin.z), DVec3::new(dir.x, 0.0, dir.z));
+    let (o, d) = (
+        DVec3::new(origin.x, 0.0, origin.z),
+        DVec3::new(dir.x, 0.0, dir.z),
+    );
     let a = d.length_squared();
     let c = o.length_squared() - radius * radius;
     if c <= 0.0 && origin.y.abs() <= half_height {
@@ -113,7 +131,13 @@ fn ray_half_space(origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)>
 impl World {
     /// The first body a ray from `origin` along `direction` meets within `max_distance`, or
     /// None. Planes are skipped when `solids_only`. A ray starting inside a body hits it at 0.
-    pub fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64, solids_only: bool) -> Option<RayHit> {
+    pub fn ray_cast(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        solids_only: bool,
+    ) -> Option<RayHit> {
         let dir = direction.normalize_or_zero();
         if dir == DVec3::ZERO || !origin.is_finite() {
             return None;
@@ -126,9 +150,15 @@ impl World {
             }
             let limit = best.map_or(max_distance, |hit| hit.t);
             let inv: DQuat = b.orientation.inverse();
-            if let Some((t, n)) = ray_shape(&b.shape, inv * (origin - b.position), inv * dir, limit) {
+            if let Some((t, n)) = ray_shape(&b.shape, inv * (origin - b.position), inv * dir, limit)
+            {
                 if best.is_none_or(|hit| t < hit.t) {
-                    best = Some(RayHit { body: h, t, point: origin + dir * t, normal: b.orientation * n });
+                    best = Some(RayHit {
+                        body: h,
+                        t,
+                        point: origin + dir * t,
+                        normal: b.orientation * n,
+                    });
                 }
             }
         }

@@ -28,7 +28,11 @@ pub struct PairFrame {
 impl PairFrame {
     pub fn new(a: &Posed, b: &Posed, normal: DVec3) -> PairFrame {
         let to_a = a.orientation.inverse();
-        PairFrame { rotation: to_a * b.orientation, offset: to_a * (b.position - a.position), normal: to_a * normal }
+        PairFrame {
+            rotation: to_a * b.orientation,
+            offset: to_a * (b.position - a.position),
+            normal: to_a * normal,
+        }
     }
 
     /// Whether no point of B (bounding radius `radius_b`) has moved by more than `tolerance`
@@ -43,9 +47,22 @@ impl PairFrame {
 /// `out` (points farther apart than `margin` left out), with the normal; None when a point of
 /// B may have moved by more than `tolerance` relative to A since `old`'s frame was taken (find
 /// the contact in full then).
-pub fn refresh(old: &Manifold, a: &Posed, b: &Posed, tolerance: f64, margin: f64, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+pub fn refresh(
+    old: &Manifold,
+    a: &Posed,
+    b: &Posed,
+    tolerance: f64,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
     let frame = old.frame.as_ref()?;
-    if old.points.is_empty() || !frame.holds(&PairFrame::new(a, b, DVec3::ZERO), b.shape.bounding_radius(), tolerance) {
+    if old.points.is_empty()
+        || !frame.holds(
+            &PairFrame::new(a, b, DVec3::ZERO),
+            b.shape.bounding_radius(),
+            tolerance,
+        )
+    {
         return None;
     }
     out.clear();
@@ -55,7 +72,12 @@ pub fn refresh(old: &Manifold, a: &Posed, b: &Posed, tolerance: f64, margin: f64
         let surface_a = a.position + a.orientation * p.local_a;
         let separation = (on_b - surface_a).dot(normal);
         if separation < margin {
-            out.push(RawPoint { on_a: on_b - normal * separation, on_b, separation, feature: p.feature });
+            out.push(RawPoint {
+                on_a: on_b - normal * separation,
+                on_b,
+                separation,
+                feature: p.feature,
+            });
         }
     }
     Some(normal)
@@ -73,18 +95,52 @@ mod tests {
     /// The manifold the world would keep from a full search of a and b.
     fn found(narrow: &mut NarrowPhase, a: &Posed, b: &Posed, margin: f64) -> Manifold {
         let normal = narrow.collide(*a, *b, margin).expect("touching");
-        let points = narrow.points.iter().map(|p| ContactPoint::found(p, (a.position, a.orientation), (b.position, b.orientation))).collect();
-        let handle = BodyHandle { index: 0, generation: 0 };
+        let points = narrow
+            .points
+            .iter()
+            .map(|p| {
+                ContactPoint::found(p, (a.position, a.orientation), (b.position, b.orientation))
+            })
+            .collect();
+        let handle = BodyHandle {
+            index: 0,
+            generation: 0,
+        };
         let frame = Some(PairFrame::new(a, b, normal));
-        Manifold { a: handle, b: handle, row_a: 0, row_b: 1, normal, points, coefficients: PairCoefficients { restitution: 0.0, friction: 0.5, static_friction: 0.5 }, sliding: None, frame }
+        Manifold {
+            a: handle,
+            b: handle,
+            row_a: 0,
+            row_b: 1,
+            normal,
+            points,
+            coefficients: PairCoefficients {
+                restitution: 0.0,
+                friction: 0.5,
+                static_friction: 0.5,
+            },
+            sliding: None,
+            frame,
+        }
     }
 
     #[test]
     fn a_small_box_on_a_large_one_is_measured_again_exactly_and_found_again_past_the_tolerance() {
-        let (big, small) = (Shape::cuboid(DVec3::splat(0.5)).unwrap(), Shape::cuboid(DVec3::new(0.2, 0.1, 0.15)).unwrap());
+        let (big, small) = (
+            Shape::cuboid(DVec3::splat(0.5)).unwrap(),
+            Shape::cuboid(DVec3::new(0.2, 0.1, 0.15)).unwrap(),
+        );
         let tilt = DQuat::from_rotation_y(0.3) * DQuat::from_rotation_x(2e-4);
-        let a = Posed { shape: &big, position: DVec3::new(0.1, 0.0, -0.2), orientation: DQuat::from_rotation_z(0.05) };
-        let b_at = |shift: DVec3, turn: f64| Posed { shape: &small, position: a.position + a.orientation * (DVec3::new(0.05, 0.6 - 1e-4, 0.02) + shift), orientation: a.orientation * DQuat::from_rotation_z(turn) * tilt };
+        let a = Posed {
+            shape: &big,
+            position: DVec3::new(0.1, 0.0, -0.2),
+            orientation: DQuat::from_rotation_z(0.05),
+        };
+        let b_at = |shift: DVec3, turn: f64| Posed {
+            shape: &small,
+            position: a.position + a.orientation * (DVec3::new(0.05, 0.6 - 1e-4, 0.02) + shift),
+            orientation: a.orientation * DQuat::from_rotation_z(turn) * tilt,
+        };
         let (margin, tolerance) = (1e-3, 5e-5);
         let mut narrow = NarrowPhase::default();
         let old = found(&mut narrow, &a, &b_at(DVec3::ZERO, 0.0), margin);
@@ -92,17 +148,43 @@ mod tests {
         // Moved within the tolerance: the same corners, at the depths a full search finds.
         let b = b_at(DVec3::new(2e-5, -1e-5, 1e-5), 5e-5);
         let mut out = vec![];
-        let normal = refresh(&old, &a, &b, tolerance, margin, &mut out).expect("within the tolerance");
+        let normal =
+            refresh(&old, &a, &b, tolerance, margin, &mut out).expect("within the tolerance");
         let full = found(&mut narrow, &a, &b, margin);
         assert!((normal - full.normal).length() < 1e-12);
         assert_eq!(out.len(), full.points.len());
         for p in &out {
-            let q = full.points.iter().find(|q| q.feature == p.feature).expect("same corner");
-            assert!((p.separation - q.separation).abs() < 1e-12, "{} against {}", p.separation, q.separation);
+            let q = full
+                .points
+                .iter()
+                .find(|q| q.feature == p.feature)
+                .expect("same corner");
+            assert!(
+                (p.separation - q.separation).abs() < 1e-12,
+                "{} against {}",
+                p.separation,
+                q.separation
+            );
             assert!((p.on_b - b.position - b.orientation * q.local_b).length() < 1e-12);
         }
         // Past it, by a shift or by a turn: found in full.
-        assert!(refresh(&old, &a, &b_at(DVec3::new(6e-5, 0.0, 0.0), 0.0), tolerance, margin, &mut out).is_none());
-        assert!(refresh(&old, &a, &b_at(DVec3::ZERO, 2e-4), tolerance, margin, &mut out).is_none());
+        assert!(refresh(
+            &old,
+            &a,
+            &b_at(DVec3::new(6e-5, 0.0, 0.0), 0.0),
+            tolerance,
+            margin,
+            &mut out
+        )
+        .is_none());
+        assert!(refresh(
+            &old,
+            &a,
+            &b_at(DVec3::ZERO, 2e-4),
+            tolerance,
+            margin,
+            &mut out
+        )
+        .is_none());
     }
 }

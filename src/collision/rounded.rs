@@ -20,7 +20,14 @@ const FACE_ALIGNMENT: f64 = 0.9999;
 const EDGE_TOLERANCE: f64 = 1e-4;
 
 /// Contact of a hull (A) with a core of one or two world points grown by `radius` (B).
-pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+pub fn hull_core(
+    h: &PosedHull,
+    core_world: &[DVec3],
+    radius: f64,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
     let rt = h.rotation.transpose();
     let mut core = [DVec3::ZERO; 2];
     for (c, w) in core.iter_mut().zip(core_world) {
@@ -40,10 +47,18 @@ pub fn hull_core(h: &PosedHull, core_world: &[DVec3], radius: f64, margin: f64, 
             }
             let n = (c.on_b - c.on_a) / c.distance;
             let f = hull.face_towards(n);
-            if core.len() == 2 && hull.faces[f].normal.dot(n) > FACE_ALIGNMENT && face_points(hull, f, core, radius, margin, buffers, out) {
+            if core.len() == 2
+                && hull.faces[f].normal.dot(n) > FACE_ALIGNMENT
+                && face_points(hull, f, core, radius, margin, buffers, out)
+            {
                 hull.faces[f].normal
             } else {
-                out.push(RawPoint { on_a: c.on_a, on_b: c.on_b - n * radius, separation: c.distance - radius, feature: 1 << 40 });
+                out.push(RawPoint {
+                    on_a: c.on_a,
+                    on_b: c.on_b - n * radius,
+                    separation: c.distance - radius,
+                    feature: 1 << 40,
+                });
                 n
             }
         }
@@ -61,7 +76,11 @@ fn distance_to_origin(core: &[DVec3]) -> f64 {
     match core {
         [p, q] => {
             let d = *q - *p;
-            let t = if d == DVec3::ZERO { 0.0 } else { (-p.dot(d) / d.length_squared()).clamp(0.0, 1.0) };
+            let t = if d == DVec3::ZERO {
+                0.0
+            } else {
+                (-p.dot(d) / d.length_squared()).clamp(0.0, 1.0)
+            };
             (*p + d * t).length()
         }
         _ => core[0].length(),
@@ -71,7 +90,15 @@ fn distance_to_origin(core: &[DVec3]) -> f64 {
 /// A box (A, half extents `half`) against a sphere (B): while the centre is outside the box,
 /// the closest point of the box is the centre clamped to it (what GJK would find, in closed
 /// form); otherwise as for any hull.
-pub fn box_sphere(h: &PosedHull, half: DVec3, centre: DVec3, radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+pub fn box_sphere(
+    h: &PosedHull,
+    half: DVec3,
+    centre: DVec3,
+    radius: f64,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
     let c = h.rotation.transpose() * (centre - h.position);
     let closest = c.clamp(-half, half);
     let d = c - closest;
@@ -83,16 +110,33 @@ pub fn box_sphere(h: &PosedHull, half: DVec3, centre: DVec3, radius: f64, margin
         return None;
     }
     let n = d / distance;
-    out.push(RawPoint { on_a: h.world(closest), on_b: h.world(c - n * radius), separation: distance - radius, feature: 1 << 40 });
+    out.push(RawPoint {
+        on_a: h.world(closest),
+        on_b: h.world(c - n * radius),
+        separation: distance - radius,
+        feature: 1 << 40,
+    });
     Some(h.rotation * n)
 }
 
 /// Points of the core over face `f` (clipped to its side planes), each with its own depth.
 /// Returns false when no part of the core lies over the face.
-fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> bool {
+fn face_points(
+    hull: &ConvexHull,
+    f: usize,
+    core: &[DVec3],
+    radius: f64,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> bool {
     let face = &hull.faces[f];
     let n = face.normal;
-    let ClipBuffers { polygon: seg, clipped, .. } = buffers;
+    let ClipBuffers {
+        polygon: seg,
+        clipped,
+        ..
+    } = buffers;
     seg.clear();
     seg.extend(core.iter().enumerate().map(|(k, &p)| (p, k as u64)));
     let m = face.vertices.len();
@@ -110,8 +154,14 @@ fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin:
     // What is left of the segment: its two extreme points (clipping repeats crossing points).
     if core.len() == 2 {
         let d = core[1] - core[0];
-        let lo = seg.iter().copied().min_by(|x, y| d.dot(x.0).total_cmp(&d.dot(y.0)));
-        let hi = seg.iter().copied().max_by(|x, y| d.dot(x.0).total_cmp(&d.dot(y.0)));
+        let lo = seg
+            .iter()
+            .copied()
+            .min_by(|x, y| d.dot(x.0).total_cmp(&d.dot(y.0)));
+        let hi = seg
+            .iter()
+            .copied()
+            .max_by(|x, y| d.dot(x.0).total_cmp(&d.dot(y.0)));
         seg.clear();
         seg.extend(lo);
         seg.extend(hi.filter(|h| lo.is_none_or(|l| (h.0 - l.0).length_squared() > 1e-24)));
@@ -120,17 +170,32 @@ fn face_points(hull: &ConvexHull, f: usize, core: &[DVec3], radius: f64, margin:
     for &(p, tag) in seg.iter() {
         let height = n.dot(p) - face.offset;
         if height - radius < margin {
-            out.push(RawPoint { on_a: p - n * height, on_b: p - n * radius, separation: height - radius, feature: (f as u64) << 20 | tag });
+            out.push(RawPoint {
+                on_a: p - n * height,
+                on_b: p - n * radius,
+                separation: height - radius,
+                feature: (f as u64) << 20 | tag,
+            });
         }
     }
     out.len() > before
 }
 
 /// The core reaches into the hull: the axis along which it is least deep, and its points.
-fn deepest_exit(hull: &ConvexHull, core: &[DVec3], radius: f64, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+fn deepest_exit(
+    hull: &ConvexHull,
+    core: &[DVec3],
+    radius: f64,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
     let mut best_face = (f64::NEG_INFINITY, 0);
     for (i, f) in hull.faces.iter().enumerate() {
-        let s = core.iter().map(|&p| f.normal.dot(p) - f.offset).fold(f64::INFINITY, f64::min);
+        let s = core
+            .iter()
+            .map(|&p| f.normal.dot(p) - f.offset)
+            .fold(f64::INFINITY, f64::min);
         if s > best_face.0 {
             best_face = (s, i);
         }
@@ -163,7 +228,12 @@ fn deepest_exit(hull: &ConvexHull, core: &[DVec3], radius: f64, margin: f64, buf
                 .max_by(|x, y| axis.dot(x.0 + x.1).total_cmp(&axis.dot(y.0 + y.1)))?;
             let (on_hull, on_core, _, _) = segment_segment(p, q, core[0], core[1]);
             let separation = (on_core - on_hull).dot(axis) - radius;
-            out.push(RawPoint { on_a: on_hull, on_b: on_core - axis * radius, separation, feature: 1 << 41 });
+            out.push(RawPoint {
+                on_a: on_hull,
+                on_b: on_core - axis * radius,
+                separation,
+                feature: 1 << 41,
+            });
             return Some(axis);
         }
     }
@@ -171,9 +241,17 @@ fn deepest_exit(hull: &ConvexHull, core: &[DVec3], radius: f64, margin: f64, buf
     let n = hull.faces[f].normal;
     if core.len() == 1 || !face_points(hull, f, core, radius, margin, buffers, out) {
         // The deepest core point, taken straight out through the face.
-        let p = core.iter().copied().min_by(|x, y| n.dot(*x).total_cmp(&n.dot(*y)))?;
+        let p = core
+            .iter()
+            .copied()
+            .min_by(|x, y| n.dot(*x).total_cmp(&n.dot(*y)))?;
         let height = n.dot(p) - hull.faces[f].offset;
-        out.push(RawPoint { on_a: p - n * height, on_b: p - n * radius, separation: height - radius, feature: (f as u64) << 20 | 1 << 42 });
+        out.push(RawPoint {
+            on_a: p - n * height,
+            on_b: p - n * radius,
+            separation: height - radius,
+            feature: (f as u64) << 20 | 1 << 42,
+        });
     }
     Some(n)
 }

@@ -29,7 +29,11 @@ pub struct PosedHull<'a> {
 
 impl<'a> PosedHull<'a> {
     pub fn new(hull: &'a ConvexHull, position: DVec3, orientation: DQuat) -> Self {
-        PosedHull { hull, position, rotation: DMat3::from_quat(orientation) }
+        PosedHull {
+            hull,
+            position,
+            rotation: DMat3::from_quat(orientation),
+        }
     }
 
     #[inline]
@@ -109,7 +113,8 @@ fn face_query(a: &PosedHull, b: &PosedHull) -> (f64, usize) {
         if i == first {
             continue;
         }
-        if f.normal.dot(d_a) - inner_support(b.hull, a_to_b * f.normal) - f.offset + slack < best.0 {
+        if f.normal.dot(d_a) - inner_support(b.hull, a_to_b * f.normal) - f.offset + slack < best.0
+        {
             continue;
         }
         let s = separation(i);
@@ -130,14 +135,22 @@ struct EdgeQuery {
 }
 
 impl EdgeQuery {
-    const NONE: EdgeQuery = EdgeQuery { separation: f64::NEG_INFINITY, axis: DVec3::ZERO, dir_a: DVec3::ZERO, dir_b: DVec3::ZERO, edges: None };
+    const NONE: EdgeQuery = EdgeQuery {
+        separation: f64::NEG_INFINITY,
+        axis: DVec3::ZERO,
+        dir_a: DVec3::ZERO,
+        dir_b: DVec3::ZERO,
+        edges: None,
+    };
 }
 
 /// Whether to pair the hulls' edges on the Gauss map rather than all their edge directions:
 /// when the direction pairs are at least a quarter as many as the edge pairs (the Gauss map test
 /// per edge pair is a few dot products; a direction pair may need both hulls' support points).
 fn use_gauss_map(a: &ConvexHull, b: &ConvexHull) -> bool {
-    !a.edge_faces.is_empty() && !b.edge_faces.is_empty() && 4 * a.edge_directions.len() * b.edge_directions.len() >= a.edges.len() * b.edges.len()
+    !a.edge_faces.is_empty()
+        && !b.edge_faces.is_empty()
+        && 4 * a.edge_directions.len() * b.edge_directions.len() >= a.edges.len() * b.edges.len()
 }
 
 /// Largest separation along the cross products of edge pairs that form a face of the
@@ -151,7 +164,13 @@ fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> 
     let to_a = a.rotation.transpose();
     let b_to_a = to_a * b.rotation;
     let offset = to_a * (b.position - a.position);
-    let ClipBuffers { vertices, normals, arcs, sides, .. } = buffers;
+    let ClipBuffers {
+        vertices,
+        normals,
+        arcs,
+        sides,
+        ..
+    } = buffers;
     vertices.clear();
     vertices.extend(hb.vertices.iter().map(|&v| b_to_a * v + offset));
     normals.clear();
@@ -160,11 +179,19 @@ fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> 
     arcs.extend(hb.edges.iter().zip(&hb.edge_faces).map(|(e, f)| {
         let (c, d) = (normals[f[0] as usize], normals[f[1] as usize]);
         let point = vertices[e[0] as usize];
-        Arc { point, direction: vertices[e[1] as usize] - point, faces: *f, d_x_c: d.cross(c) }
+        Arc {
+            point,
+            direction: vertices[e[1] as usize] - point,
+            faces: *f,
+            d_x_c: d.cross(c),
+        }
     }));
     let mut best = EdgeQuery::NONE;
     for (i, (e, f)) in ha.edges.iter().zip(&ha.edge_faces).enumerate() {
-        let (na, nb) = (ha.faces[f[0] as usize].normal, ha.faces[f[1] as usize].normal);
+        let (na, nb) = (
+            ha.faces[f[0] as usize].normal,
+            ha.faces[f[1] as usize].normal,
+        );
         let b_x_a = nb.cross(na);
         let p = ha.vertices[e[0] as usize];
         let dir = ha.vertices[e[1] as usize] - p;
@@ -194,7 +221,13 @@ fn gauss_edge_query(a: &PosedHull, b: &PosedHull, buffers: &mut ClipBuffers) -> 
             }
             let s = axis.dot(arc.point - p);
             if s > best.separation {
-                best = EdgeQuery { separation: s, axis, dir_a: dir, dir_b: arc.direction, edges: Some((i, j)) };
+                best = EdgeQuery {
+                    separation: s,
+                    axis,
+                    dir_a: dir,
+                    dir_b: arc.direction,
+                    edges: Some((i, j)),
+                };
             }
         }
     }
@@ -228,7 +261,9 @@ fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64, b_dirs: &mut Vec<DVec3>)
                 continue;
             }
             let u = c / len;
-            let bound = u.dot(d_a).abs() - inner_support(a.hull, u) - inner_support(b.hull, b_to_a.transpose() * u);
+            let bound = u.dot(d_a).abs()
+                - inner_support(a.hull, u)
+                - inner_support(b.hull, b_to_a.transpose() * u);
             if bound + slack <= best.separation.max(floor) {
                 continue;
             }
@@ -244,7 +279,13 @@ fn edge_query(a: &PosedHull, b: &PosedHull, floor: f64, b_dirs: &mut Vec<DVec3>)
             }
             let s = axis.dot(b.support(-axis)) - axis.dot(a.support(axis));
             if s > best.separation {
-                best = EdgeQuery { separation: s, axis, dir_a: da, dir_b: db, edges: None };
+                best = EdgeQuery {
+                    separation: s,
+                    axis,
+                    dir_a: da,
+                    dir_b: db,
+                    edges: None,
+                };
             }
         }
     }
@@ -277,7 +318,13 @@ fn extreme_edge(h: &PosedHull, dir: DVec3, axis: DVec3) -> (usize, DVec3, DVec3)
 }
 
 /// Contact of two hulls closer than `margin`: the normal from A to B, with points in `out`.
-pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> Option<DVec3> {
+pub fn hull_hull(
+    a: &PosedHull,
+    b: &PosedHull,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
     let (sep_a, face_a) = face_query(a, b);
     if sep_a > margin {
         return None;
@@ -291,7 +338,12 @@ pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBu
     let edge = if use_gauss_map(a.hull, b.hull) {
         gauss_edge_query(a, b, buffers)
     } else {
-        edge_query(a, b, margin.min(best_face + EDGE_TOLERANCE), &mut buffers.directions)
+        edge_query(
+            a,
+            b,
+            margin.min(best_face + EDGE_TOLERANCE),
+            &mut buffers.directions,
+        )
     };
     if edge.separation > margin {
         return None;
@@ -299,11 +351,19 @@ pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBu
     if edge.separation > best_face + EDGE_TOLERANCE {
         let ((ia, pa, qa), (ib, pb, qb)) = match edge.edges {
             Some((ia, ib)) => (posed_edge(a, ia), posed_edge(b, ib)),
-            None => (extreme_edge(a, edge.dir_a, edge.axis), extreme_edge(b, edge.dir_b, -edge.axis)),
+            None => (
+                extreme_edge(a, edge.dir_a, edge.axis),
+                extreme_edge(b, edge.dir_b, -edge.axis),
+            ),
         };
         let (on_a, on_b, _, _) = segment_segment(pa, qa, pb, qb);
         let feature = 1u64 << 63 | (ia as u64) << 20 | ib as u64;
-        out.push(RawPoint { on_a, on_b, separation: (on_b - on_a).dot(edge.axis), feature });
+        out.push(RawPoint {
+            on_a,
+            on_b,
+            separation: (on_b - on_a).dot(edge.axis),
+            feature,
+        });
         return Some(edge.axis);
     }
     if sep_b > sep_a + FACE_TOLERANCE {
@@ -320,14 +380,29 @@ pub fn hull_hull(a: &PosedHull, b: &PosedHull, margin: f64, buffers: &mut ClipBu
 
 /// Clips the incident face of `inc` against the side planes of face `rf` of `reference`;
 /// pushes the points as (on reference, on incident) and returns the reference face's normal.
-fn clip_faces(reference: &PosedHull, rf: usize, inc: &PosedHull, margin: f64, buffers: &mut ClipBuffers, out: &mut Vec<RawPoint>) -> DVec3 {
+fn clip_faces(
+    reference: &PosedHull,
+    rf: usize,
+    inc: &PosedHull,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> DVec3 {
     let face = &reference.hull.faces[rf];
     let n = reference.rotation * face.normal;
     let plane = n.dot(reference.position) + face.offset;
     let fi = inc.hull.face_towards(inc.rotation.transpose() * -n);
-    let ClipBuffers { polygon, clipped, .. } = buffers;
+    let ClipBuffers {
+        polygon, clipped, ..
+    } = buffers;
     polygon.clear();
-    polygon.extend(inc.hull.faces[fi].vertices.iter().enumerate().map(|(k, &v)| (inc.vertex(v), k as u64)));
+    polygon.extend(
+        inc.hull.faces[fi]
+            .vertices
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| (inc.vertex(v), k as u64)),
+    );
     let m = face.vertices.len();
     for k in 0..m {
         let p = reference.vertex(face.vertices[k]);
@@ -343,7 +418,12 @@ fn clip_faces(reference: &PosedHull, rf: usize, inc: &PosedHull, margin: f64, bu
     for &(p, tag) in polygon.iter() {
         let separation = n.dot(p) - plane;
         if separation < margin {
-            out.push(RawPoint { on_a: p - n * separation, on_b: p, separation, feature: pair | tag });
+            out.push(RawPoint {
+                on_a: p - n * separation,
+                on_b: p,
+                separation,
+                feature: pair | tag,
+            });
         }
     }
     n
@@ -351,7 +431,13 @@ fn clip_faces(reference: &PosedHull, rf: usize, inc: &PosedHull, margin: f64, bu
 
 /// Sutherland-Hodgman: keeps the part of `input` with side . p <= offset. A new vertex where
 /// an edge crosses the plane is tagged by the edge's two vertex tags and the plane's index.
-pub fn clip(input: &[(DVec3, u64)], output: &mut Vec<(DVec3, u64)>, side: DVec3, offset: f64, plane: u64) {
+pub fn clip(
+    input: &[(DVec3, u64)],
+    output: &mut Vec<(DVec3, u64)>,
+    side: DVec3,
+    offset: f64,
+    plane: u64,
+) {
     output.clear();
     let n = input.len();
     for k in 0..n {
@@ -363,7 +449,10 @@ pub fn clip(input: &[(DVec3, u64)], output: &mut Vec<(DVec3, u64)>, side: DVec3,
         }
         if (dp <= 0.0) != (dq <= 0.0) {
             let t = dp / (dp - dq);
-            output.push((p + (q - p) * t, 1 << 37 | (plane & 0xFFF) << 24 | (tp & 0xFFF) << 12 | (tq & 0xFFF)));
+            output.push((
+                p + (q - p) * t,
+                1 << 37 | (plane & 0xFFF) << 24 | (tp & 0xFFF) << 12 | (tq & 0xFFF),
+            ));
         }
     }
 }
@@ -376,16 +465,29 @@ mod tests {
         let phi = (1.0 + 5f64.sqrt()) / 2.0;
         let mut points = Vec::new();
         for (s1, s2) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
-            points.extend([DVec3::new(0.0, s1, s2 * phi), DVec3::new(s1, s2 * phi, 0.0), DVec3::new(s2 * phi, 0.0, s1)]);
+            points.extend([
+                DVec3::new(0.0, s1, s2 * phi),
+                DVec3::new(s1, s2 * phi, 0.0),
+                DVec3::new(s2 * phi, 0.0, s1),
+            ]);
         }
         let scale = r / (1.0 + phi * phi).sqrt();
-        ConvexHull::from_points(&points.into_iter().map(|p| p * scale * stretch).collect::<Vec<_>>()).unwrap()
+        ConvexHull::from_points(
+            &points
+                .into_iter()
+                .map(|p| p * scale * stretch)
+                .collect::<Vec<_>>(),
+        )
+        .unwrap()
     }
 
     #[test]
     fn every_edge_joins_two_faces() {
         let h = icosahedron(1.0, DVec3::ONE);
-        assert_eq!((h.faces.len(), h.edges.len(), h.edge_faces.len()), (20, 30, 30));
+        assert_eq!(
+            (h.faces.len(), h.edges.len(), h.edge_faces.len()),
+            (20, 30, 30)
+        );
         for (e, f) in h.edges.iter().zip(&h.edge_faces) {
             for face in f.map(|i| &h.faces[i as usize]) {
                 assert!(e.iter().all(|v| face.vertices.contains(v)));
@@ -398,7 +500,10 @@ mod tests {
     fn gauss_map_edges_give_the_same_separating_axis_test() {
         // Overlapping hulls: the deepest separation over face axes and edge pairs is the same
         // whether all edge directions are paired or only the edges the Gauss map keeps.
-        let (ha, hb) = (icosahedron(0.5, DVec3::new(1.0, 0.8, 0.6)), icosahedron(0.4, DVec3::new(0.7, 1.0, 0.9)));
+        let (ha, hb) = (
+            icosahedron(0.5, DVec3::new(1.0, 0.8, 0.6)),
+            icosahedron(0.4, DVec3::new(0.7, 1.0, 0.9)),
+        );
         let mut buffers = ClipBuffers::default();
         let mut edge_wins = 0;
         for k in 0..200 {
@@ -406,21 +511,35 @@ mod tests {
             let qa = DQuat::from_euler(glam::EulerRot::XYZ, 0.7 * t, 1.3 * t, 0.4 * t);
             let qb = DQuat::from_euler(glam::EulerRot::XYZ, 1.1 * t + 0.2, 0.3 * t, 0.9 * t + 0.5);
             let u = DVec3::new((1.7 * t).sin(), (0.9 * t).cos(), (2.3 * t + 1.0).sin()).normalize();
-            let (a, b) = (PosedHull::new(&ha, DVec3::new(0.1, -0.2, 0.3), qa), PosedHull::new(&hb, DVec3::new(0.1, -0.2, 0.3) + u * (0.3 + 0.004 * t), qb));
+            let (a, b) = (
+                PosedHull::new(&ha, DVec3::new(0.1, -0.2, 0.3), qa),
+                PosedHull::new(&hb, DVec3::new(0.1, -0.2, 0.3) + u * (0.3 + 0.004 * t), qb),
+            );
             let faces = face_query(&a, &b).0.max(face_query(&b, &a).0);
             if faces >= 0.0 {
                 continue;
             }
             let all = edge_query(&a, &b, f64::NEG_INFINITY, &mut buffers.directions);
             let gauss = gauss_edge_query(&a, &b, &mut buffers);
-            assert!((faces.max(all.separation) - faces.max(gauss.separation)).abs() < 1e-12, "pose {k}: {} against {}", all.separation, gauss.separation);
+            assert!(
+                (faces.max(all.separation) - faces.max(gauss.separation)).abs() < 1e-12,
+                "pose {k}: {} against {}",
+                all.separation,
+                gauss.separation
+            );
             // The Gauss map's edges are the support features along its axis.
             let (ia, ib) = gauss.edges.unwrap();
             let (_, pa, _) = posed_edge(&a, ia);
             let (_, pb, _) = posed_edge(&b, ib);
-            assert!((gauss.axis.dot(a.support(gauss.axis) - pa)).abs() < 1e-12 && (gauss.axis.dot(b.support(-gauss.axis) - pb)).abs() < 1e-12);
+            assert!(
+                (gauss.axis.dot(a.support(gauss.axis) - pa)).abs() < 1e-12
+                    && (gauss.axis.dot(b.support(-gauss.axis) - pb)).abs() < 1e-12
+            );
             edge_wins += (gauss.separation > faces) as usize;
         }
-        assert!(edge_wins >= 5, "only {edge_wins} poses where an edge pair wins");
+        assert!(
+            edge_wins >= 5,
+            "only {edge_wins} poses where an edge pair wins"
+        );
     }
 }

@@ -12,14 +12,26 @@ pub const MAX: usize = 4;
 /// `inv_mass`, world inverse inertias `ia`, `ib`, lever arms `ra`, `rb`): K[i][j], the change of
 /// point i's relative normal velocity per unit normal impulse at point j, is
 /// (n.n) inv_mass + (ra_i x n).Ia (ra_j x n) + (rb_i x n).Ib (rb_j x n).
-pub fn coupling(n: DVec3, inv_mass: f64, ia: DMat3, ib: DMat3, ra: &[DVec3], rb: &[DVec3]) -> [[f64; MAX]; MAX] {
+pub fn coupling(
+    n: DVec3,
+    inv_mass: f64,
+    ia: DMat3,
+    ib: DMat3,
+    ra: &[DVec3],
+    rb: &[DVec3],
+) -> [[f64; MAX]; MAX] {
     let len = ra.len().min(MAX);
     let rows: [Row; MAX] = std::array::from_fn(|i| {
         if i >= len {
             return Row::default();
         }
         let (ca, cb) = (ra[i].cross(n), rb[i].cross(n));
-        Row { ca, cb, spin_a: ia * ca, spin_b: ib * cb }
+        Row {
+            ca,
+            cb,
+            spin_a: ia * ca,
+            spin_b: ib * cb,
+        }
     });
     coupling_of_rows(n.dot(n) * inv_mass, len, |i| &rows[i])
 }
@@ -36,7 +48,11 @@ pub struct Row {
 
 /// K (see `coupling`) of `len` points from their rows (`row(i)`, point i's), `linear` being
 /// (n.n) times the summed inverse mass.
-pub fn coupling_of_rows<'a>(linear: f64, len: usize, row: impl Fn(usize) -> &'a Row) -> [[f64; MAX]; MAX] {
+pub fn coupling_of_rows<'a>(
+    linear: f64,
+    len: usize,
+    row: impl Fn(usize) -> &'a Row,
+) -> [[f64; MAX]; MAX] {
     // K is symmetric (the inertias are): each pair once.
     let mut k = [[0.0; MAX]; MAX];
     for i in 0..len.min(MAX) {
@@ -68,7 +84,14 @@ const SUBSETS: [u32; 16] = [15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0
 /// from x0 is solved then, x = x0 - (K + eps I)^-1 (v + eps x0): the large impulses carried over
 /// keep their accuracy, where solving for x itself loses digits to the near-singular K.
 #[inline]
-pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor: Option<&Factor>, start: Option<(&[f64; MAX], &[f64; MAX])>) -> Option<[f64; MAX]> {
+pub fn solve(
+    k: &[[f64; MAX]; MAX],
+    b: &[f64; MAX],
+    n: usize,
+    hint: u32,
+    all_factor: Option<&Factor>,
+    start: Option<(&[f64; MAX], &[f64; MAX])>,
+) -> Option<[f64; MAX]> {
     // The commonest case first, without a search: every point pushed before and still does.
     let full = (1 << n) - 1;
     if let Some(f) = all_factor.filter(|_| hint & full == full) {
@@ -90,7 +113,13 @@ pub fn solve(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_fac
 /// Every point pushing, from impulses x0 that leave velocity errors v (see `solve`); None when
 /// an impulse would be negative.
 #[inline]
-fn pushing_from(f: &Factor, x0: &[f64; MAX], v: &[f64; MAX], n: usize, tol: f64) -> Option<[f64; MAX]> {
+fn pushing_from(
+    f: &Factor,
+    x0: &[f64; MAX],
+    v: &[f64; MAX],
+    n: usize,
+    tol: f64,
+) -> Option<[f64; MAX]> {
     let r: [f64; MAX] = std::array::from_fn(|i| v[i] + f.eps * x0[i]);
     let d = f.solve(&r);
     let x: [f64; MAX] = std::array::from_fn(|i| if i < n { x0[i] - d[i] } else { 0.0 });
@@ -102,7 +131,13 @@ fn pushing_from(f: &Factor, x0: &[f64; MAX], v: &[f64; MAX], n: usize, tol: f64)
 
 /// `solve` trying the active sets one after another.
 #[inline(never)]
-fn search(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor: Option<&Factor>) -> Option<[f64; MAX]> {
+fn search(
+    k: &[[f64; MAX]; MAX],
+    b: &[f64; MAX],
+    n: usize,
+    hint: u32,
+    all_factor: Option<&Factor>,
+) -> Option<[f64; MAX]> {
     let eps = regularisation(k, n);
     if eps <= 0.0 {
         return None;
@@ -122,7 +157,8 @@ fn search(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor
             return Some(x);
         }
     }
-    let masks = std::iter::once(hint).chain(SUBSETS.iter().copied().filter(|&m| m < 1 << n && m != hint));
+    let masks =
+        std::iter::once(hint).chain(SUBSETS.iter().copied().filter(|&m| m < 1 << n && m != hint));
     for mask in masks.filter(|&m| !(factor_tried && m == full)) {
         let mut set = [0usize; MAX];
         let mut m = 0;
@@ -139,7 +175,9 @@ fn search(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor
         }
         let mut x = [0.0; MAX];
         if m > 0 {
-            let Some(sol) = solve_dense(k, b, idx, eps) else { continue };
+            let Some(sol) = solve_dense(k, b, idx, eps) else {
+                continue;
+            };
             if sol[..idx.len()].iter().any(|&v| v < -tol) {
                 continue;
             }
@@ -147,7 +185,9 @@ fn search(k: &[[f64; MAX]; MAX], b: &[f64; MAX], n: usize, hint: u32, all_factor
                 x[i] = sol[j].max(0.0);
             }
         }
-        let fits = (0..n).filter(|i| mask & (1 << i) == 0).all(|i| (0..n).map(|j| k[i][j] * x[j]).sum::<f64>() + b[i] >= -tol);
+        let fits = (0..n)
+            .filter(|i| mask & (1 << i) == 0)
+            .all(|i| (0..n).map(|j| k[i][j] * x[j]).sum::<f64>() + b[i] >= -tol);
         if fits {
             return Some(x);
         }
@@ -235,19 +275,36 @@ pub fn factor(k: &[[f64; MAX]; MAX], n: usize) -> Option<Factor> {
             l[i][j] = s / dj;
         }
     }
-    Some(Factor { l, d_inv: std::array::from_fn(|i| if i < n { 1.0 / d[i] } else { 0.0 }), n, eps })
+    Some(Factor {
+        l,
+        d_inv: std::array::from_fn(|i| if i < n { 1.0 / d[i] } else { 0.0 }),
+        n,
+        eps,
+    })
 }
 
 /// The solution with every point pushing, x = -(K + eps I)^-1 b, when none of its impulses is
 /// negative (then it is `solve`'s answer); None otherwise. K is nearly singular (four points on a
 /// face), so the solution is refined once against K itself to the elimination's accuracy.
 #[cfg(test)]
-fn solve_all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize) -> Option<[f64; MAX]> {
+fn solve_all_pushing(
+    k: &[[f64; MAX]; MAX],
+    f: &Factor,
+    b: &[f64; MAX],
+    n: usize,
+) -> Option<[f64; MAX]> {
     all_pushing(k, f, b, n, f.eps, tolerance(b, n))
 }
 
 /// `solve_all_pushing` with `solve`'s regularisation and tolerance.
-fn all_pushing(k: &[[f64; MAX]; MAX], f: &Factor, b: &[f64; MAX], n: usize, eps: f64, tol: f64) -> Option<[f64; MAX]> {
+fn all_pushing(
+    k: &[[f64; MAX]; MAX],
+    f: &Factor,
+    b: &[f64; MAX],
+    n: usize,
+    eps: f64,
+    tol: f64,
+) -> Option<[f64; MAX]> {
     let mut x = f.solve(b).map(|v| -v);
     let mut r = [0.0; MAX];
     for i in 0..n {
@@ -280,7 +337,12 @@ fn tolerance(b: &[f64; MAX], n: usize) -> f64 {
 }
 
 /// Solves (K_SS + eps I) x = -b_S for the index set S by Gaussian elimination.
-fn solve_dense(k: &[[f64; MAX]; MAX], b: &[f64; MAX], idx: &[usize], eps: f64) -> Option<[f64; MAX]> {
+fn solve_dense(
+    k: &[[f64; MAX]; MAX],
+    b: &[f64; MAX],
+    idx: &[usize],
+    eps: f64,
+) -> Option<[f64; MAX]> {
     let m = idx.len();
     // One and two points (a corner, an edge: most subsets tried) in closed form.
     match *idx {
@@ -304,9 +366,17 @@ fn solve_dense(k: &[[f64; MAX]; MAX], b: &[f64; MAX], idx: &[usize], eps: f64) -
             return Some(x);
         }
         [i, j, l] => {
-            let a = [[k[i][i] + eps, k[i][j], k[i][l]], [k[j][i], k[j][j] + eps, k[j][l]], [k[l][i], k[l][j], k[l][l] + eps]];
+            let a = [
+                [k[i][i] + eps, k[i][j], k[i][l]],
+                [k[j][i], k[j][j] + eps, k[j][l]],
+                [k[l][i], k[l][j], k[l][l] + eps],
+            ];
             let r = [-b[i], -b[j], -b[l]];
-            let det3 = |m: &[[f64; 3]; 3]| m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+            let det3 = |m: &[[f64; 3]; 3]| {
+                m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                    - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                    + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+            };
             let det = det3(&a);
             if det.abs() < 1e-300 {
                 return None;
@@ -368,13 +438,20 @@ mod tests {
         let x = solve(&k, &[-3.0, 1.0, 0.0, 0.0], 2, 0, None, None).unwrap();
         assert!((x[0] - 1.5).abs() < 1e-9 && x[1] == 0.0);
         // Nothing pushing in: no impulse.
-        assert_eq!(solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3, None, None).unwrap(), [0.0; MAX]);
+        assert_eq!(
+            solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3, None, None).unwrap(),
+            [0.0; MAX]
+        );
     }
 
     /// K of a unit-mass square plate (inertia 1/6 about its in-plane axes) on four points at
     /// (x, z) in its plane.
     fn plate(corners: &[(f64, f64); 4]) -> [[f64; MAX]; MAX] {
-        std::array::from_fn(|i| std::array::from_fn(|j| 1.0 + 6.0 * (corners[i].0 * corners[j].0 + corners[i].1 * corners[j].1)))
+        std::array::from_fn(|i| {
+            std::array::from_fn(|j| {
+                1.0 + 6.0 * (corners[i].0 * corners[j].0 + corners[i].1 * corners[j].1)
+            })
+        })
     }
 
     #[test]
@@ -396,7 +473,8 @@ mod tests {
         let corners = [(-0.4, -0.5), (0.6, -0.5), (0.5, 0.45), (-0.5, 0.55)];
         let k = plate(&corners);
         let pushes = [1.0, 1.2, 0.9, 1.1];
-        let b: [f64; MAX] = std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * pushes[j]).sum::<f64>());
+        let b: [f64; MAX] =
+            std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * pushes[j]).sum::<f64>());
         let f = factor(&k, 4).unwrap();
         let fast = solve_all_pushing(&k, &f, &b, 4).unwrap();
         let slow = solve(&k, &b, 4, 0, None, None).unwrap();
@@ -404,8 +482,14 @@ mod tests {
         // rank 3): both ways meet K x = -b to rounding and differ only along it, slightly.
         for i in 0..4 {
             let residual = |x: &[f64; MAX]| (0..4).map(|j| k[i][j] * x[j]).sum::<f64>() + b[i];
-            assert!(residual(&fast).abs() < 1e-9 && residual(&slow).abs() < 1e-9, "{fast:?} {slow:?}");
-            assert!((fast[i] - slow[i]).abs() < 1e-5 && fast[i] > 0.0, "{fast:?} {slow:?}");
+            assert!(
+                residual(&fast).abs() < 1e-9 && residual(&slow).abs() < 1e-9,
+                "{fast:?} {slow:?}"
+            );
+            assert!(
+                (fast[i] - slow[i]).abs() < 1e-5 && fast[i] > 0.0,
+                "{fast:?} {slow:?}"
+            );
         }
         // The same through `solve` given the factor.
         assert_eq!(solve(&k, &b, 4, 15, Some(&f), None), Some(fast));
@@ -422,10 +506,12 @@ mod tests {
         let k = plate(&[(-0.4, -0.5), (0.6, -0.5), (0.5, 0.45), (-0.5, 0.55)]);
         let f = factor(&k, 4).unwrap();
         let load = [1.0, 1.2, 0.9, 1.1];
-        let b: [f64; MAX] = std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * load[j]).sum::<f64>());
+        let b: [f64; MAX] =
+            std::array::from_fn(|i| -(0..4).map(|j| k[i][j] * load[j]).sum::<f64>());
         let exact = solve_all_pushing(&k, &f, &b, 4).unwrap();
         let x0: [f64; MAX] = std::array::from_fn(|i| exact[i] * (1.0 + 1e-3 * (i as f64 - 1.5)));
-        let v: [f64; MAX] = std::array::from_fn(|i| b[i] + (0..4).map(|j| k[i][j] * x0[j]).sum::<f64>());
+        let v: [f64; MAX] =
+            std::array::from_fn(|i| b[i] + (0..4).map(|j| k[i][j] * x0[j]).sum::<f64>());
         let x = solve(&k, &b, 4, 15, Some(&f), Some((&x0, &v))).unwrap();
         for i in 0..4 {
             let residual = (0..4).map(|j| k[i][j] * x[j]).sum::<f64>() + b[i];
@@ -433,10 +519,14 @@ mod tests {
             assert!((x[i] - exact[i]).abs() < 1e-5, "{x:?} {exact:?}");
         }
         let total = |x: &[f64; MAX]| x.iter().sum::<f64>();
-        assert!((total(&x) - total(&exact)).abs() < 1e-12 * total(&exact), "{x:?} {exact:?}");
+        assert!(
+            (total(&x) - total(&exact)).abs() < 1e-12 * total(&exact),
+            "{x:?} {exact:?}"
+        );
         // A corner lifting off: not every point pushes, and the search finds that instead.
         let lift = [-1.0, -1.0, -1.0, 5.0];
-        let v: [f64; MAX] = std::array::from_fn(|i| lift[i] + (0..4).map(|j| k[i][j] * x0[j]).sum::<f64>());
+        let v: [f64; MAX] =
+            std::array::from_fn(|i| lift[i] + (0..4).map(|j| k[i][j] * x0[j]).sum::<f64>());
         let x = solve(&k, &lift, 4, 15, Some(&f), Some((&x0, &v))).unwrap();
         assert_eq!(x, solve(&k, &lift, 4, 0, None, None).unwrap());
         assert_eq!(x[3], 0.0);
@@ -452,7 +542,11 @@ mod tests {
             let idx: Vec<usize> = (0..4).filter(|i| mask & (1 << i) != 0).collect();
             let x = solve_dense(&k, &b, &idx, eps).unwrap();
             for (r, &i) in idx.iter().enumerate() {
-                let lhs: f64 = idx.iter().enumerate().map(|(c, &j)| (k[i][j] + if r == c { eps } else { 0.0 }) * x[c]).sum();
+                let lhs: f64 = idx
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &j)| (k[i][j] + if r == c { eps } else { 0.0 }) * x[c])
+                    .sum();
                 assert!((lhs + b[i]).abs() < 1e-9, "set {idx:?}: {x:?}");
             }
         }

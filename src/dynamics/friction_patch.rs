@@ -50,9 +50,22 @@ impl Patch {
     /// The patch of points with lever arms `ra`, `rb` (one per point) and common normal n
     /// between bodies A and B. `tangent` are the points' friction impulses of the last step
     /// (world vectors), the warm start.
-    pub fn new(ba: &SolverBody, bb: &SolverBody, n: DVec3, ra: &[DVec3], rb: &[DVec3], tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Patch {
+    pub fn new(
+        ba: &SolverBody,
+        bb: &SolverBody,
+        n: DVec3,
+        ra: &[DVec3],
+        rb: &[DVec3],
+        tangent: &[DVec3],
+        mu_s: f64,
+        mu_k: f64,
+        sticking: bool,
+    ) -> Patch {
         let count = ra.len().max(1) as f64;
-        let (ca, cb) = (ra.iter().sum::<DVec3>() / count, rb.iter().sum::<DVec3>() / count);
+        let (ca, cb) = (
+            ra.iter().sum::<DVec3>() / count,
+            rb.iter().sum::<DVec3>() / count,
+        );
         let offsets = || ra.iter().map(move |&r| flat(r - ca, n));
         let radius = offsets().map(DVec3::length).sum::<f64>() / count;
         let (t1, t2) = n.any_orthonormal_pair();
@@ -62,7 +75,8 @@ impl Patch {
         let twist = n * radius;
         let ang_a = [ca.cross(t1), ca.cross(t2), twist];
         let ang_b = [cb.cross(t1), cb.cross(t2), twist];
-        let spin = |inv_inertia: DMat3, a: DVec3| if a == DVec3::ZERO { a } else { inv_inertia * a };
+        let spin =
+            |inv_inertia: DMat3, a: DVec3| if a == DVec3::ZERO { a } else { inv_inertia * a };
         let spin_a = ang_a.map(|a| spin(ba.inv_inertia, a));
         let spin_b = ang_b.map(|b| spin(bb.inv_inertia, b));
         let inv_mass = ba.inv_mass + bb.inv_mass;
@@ -70,7 +84,9 @@ impl Patch {
         let mut k = DMat3::ZERO;
         for i in 0..3 {
             for j in 0..=i {
-                let kij = lin[i].dot(lin[j]) * inv_mass + ang_a[i].dot(spin_a[j]) + ang_b[i].dot(spin_b[j]);
+                let kij = lin[i].dot(lin[j]) * inv_mass
+                    + ang_a[i].dot(spin_a[j])
+                    + ang_b[i].dot(spin_b[j]);
                 k.col_mut(j)[i] = kij;
                 k.col_mut(i)[j] = kij;
             }
@@ -81,15 +97,39 @@ impl Patch {
         }
         let k_inv = regularised_inverse(k);
         let force: DVec3 = tangent.iter().map(|&t| flat(t, n)).sum();
-        let torque: f64 = offsets().zip(tangent).map(|(d, &t)| d.cross(t).dot(n)).sum();
-        let impulse = DVec3::new(force.dot(t1), force.dot(t2), if radius > 0.0 { torque / radius } else { 0.0 });
-        Patch { ra: ca, rb: cb, t1, t2, n, radius, k, k_inv, impulse, mu_s, mu_k, sticking }
+        let torque: f64 = offsets()
+            .zip(tangent)
+            .map(|(d, &t)| d.cross(t).dot(n))
+            .sum();
+        let impulse = DVec3::new(
+            force.dot(t1),
+            force.dot(t2),
+            if radius > 0.0 { torque / radius } else { 0.0 },
+        );
+        Patch {
+            ra: ca,
+            rb: cb,
+            t1,
+            t2,
+            n,
+            radius,
+            k,
+            k_inv,
+            impulse,
+            mu_s,
+            mu_k,
+            sticking,
+        }
     }
 
     /// The slip velocities of the three unknowns (the twist one times the radius).
     fn slip(&self, ba: &SolverBody, bb: &SolverBody) -> DVec3 {
         let v = (bb.v + bb.w.cross(self.rb)) - (ba.v + ba.w.cross(self.ra));
-        DVec3::new(self.t1.dot(v), self.t2.dot(v), self.radius * self.n.dot(bb.w - ba.w))
+        DVec3::new(
+            self.t1.dot(v),
+            self.t2.dot(v),
+            self.radius * self.n.dot(bb.w - ba.w),
+        )
     }
 
     /// The friction limit for a summed normal impulse `normal`.
@@ -113,7 +153,14 @@ impl Patch {
     /// in that direction, so a sliding patch's friction ends up opposing its slip, not pushing
     /// it sideways), kept within the limit. `reach` as for `SolverBody::change`. Returns how
     /// much that changed the slip velocities (m/s, the largest of the three).
-    pub fn solve(&mut self, bodies: &mut [SolverBody], a: usize, b: usize, normal: f64, reach: f64) -> f64 {
+    pub fn solve(
+        &mut self,
+        bodies: &mut [SolverBody],
+        a: usize,
+        b: usize,
+        normal: f64,
+        reach: f64,
+    ) -> f64 {
         // Without load there is no friction to add or take back (a touching side face).
         if normal == 0.0 && self.impulse == DVec3::ZERO {
             return 0.0;
@@ -148,9 +195,17 @@ impl Patch {
         let force = self.t1 * d.x + self.t2 * d.y;
         let twist = self.n * (self.radius * d.z);
         let ba = &mut bodies[a];
-        ba.change(force * -ba.inv_mass, ba.inv_inertia * -(self.ra.cross(force) + twist), reach);
+        ba.change(
+            force * -ba.inv_mass,
+            ba.inv_inertia * -(self.ra.cross(force) + twist),
+            reach,
+        );
         let bb = &mut bodies[b];
-        bb.change(force * bb.inv_mass, bb.inv_inertia * (self.rb.cross(force) + twist), reach);
+        bb.change(
+            force * bb.inv_mass,
+            bb.inv_inertia * (self.rb.cross(force) + twist),
+            reach,
+        );
     }
 
     /// The patch impulse as friction impulses at the points (arms `ra`, normal impulses
@@ -164,10 +219,19 @@ impl Patch {
         let offset = |r: DVec3| flat(r - self.ra, self.n);
         let spread: f64 = ra.iter().map(|&r| offset(r).length_squared()).sum();
         for (o, &nrm) in out.iter_mut().zip(normal) {
-            *o = force * if total > 0.0 { nrm / total } else { 1.0 / count };
+            *o = force
+                * if total > 0.0 {
+                    nrm / total
+                } else {
+                    1.0 / count
+                };
         }
         // Shared by load, the force acts off the centre; the twist makes up the difference.
-        let twist = self.impulse.z * self.radius - ra.iter().zip(out.iter()).map(|(&r, o)| offset(r).cross(*o).dot(self.n)).sum::<f64>();
+        let twist = self.impulse.z * self.radius
+            - ra.iter()
+                .zip(out.iter())
+                .map(|(&r, o)| offset(r).cross(*o).dot(self.n))
+                .sum::<f64>();
         if spread > 0.0 {
             for (o, &r) in out.iter_mut().zip(ra) {
                 *o += self.n.cross(offset(r)) * (twist / spread);
@@ -193,7 +257,11 @@ fn regularised_inverse(k: DMat3) -> DMat3 {
     let det = a * c00 + xy * c01 + xz * c02;
     if det.abs() > 0.0 {
         let s = 1.0 / det;
-        DMat3::from_cols(DVec3::new(c00, c01, c02) * s, DVec3::new(c01, c11, c12) * s, DVec3::new(c02, c12, c22) * s)
+        DMat3::from_cols(
+            DVec3::new(c00, c01, c02) * s,
+            DVec3::new(c01, c11, c12) * s,
+            DVec3::new(c02, c12, c22) * s,
+        )
     } else {
         DMat3::ZERO
     }
@@ -204,11 +272,19 @@ mod tests {
     use super::*;
 
     fn body(inv_mass: f64, inv_inertia: f64) -> SolverBody {
-        SolverBody { inv_mass, inv_inertia: DMat3::from_diagonal(DVec3::splat(inv_inertia)), touched: true, ..Default::default() }
+        SolverBody {
+            inv_mass,
+            inv_inertia: DMat3::from_diagonal(DVec3::splat(inv_inertia)),
+            touched: true,
+            ..Default::default()
+        }
     }
 
     fn square(half: f64) -> Vec<DVec3> {
-        [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)].iter().map(|&(x, z)| DVec3::new(x * half, -0.1, z * half)).collect()
+        [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|&(x, z)| DVec3::new(x * half, -0.1, z * half))
+            .collect()
     }
 
     #[test]
@@ -222,7 +298,11 @@ mod tests {
         let mut out = [DVec3::ZERO; 4];
         p.at_points(&ra, &[1.0, 2.0, 0.0, 0.5], &mut out);
         let back = Patch::new(&ba, &bb, n, &ra, &rb, &out, 0.5, 0.5, true);
-        assert!((back.impulse - p.impulse).length() < 1e-12, "{:?}", back.impulse);
+        assert!(
+            (back.impulse - p.impulse).length() < 1e-12,
+            "{:?}",
+            back.impulse
+        );
         // The twist part adds no net force.
         let force: DVec3 = out.iter().sum();
         assert!((force - (p.t1 * 0.3 - p.t2 * 0.2)).length() < 1e-12);
@@ -230,8 +310,15 @@ mod tests {
 
     #[test]
     fn the_regularised_inverse_inverts_a_symmetric_k() {
-        let k = DMat3::from_cols(DVec3::new(2.0, 0.3, -0.4), DVec3::new(0.3, 1.5, 0.2), DVec3::new(-0.4, 0.2, 0.9));
-        let err = (regularised_inverse(k) * k - DMat3::IDENTITY).to_cols_array().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let k = DMat3::from_cols(
+            DVec3::new(2.0, 0.3, -0.4),
+            DVec3::new(0.3, 1.5, 0.2),
+            DVec3::new(-0.4, 0.2, 0.9),
+        );
+        let err = (regularised_inverse(k) * k - DMat3::IDENTITY)
+            .to_cols_array()
+            .iter()
+            .fold(0.0f64, |m, v| m.max(v.abs()));
         assert!(err < 1e-11, "{err}");
         assert_eq!(regularised_inverse(DMat3::ZERO), DMat3::ZERO);
     }
@@ -247,7 +334,17 @@ mod tests {
         for normal in [10.0, 0.1] {
             bodies[1].v = DVec3::new(1.0, 0.0, 0.0);
             bodies[1].w = DVec3::new(0.0, 0.4, 0.0);
-            let mut p = Patch::new(&bodies[0], &bodies[1], n, &ra, &rb, &[DVec3::ZERO; 4], 0.4, 0.4, false);
+            let mut p = Patch::new(
+                &bodies[0],
+                &bodies[1],
+                n,
+                &ra,
+                &rb,
+                &[DVec3::ZERO; 4],
+                0.4,
+                0.4,
+                false,
+            );
             p.solve(&mut bodies, 0, 1, normal, 0.0);
             let held = p.slip(&bodies[0], &bodies[1]).length() < 1e-9;
             assert_eq!(held, normal == 10.0);

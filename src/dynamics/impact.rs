@@ -63,7 +63,14 @@ pub struct PointImpulse {
 /// The impact of bodies `a` and `b` at `points` (at most `MAX`), with restitution `e` and
 /// friction coefficient `mu`. Returns each point's impulse and the approach speed (the fastest
 /// point's, m/s).
-pub fn solve(a: &ImpactBody, b: &ImpactBody, points: &[ImpactPoint], e: f64, mu: f64, out: &mut [PointImpulse]) -> f64 {
+pub fn solve(
+    a: &ImpactBody,
+    b: &ImpactBody,
+    points: &[ImpactPoint],
+    e: f64,
+    mu: f64,
+    out: &mut [PointImpulse],
+) -> f64 {
     let m = points.len().min(MAX);
     let rows = 3 * m;
     // Directions and angular parts of each row: for point i, rows 3i (normal), 3i+1, 3i+2.
@@ -82,12 +89,20 @@ pub fn solve(a: &ImpactBody, b: &ImpactBody, points: &[ImpactPoint], e: f64, mu:
     let mut w = [[0.0; ROWS]; ROWS];
     for i in 0..rows {
         for j in 0..=i {
-            let wij = dir[i].dot(dir[j]) * (a.inv_mass + b.inv_mass) + ca[i].dot(spin_a[j]) + cb[i].dot(spin_b[j]);
+            let wij = dir[i].dot(dir[j]) * (a.inv_mass + b.inv_mass)
+                + ca[i].dot(spin_a[j])
+                + cb[i].dot(spin_b[j]);
             w[i][j] = wij;
             w[j][i] = wij;
         }
     }
-    let u0: [f64; ROWS] = std::array::from_fn(|r| if r < rows { dir[r].dot(b.v - a.v) + cb[r].dot(b.w) - ca[r].dot(a.w) } else { 0.0 });
+    let u0: [f64; ROWS] = std::array::from_fn(|r| {
+        if r < rows {
+            dir[r].dot(b.v - a.v) + cb[r].dot(b.w) - ca[r].dot(a.w)
+        } else {
+            0.0
+        }
+    });
     let speed = (0..m).map(|i| -u0[3 * i]).fold(0.0, f64::max);
     let scale = speed.max(f64::MIN_POSITIVE);
 
@@ -109,9 +124,13 @@ pub fn solve(a: &ImpactBody, b: &ImpactBody, points: &[ImpactPoint], e: f64, mu:
     pgs(&w, &mut u, &mut pr, m, false, mu, &limit, scale);
 
     // The impact's work, pc + s pr, as a quadratic in s: work_c + s u1.pr + s^2 pr.W.pr / 2.
-    let u1: [f64; ROWS] = std::array::from_fn(|r| u0[r] + (0..rows).map(|c| w[r][c] * pc[c]).sum::<f64>());
+    let u1: [f64; ROWS] =
+        std::array::from_fn(|r| u0[r] + (0..rows).map(|c| w[r][c] * pc[c]).sum::<f64>());
     let linear: f64 = (0..rows).map(|r| u1[r] * pr[r]).sum();
-    let quad: f64 = 0.5 * (0..rows).map(|r| pr[r] * (0..rows).map(|c| w[r][c] * pr[c]).sum::<f64>()).sum::<f64>();
+    let quad: f64 = 0.5
+        * (0..rows)
+            .map(|r| pr[r] * (0..rows).map(|c| w[r][c] * pr[c]).sum::<f64>())
+            .sum::<f64>();
     let total = work_c + linear + quad;
     // Round-off of an elastic frictionless impact (whose work is zero) must not scale it.
     let s = if total > 1e-12 * (work_c.abs() + linear.abs() + quad.abs()) && quad > 0.0 {
@@ -133,7 +152,9 @@ pub fn solve(a: &ImpactBody, b: &ImpactBody, points: &[ImpactPoint], e: f64, mu:
 
 /// The kinetic energy an impulse p adds when the relative velocities were u0: p.u0 + p.W.p / 2.
 fn work(w: &[[f64; ROWS]; ROWS], u0: &[f64; ROWS], p: &[f64; ROWS], rows: usize) -> f64 {
-    (0..rows).map(|r| p[r] * (u0[r] + 0.5 * (0..rows).map(|c| w[r][c] * p[c]).sum::<f64>())).sum()
+    (0..rows)
+        .map(|r| p[r] * (u0[r] + 0.5 * (0..rows).map(|c| w[r][c] * p[c]).sum::<f64>()))
+        .sum()
 }
 
 /// u += W[:, col] * d.
@@ -150,7 +171,16 @@ fn add_column(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], col: usize, d: f64, 
 /// p_n >= 0) and its friction is limited by mu p_n; otherwise the normal impulses stay as they
 /// are and friction is limited by `limit`.
 #[allow(clippy::too_many_arguments)]
-fn pgs(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], p: &mut [f64; ROWS], m: usize, normal: bool, mu: f64, limit: &[f64; MAX], scale: f64) {
+fn pgs(
+    w: &[[f64; ROWS]; ROWS],
+    u: &mut [f64; ROWS],
+    p: &mut [f64; ROWS],
+    m: usize,
+    normal: bool,
+    mu: f64,
+    limit: &[f64; MAX],
+    scale: f64,
+) {
     let rows = 3 * m;
     let frictionless = mu == 0.0;
     if !normal && frictionless {
@@ -180,7 +210,10 @@ fn pgs(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], p: &mut [f64; ROWS], m: usi
                 continue;
             }
             let (s1, s2) = (u[r + 1], u[r + 2]);
-            let (mut n1, mut n2) = (p[r + 1] - (a22 * s1 - a12 * s2) / det, p[r + 2] - (a11 * s2 - a12 * s1) / det);
+            let (mut n1, mut n2) = (
+                p[r + 1] - (a22 * s1 - a12 * s2) / det,
+                p[r + 2] - (a11 * s2 - a12 * s1) / det,
+            );
             let len = (n1 * n1 + n2 * n2).sqrt();
             if len > lim {
                 let k = if len > 0.0 { lim / len } else { 0.0 };
@@ -191,7 +224,9 @@ fn pgs(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], p: &mut [f64; ROWS], m: usi
                 (p[r + 1], p[r + 2]) = (n1, n2);
                 add_column(w, u, r + 1, d1, rows);
                 add_column(w, u, r + 2, d2, rows);
-                change = change.max((d1 * a11 + d2 * a12).abs()).max((d1 * a12 + d2 * a22).abs());
+                change = change
+                    .max((d1 * a11 + d2 * a12).abs())
+                    .max((d1 * a12 + d2 * a22).abs());
             }
         }
         if change <= CONVERGED * scale {
@@ -206,7 +241,12 @@ mod tests {
 
     fn ball(mass: f64, radius: f64, v: DVec3, w: DVec3) -> ImpactBody {
         let i = 0.4 * mass * radius * radius;
-        ImpactBody { inv_mass: 1.0 / mass, inv_inertia: DMat3::from_diagonal(DVec3::splat(1.0 / i)), v, w }
+        ImpactBody {
+            inv_mass: 1.0 / mass,
+            inv_inertia: DMat3::from_diagonal(DVec3::splat(1.0 / i)),
+            v,
+            w,
+        }
     }
 
     fn kinetic(b: &ImpactBody) -> f64 {
@@ -227,13 +267,24 @@ mod tests {
     #[test]
     fn frictionless_head_on_is_newtons_law() {
         for e in [0.0, 0.3, 0.8, 1.0] {
-            let (mut a, mut b) = (ball(1.0, 0.1, DVec3::X * 2.0, DVec3::ZERO), ball(3.0, 0.1, DVec3::ZERO, DVec3::ZERO));
-            let p = [ImpactPoint { ra: DVec3::X * 0.1, rb: -DVec3::X * 0.1, n: DVec3::X }];
+            let (mut a, mut b) = (
+                ball(1.0, 0.1, DVec3::X * 2.0, DVec3::ZERO),
+                ball(3.0, 0.1, DVec3::ZERO, DVec3::ZERO),
+            );
+            let p = [ImpactPoint {
+                ra: DVec3::X * 0.1,
+                rb: -DVec3::X * 0.1,
+                n: DVec3::X,
+            }];
             let mut out = [PointImpulse::default()];
             solve(&a, &b, &p, e, 0.0, &mut out);
             apply(&mut a, &mut b, &p, &out);
             // Closed form: v_a' = (m_a - e m_b) v / (m_a + m_b), v_b' = (1 + e) m_a v / (m_a + m_b).
-            assert!((a.v.x - (1.0 - 3.0 * e) * 2.0 / 4.0).abs() < 1e-15, "{e}: {}", a.v.x);
+            assert!(
+                (a.v.x - (1.0 - 3.0 * e) * 2.0 / 4.0).abs() < 1e-15,
+                "{e}: {}",
+                a.v.x
+            );
             assert!((b.v.x - (1.0 + e) * 2.0 / 4.0).abs() < 1e-15);
         }
     }
@@ -242,14 +293,29 @@ mod tests {
     fn spinning_disc_slides_through_the_impact() {
         // Two unit balls of radius 2 m: B at (-1, 0) m/s spinning at +2 rad/s about z strikes A
         // head-on; e = 1, mu = 0.5: slip never stops, so friction is mu N = 0.5 N s.
-        let (mut a, mut b) = (ball(1.0, 2.0, DVec3::ZERO, DVec3::ZERO), ball(1.0, 2.0, -DVec3::X, DVec3::Z * 2.0));
-        let p = [ImpactPoint { ra: DVec3::X * 2.0, rb: -DVec3::X * 2.0, n: DVec3::X }];
+        let (mut a, mut b) = (
+            ball(1.0, 2.0, DVec3::ZERO, DVec3::ZERO),
+            ball(1.0, 2.0, -DVec3::X, DVec3::Z * 2.0),
+        );
+        let p = [ImpactPoint {
+            ra: DVec3::X * 2.0,
+            rb: -DVec3::X * 2.0,
+            n: DVec3::X,
+        }];
         let mut out = [PointImpulse::default()];
         solve(&a, &b, &p, 1.0, 0.5, &mut out);
         apply(&mut a, &mut b, &p, &out);
         assert!((out[0].normal - 1.0).abs() < 1e-14, "{:?}", out[0]);
-        assert!((a.v - DVec3::new(-1.0, -0.5, 0.0)).length() < 1e-14, "{:?}", a.v);
-        assert!((b.v - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-14, "{:?}", b.v);
+        assert!(
+            (a.v - DVec3::new(-1.0, -0.5, 0.0)).length() < 1e-14,
+            "{:?}",
+            a.v
+        );
+        assert!(
+            (b.v - DVec3::new(0.0, 0.5, 0.0)).length() < 1e-14,
+            "{:?}",
+            b.v
+        );
     }
 
     #[test]
@@ -257,7 +323,12 @@ mod tests {
         // A unit cube (side 1) landing on a corner on a static floor, tilted and spinning:
         // every e and mu, every direction of slip.
         let inertia = 1.0 / 6.0;
-        let floor = ImpactBody { inv_mass: 0.0, inv_inertia: DMat3::ZERO, v: DVec3::ZERO, w: DVec3::ZERO };
+        let floor = ImpactBody {
+            inv_mass: 0.0,
+            inv_inertia: DMat3::ZERO,
+            v: DVec3::ZERO,
+            w: DVec3::ZERO,
+        };
         for e in [0.0, 0.5, 0.8, 0.9, 1.0] {
             for mu in [0.0, 0.3, 0.5, 1.0, 3.0] {
                 for k in 0..40 {
@@ -265,8 +336,17 @@ mod tests {
                     let r = DVec3::new(0.5 * (0.3 * t).cos(), -0.7, 0.5 * (0.7 * t).sin());
                     let v = DVec3::new((1.3 * t).sin(), -1.0 - 0.1 * t, (0.4 * t).cos());
                     let w = DVec3::new((0.9 * t).cos(), (0.2 * t).sin(), 3.0 * (0.5 * t).sin());
-                    let mut b = ImpactBody { inv_mass: 1.0, inv_inertia: DMat3::from_diagonal(DVec3::splat(1.0 / inertia)), v, w };
-                    let p = [ImpactPoint { ra: r, rb: r, n: DVec3::Y }];
+                    let mut b = ImpactBody {
+                        inv_mass: 1.0,
+                        inv_inertia: DMat3::from_diagonal(DVec3::splat(1.0 / inertia)),
+                        v,
+                        w,
+                    };
+                    let p = [ImpactPoint {
+                        ra: r,
+                        rb: r,
+                        n: DVec3::Y,
+                    }];
                     if (b.v + b.w.cross(r)).y >= 0.0 {
                         continue;
                     }
@@ -276,7 +356,10 @@ mod tests {
                     solve(&a, &b, &p, e, mu, &mut out);
                     apply(&mut a, &mut b, &p, &out);
                     let after = kinetic(&b);
-                    assert!(after <= before * (1.0 + 1e-12), "e {e} mu {mu} case {k}: {before} -> {after}");
+                    assert!(
+                        after <= before * (1.0 + 1e-12),
+                        "e {e} mu {mu} case {k}: {before} -> {after}"
+                    );
                     assert!((b.v + b.w.cross(r)).y >= -1e-12, "still approaching");
                     if mu == 0.0 {
                         // Frictionless: Newton's law at the point.

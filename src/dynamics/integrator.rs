@@ -29,7 +29,12 @@ impl IntegratorKind {
             "symplectic_euler" => Ok(IntegratorKind::SymplecticEuler),
             "verlet" => Ok(IntegratorKind::Verlet),
             "rk4" => Ok(IntegratorKind::Rk4),
-            _ => Err(Error::UnknownName { param: param.into(), what: "integrator".into(), value: name.into(), choices: Self::NAMES.into() }),
+            _ => Err(Error::UnknownName {
+                param: param.into(),
+                what: "integrator".into(),
+                value: name.into(),
+                choices: Self::NAMES.into(),
+            }),
         }
     }
 
@@ -70,7 +75,10 @@ pub struct Integrator {
 
 impl Integrator {
     pub fn new(kind: IntegratorKind) -> Integrator {
-        Integrator { kind, ..Default::default() }
+        Integrator {
+            kind,
+            ..Default::default()
+        }
     }
 
     /// Advances `s0` (at time t) by dt into `out`.
@@ -97,7 +105,14 @@ impl Integrator {
         }
     }
 
-    fn symplectic_euler(&mut self, d: &impl Dynamics, t: f64, dt: f64, s0: &State, out: &mut State) {
+    fn symplectic_euler(
+        &mut self,
+        d: &impl Dynamics,
+        t: f64,
+        dt: f64,
+        s0: &State,
+        out: &mut State,
+    ) {
         d.accelerations(t, s0, &mut self.k0);
         for i in 0..s0.len() {
             out.v[i] = s0.v[i] + self.k0.a[i] * dt;

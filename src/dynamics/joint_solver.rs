@@ -49,7 +49,11 @@ pub struct JointSolver {
 
 /// [r]x, the matrix of r x.
 fn skew(r: DVec3) -> DMat3 {
-    DMat3::from_cols(DVec3::new(0.0, r.z, -r.y), DVec3::new(-r.z, 0.0, r.x), DVec3::new(r.y, -r.x, 0.0))
+    DMat3::from_cols(
+        DVec3::new(0.0, r.z, -r.y),
+        DVec3::new(-r.z, 0.0, r.x),
+        DVec3::new(r.y, -r.x, 0.0),
+    )
 }
 
 /// Two unit vectors perpendicular to unit n and to each other.
@@ -80,7 +84,9 @@ impl Sides<'_> {
     }
 
     fn pose_b(&self) -> (DVec3, DQuat) {
-        self.b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| self.bodies[b].end_pose(self.free, b))
+        self.b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| {
+            self.bodies[b].end_pose(self.free, b)
+        })
     }
 
     fn body_b(&self) -> SolverBody {
@@ -97,7 +103,9 @@ impl Sides<'_> {
     /// impulse on b applied at arms (ia, ib).
     fn coupling(&self, ra: DVec3, rb: DVec3, ia: DVec3, ib: DVec3) -> DMat3 {
         let (ba, bb) = (&self.bodies[self.a], self.body_b());
-        DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass)) - skew(ra) * ba.inv_inertia * skew(ia) - skew(rb) * bb.inv_inertia * skew(ib)
+        DMat3::from_diagonal(DVec3::splat(ba.inv_mass + bb.inv_mass))
+            - skew(ra) * ba.inv_inertia * skew(ia)
+            - skew(rb) * bb.inv_inertia * skew(ib)
     }
 
     /// The same with the impulse applied at the points themselves.
@@ -133,7 +141,12 @@ fn along(k: &DMat3, n: DVec3) -> f64 {
 impl JointSolver {
     /// Builds the rows of this step's joints from the start state; `rows` gives each joint's
     /// body rows.
-    pub fn prepare(&mut self, joints: &[Joint], rows: impl Iterator<Item = (usize, Option<usize>)>, start: &State) {
+    pub fn prepare(
+        &mut self,
+        joints: &[Joint],
+        rows: impl Iterator<Item = (usize, Option<usize>)>,
+        start: &State,
+    ) {
         self.rows.clear();
         for (joint, (a, b)) in joints.iter().zip(rows) {
             let (xa, qa) = (start.x[a], start.q[a]);
@@ -144,7 +157,15 @@ impl JointSolver {
                 JointKind::Hinge { axis_a, .. } => qa * *axis_a,
                 _ => DVec3::ZERO,
             };
-            self.rows.push(Row { a, b, ra0, rb0, n0, axis0, ..Default::default() });
+            self.rows.push(Row {
+                a,
+                b,
+                ra0,
+                rb0,
+                n0,
+                axis0,
+                ..Default::default()
+            });
         }
     }
 
@@ -154,11 +175,23 @@ impl JointSolver {
 
     /// Phase 1: iterates position impulses until every joint holds at the end of the step (or
     /// `max_sweeps` sweeps have run).
-    pub fn solve_positions(&mut self, joints: &[Joint], bodies: &mut [SolverBody], free: &State, dt: f64, max_sweeps: u32) {
+    pub fn solve_positions(
+        &mut self,
+        joints: &[Joint],
+        bodies: &mut [SolverBody],
+        free: &State,
+        dt: f64,
+        max_sweeps: u32,
+    ) {
         for _ in 0..max_sweeps {
             let mut worst: f64 = 0.0;
             for (row, joint) in self.rows.iter_mut().zip(joints) {
-                let mut s = Sides { bodies, free, a: row.a, b: row.b };
+                let mut s = Sides {
+                    bodies,
+                    free,
+                    a: row.a,
+                    b: row.b,
+                };
                 worst = worst.max(position_pass(joint, row, &mut s, dt));
             }
             if worst <= TOLERANCE {
@@ -168,9 +201,20 @@ impl JointSolver {
     }
 
     /// Phase 2: one sweep of velocity impulses.
-    pub fn solve_velocities(&mut self, joints: &[Joint], bodies: &mut [SolverBody], free: &State, dt: f64) {
+    pub fn solve_velocities(
+        &mut self,
+        joints: &[Joint],
+        bodies: &mut [SolverBody],
+        free: &State,
+        dt: f64,
+    ) {
         for (row, joint) in self.rows.iter_mut().zip(joints) {
-            let mut s = Sides { bodies, free, a: row.a, b: row.b };
+            let mut s = Sides {
+                bodies,
+                free,
+                a: row.a,
+                b: row.b,
+            };
             velocity_pass(joint, row, &mut s, dt);
         }
     }
@@ -206,14 +250,25 @@ fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
 
 /// The anchors' distance to `length` (both ways, or only down to it when `rope`), by an
 /// impulse along the start-of-step direction.
-fn hold_distance(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, length: f64, rope: bool) -> f64 {
+fn hold_distance(
+    joint: &Joint,
+    row: &mut Row,
+    s: &mut Sides,
+    dt: f64,
+    length: f64,
+    rope: bool,
+) -> f64 {
     let (ra, rb, d) = arms(joint, s);
     let dist = d.length();
     let err = dist - length;
     if dist < 1e-12 || (rope && err <= 0.0) {
         return 0.0;
     }
-    let n0 = if row.n0 == DVec3::ZERO { d / dist } else { row.n0 };
+    let n0 = if row.n0 == DVec3::ZERO {
+        d / dist
+    } else {
+        row.n0
+    };
     let k = (d / dist).dot(s.coupling(ra, rb, row.ra0, row.rb0) * n0);
     if k > 0.0 {
         let p = n0 * (-err / (k * dt));
@@ -231,7 +286,13 @@ fn hold_rotation(row: &mut Row, s: &mut Sides, dt: f64, e: DVec3, axis: Option<D
         None if k.determinant().abs() > 1e-300 => k.inverse() * (-e / dt),
         Some(axis) => {
             let (p1, p2) = perpendiculars(axis);
-            match solve2(along(&k, p1), p1.dot(k * p2), along(&k, p2), -e.dot(p1) / dt, -e.dot(p2) / dt) {
+            match solve2(
+                along(&k, p1),
+                p1.dot(k * p2),
+                along(&k, p2),
+                -e.dot(p1) / dt,
+                -e.dot(p2) / dt,
+            ) {
                 Some((l1, l2)) => p1 * l1 + p2 * l2,
                 None => DVec3::ZERO,
             }
@@ -251,7 +312,11 @@ fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
     let d = q_to * q_from.conjugate();
     let d = if d.w < 0.0 { -d } else { d };
     let (axis, angle) = d.normalize().to_axis_angle();
-    if angle.abs() < 1e-300 { DVec3::ZERO } else { axis * angle }
+    if angle.abs() < 1e-300 {
+        DVec3::ZERO
+    } else {
+        axis * angle
+    }
 }
 
 /// One position pass over a joint; returns its error before the pass.
@@ -260,7 +325,14 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
         JointKind::Distance { length } => hold_distance(joint, row, s, dt, *length, false),
         JointKind::Rope { max_length } => hold_distance(joint, row, s, dt, *max_length, true),
         JointKind::Ball => hold_point(joint, row, s, dt),
-        JointKind::Hinge { axis_a, axis_b, reference_a, reference_b, limits, .. } => {
+        JointKind::Hinge {
+            axis_a,
+            axis_b,
+            reference_a,
+            reference_b,
+            limits,
+            ..
+        } => {
             let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
             let (wa, wb) = (qa * *axis_a, qb * *axis_b);
             let axis0 = row.axis0;
@@ -268,7 +340,13 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
             if let Some((lo, hi)) = limits {
                 let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
                 let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-                let over = if angle < *lo { angle - lo } else if angle > *hi { angle - hi } else { 0.0 };
+                let over = if angle < *lo {
+                    angle - lo
+                } else if angle > *hi {
+                    angle - hi
+                } else {
+                    0.0
+                };
                 if over != 0.0 {
                     // Turning b by +l about the axis turns a against b by -l.
                     let axis = qa * *axis_a;
@@ -315,10 +393,18 @@ impl Sides<'_> {
     fn apply_row(&mut self, r: &VelocityRow, lambda: f64) {
         // Velocity rows do not move the bodies within the step: reach 0.
         let a = &mut self.bodies[self.a];
-        a.change(r.lin * -(lambda * a.inv_mass), -(a.inv_inertia * r.ang_a * lambda), 0.0);
+        a.change(
+            r.lin * -(lambda * a.inv_mass),
+            -(a.inv_inertia * r.ang_a * lambda),
+            0.0,
+        );
         if let Some(b) = self.b {
             let b = &mut self.bodies[b];
-            b.change(r.lin * (lambda * b.inv_mass), b.inv_inertia * r.ang_b * lambda, 0.0);
+            b.change(
+                r.lin * (lambda * b.inv_mass),
+                b.inv_inertia * r.ang_b * lambda,
+                0.0,
+            );
         }
     }
 }
@@ -343,11 +429,15 @@ fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
         for (r, &i) in idx.iter().enumerate() {
             for (c, &j) in idx.iter().enumerate() {
                 let (ri, rj) = (&rows[i], &rows[j]);
-                k[r][c] = (ba.inv_mass + bb.inv_mass) * ri.lin.dot(rj.lin) + ri.ang_a.dot(ba.inv_inertia * rj.ang_a) + ri.ang_b.dot(bb.inv_inertia * rj.ang_b);
+                k[r][c] = (ba.inv_mass + bb.inv_mass) * ri.lin.dot(rj.lin)
+                    + ri.ang_a.dot(ba.inv_inertia * rj.ang_a)
+                    + ri.ang_b.dot(bb.inv_inertia * rj.ang_b);
             }
             k[r][m] = rows[i].target - s.row_value(&rows[i]);
         }
-        let Some(x) = gauss(&mut k, m) else { return applied };
+        let Some(x) = gauss(&mut k, m) else {
+            return applied;
+        };
         let mut clamped = false;
         for (r, &i) in idx.iter().enumerate() {
             if let Some((lo, hi)) = rows[i].bounds {
@@ -406,12 +496,21 @@ fn gauss(k: &mut [[f64; MAX_ROWS + 1]; MAX_ROWS], m: usize) -> Option<[f64; MAX_
 
 /// The point rows: the anchors' relative velocity.
 fn point_rows(ra: DVec3, rb: DVec3) -> [VelocityRow; 3] {
-    [DVec3::X, DVec3::Y, DVec3::Z].map(|e| VelocityRow { lin: e, ang_a: ra.cross(e), ang_b: rb.cross(e), ..Default::default() })
+    [DVec3::X, DVec3::Y, DVec3::Z].map(|e| VelocityRow {
+        lin: e,
+        ang_a: ra.cross(e),
+        ang_b: rb.cross(e),
+        ..Default::default()
+    })
 }
 
 /// An angular row: the relative angular velocity about p.
 fn angular_row(p: DVec3) -> VelocityRow {
-    VelocityRow { ang_a: p, ang_b: p, ..Default::default() }
+    VelocityRow {
+        ang_a: p,
+        ang_b: p,
+        ..Default::default()
+    }
 }
 
 /// One velocity pass over a joint.
@@ -454,7 +553,14 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
             // Which of the rows are the limit and the motor, to keep their impulses.
             let (mut limit_at, mut motor_at) = (None, None);
             match &joint.kind {
-                JointKind::Hinge { axis_a, reference_a, reference_b, limits, motor, .. } => {
+                JointKind::Hinge {
+                    axis_a,
+                    reference_a,
+                    reference_b,
+                    limits,
+                    motor,
+                    ..
+                } => {
                     let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
                     let axis = qa * *axis_a;
                     let (p1, p2) = perpendiculars(axis);
@@ -462,7 +568,11 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
                     rows[4] = angular_row(p2);
                     len = 5;
                     // a's angular speed against b's about the axis.
-                    let spin = VelocityRow { ang_a: -axis, ang_b: -axis, ..Default::default() };
+                    let spin = VelocityRow {
+                        ang_a: -axis,
+                        ang_b: -axis,
+                        ..Default::default()
+                    };
                     if let Some((lo, hi)) = limits {
                         let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
                         let slack = 1e-9;
@@ -474,17 +584,34 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
                             None
                         };
                         // A motor driving away from the limit takes over from it.
-                        let leaving = motor.is_some_and(|m| bounds.is_some_and(|(lo, _)| if lo == 0.0 { m.speed > 0.0 } else { m.speed < 0.0 }));
+                        let leaving = motor.is_some_and(|m| {
+                            bounds.is_some_and(|(lo, _)| {
+                                if lo == 0.0 {
+                                    m.speed > 0.0
+                                } else {
+                                    m.speed < 0.0
+                                }
+                            })
+                        });
                         if let (Some(b), false) = (bounds, leaving) {
                             limit_at = Some(len);
-                            rows[len] = VelocityRow { bounds: Some(b), accumulated: row.limit, ..spin };
+                            rows[len] = VelocityRow {
+                                bounds: Some(b),
+                                accumulated: row.limit,
+                                ..spin
+                            };
                             len += 1;
                         }
                     }
                     if let (Some(m), None) = (motor, limit_at) {
                         let most = m.max_torque * dt;
                         motor_at = Some(len);
-                        rows[len] = VelocityRow { target: m.speed, bounds: Some((-most, most)), accumulated: row.motor, ..spin };
+                        rows[len] = VelocityRow {
+                            target: m.speed,
+                            bounds: Some((-most, most)),
+                            accumulated: row.motor,
+                            ..spin
+                        };
                         len += 1;
                     }
                 }
@@ -512,4 +639,3 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
         }
     }
 }
-

@@ -29,7 +29,14 @@ pub enum JointKind {
     /// frame when b is the world); the hinge angle is a's reference against b's about the
     /// axis, zero when the joint was made. Limits bound that angle and the motor drives a's
     /// angular speed relative to b's about the axis.
-    Hinge { axis_a: DVec3, axis_b: DVec3, reference_a: DVec3, reference_b: DVec3, limits: Option<(f64, f64)>, motor: Option<Motor> },
+    Hinge {
+        axis_a: DVec3,
+        axis_b: DVec3,
+        reference_a: DVec3,
+        reference_b: DVec3,
+        limits: Option<(f64, f64)>,
+        motor: Option<Motor>,
+    },
     /// The anchors coincide and the relative orientation q_a^-1 q_b stays `relative`.
     Fixed { relative: DQuat },
 }
@@ -74,7 +81,13 @@ pub(crate) fn side_pose(bodies: &BodySet, h: Option<BodyHandle>) -> Option<(DVec
 
 /// The hinge angle of a against b about the axis (rad, in (-pi, pi]), from the two sides'
 /// poses: how far a has turned about the axis relative to b since the joint was made.
-pub(crate) fn hinge_angle(qa: DQuat, qb: DQuat, axis_a: DVec3, reference_a: DVec3, reference_b: DVec3) -> f64 {
+pub(crate) fn hinge_angle(
+    qa: DQuat,
+    qb: DQuat,
+    axis_a: DVec3,
+    reference_a: DVec3,
+    reference_b: DVec3,
+) -> f64 {
     let (axis, ra, rb) = (qa * axis_a, qa * reference_a, qb * reference_b);
     rb.cross(ra).dot(axis).atan2(ra.dot(rb))
 }
@@ -89,7 +102,15 @@ impl Joint {
 
     /// The hinge angle (rad) for a hinge, None otherwise.
     pub fn angle(&self, bodies: &BodySet) -> Option<f64> {
-        let JointKind::Hinge { axis_a, reference_a, reference_b, .. } = &self.kind else { return None };
+        let JointKind::Hinge {
+            axis_a,
+            reference_a,
+            reference_b,
+            ..
+        } = &self.kind
+        else {
+            return None;
+        };
         let (_, qa) = side_pose(bodies, Some(self.a))?;
         let (_, qb) = side_pose(bodies, self.b)?;
         Some(hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b))

@@ -89,23 +89,40 @@ impl LoadEstimate {
         self.load.clear();
         self.load.extend_from_slice(weight);
         self.moment.clear();
-        self.moment.extend(weight.iter().zip(centre).map(|(&w, &c)| c * w));
+        self.moment
+            .extend(weight.iter().zip(centre).map(|(&w, &c)| c * w));
         self.facing.clear();
         self.facing.resize(weight.len(), 0.0);
         for s in supports.iter().filter(|s| s.facing >= LEAST_FACING) {
             let f = &mut self.facing[s.upper];
-            *f = if s.new && *f >= 0.0 { *f + s.facing } else { -1.0 };
+            *f = if s.new && *f >= 0.0 {
+                *f + s.facing
+            } else {
+                -1.0
+            };
         }
         let facing = &self.facing;
         self.order.clear();
-        self.order.extend((0..supports.len()).filter(|&i| supports[i].facing >= LEAST_FACING && facing[supports[i].upper] > 0.0));
+        self.order
+            .extend((0..supports.len()).filter(|&i| {
+                supports[i].facing >= LEAST_FACING && facing[supports[i].upper] > 0.0
+            }));
         // Bodies higher up pass their load on first; ties keep the supports' order.
         let height = |i: usize| -centre[supports[i].upper].dot(self.down);
-        self.order.sort_by(|&i, &j| height(j).total_cmp(&height(i)).then(supports[i].upper.cmp(&supports[j].upper)).then(i.cmp(&j)));
+        self.order.sort_by(|&i, &j| {
+            height(j)
+                .total_cmp(&height(i))
+                .then(supports[i].upper.cmp(&supports[j].upper))
+                .then(i.cmp(&j))
+        });
         let mut first = 0;
         while first < self.order.len() {
             let upper = self.supports[self.order[first]].upper;
-            let last = first + self.order[first..].iter().take_while(|&&i| self.supports[i].upper == upper).count();
+            let last = first
+                + self.order[first..]
+                    .iter()
+                    .take_while(|&&i| self.supports[i].upper == upper)
+                    .count();
             self.balance(first..last);
             first = last;
         }
@@ -124,7 +141,11 @@ impl LoadEstimate {
         let load = self.load[upper];
         let moment = self.moment[upper] - c * load;
         let goal = [load, moment.dot(e1), moment.dot(e2)];
-        let points = || self.order[group.clone()].iter().flat_map(|&i| (supports[i].first..supports[i].first + supports[i].count).map(move |p| (i, p)));
+        let points = || {
+            self.order[group.clone()].iter().flat_map(|&i| {
+                (supports[i].first..supports[i].first + supports[i].count).map(move |p| (i, p))
+            })
+        };
         self.trust.clear();
         self.trust.extend(points().map(|(i, _)| supports[i].facing));
         self.share.clear();
@@ -147,7 +168,14 @@ impl LoadEstimate {
                 let a = arm(self.points[p]);
                 *s = t * (a[0] * lambda[0] + a[1] * lambda[1] + a[2] * lambda[2]);
             }
-            let Some((worst, &least)) = self.share.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)) else { return };
+            let Some((worst, &least)) = self
+                .share
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1))
+            else {
+                return;
+            };
             if least >= -1e-12 * load.abs() {
                 break;
             }
@@ -187,7 +215,11 @@ fn solve_balance(g: [[f64; 3]; 3], goal: [f64; 3]) -> [f64; 3] {
     }
     let mut x = [0.0; 3];
     for i in (0..3).rev() {
-        x[i] = if d[i] > 0.0 { y[i] / d[i] - (i + 1..3).map(|m| l[m][i] * x[m]).sum::<f64>() } else { 0.0 };
+        x[i] = if d[i] > 0.0 {
+            y[i] / d[i] - (i + 1..3).map(|m| l[m][i] * x[m]).sum::<f64>()
+        } else {
+            0.0
+        };
     }
     x
 }
@@ -195,7 +227,11 @@ fn solve_balance(g: [[f64; 3]; 3], goal: [f64; 3]) -> [f64; 3] {
 /// The downward impulse along `down` of a body whose velocity the smooth forces change from
 /// `v0` to `v1`, with inverse mass `inv_mass` (zero when it cannot move or is pushed up).
 pub fn weight(v0: DVec3, v1: DVec3, inv_mass: f64, down: DVec3) -> f64 {
-    if inv_mass > 0.0 { ((v1 - v0).dot(down) / inv_mass).max(0.0) } else { 0.0 }
+    if inv_mass > 0.0 {
+        ((v1 - v0).dot(down) / inv_mass).max(0.0)
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
@@ -203,12 +239,25 @@ mod tests {
     use super::*;
 
     /// Bodies' weights and centres, and supports (upper, lower, facing, new, points).
-    fn estimate(bodies: &[(f64, DVec3)], supports: &[(usize, usize, f64, bool, &[DVec3])]) -> Vec<f64> {
-        let mut e = LoadEstimate { down: DVec3::NEG_Y, ..Default::default() };
+    fn estimate(
+        bodies: &[(f64, DVec3)],
+        supports: &[(usize, usize, f64, bool, &[DVec3])],
+    ) -> Vec<f64> {
+        let mut e = LoadEstimate {
+            down: DVec3::NEG_Y,
+            ..Default::default()
+        };
         e.weight.extend(bodies.iter().map(|b| b.0));
         e.centre.extend(bodies.iter().map(|b| b.1));
         for &(upper, lower, facing, new, points) in supports {
-            e.supports.push(Support { upper, lower, facing, new, first: e.points.len(), count: points.len() });
+            e.supports.push(Support {
+                upper,
+                lower,
+                facing,
+                new,
+                first: e.points.len(),
+                count: points.len(),
+            });
             e.points.extend_from_slice(points);
         }
         e.estimate();
@@ -221,7 +270,12 @@ mod tests {
 
     /// The four corners of the face at height y spanning x0..x1 and z -0.5..0.5.
     fn face(x0: f64, x1: f64, y: f64) -> [DVec3; 4] {
-        [at(x0, y, -0.5), at(x0, y, 0.5), at(x1, y, -0.5), at(x1, y, 0.5)]
+        [
+            at(x0, y, -0.5),
+            at(x0, y, 0.5),
+            at(x1, y, -0.5),
+            at(x1, y, 0.5),
+        ]
     }
 
     fn close(a: &[f64], b: &[f64]) -> bool {
@@ -233,22 +287,38 @@ mod tests {
     #[test]
     fn a_column_carries_the_weight_of_everything_above() {
         // Body 0 is the floor; 1, 2, 3 a column of unit weights, each on one point below it.
-        let bodies = [FLOOR, (1.0, at(0.0, 1.0, 0.0)), (1.0, at(0.0, 2.0, 0.0)), (1.0, at(0.0, 3.0, 0.0))];
-        let supports: [(usize, usize, f64, bool, &[DVec3]); 3] = [(1, 0, 1.0, true, &[at(0.0, 0.5, 0.0)]), (3, 2, 1.0, true, &[at(0.0, 2.5, 0.0)]), (2, 1, 1.0, true, &[at(0.0, 1.5, 0.0)])];
+        let bodies = [
+            FLOOR,
+            (1.0, at(0.0, 1.0, 0.0)),
+            (1.0, at(0.0, 2.0, 0.0)),
+            (1.0, at(0.0, 3.0, 0.0)),
+        ];
+        let supports: [(usize, usize, f64, bool, &[DVec3]); 3] = [
+            (1, 0, 1.0, true, &[at(0.0, 0.5, 0.0)]),
+            (3, 2, 1.0, true, &[at(0.0, 2.5, 0.0)]),
+            (2, 1, 1.0, true, &[at(0.0, 1.5, 0.0)]),
+        ];
         assert!(close(&estimate(&bodies, &supports), &[3.0, 1.0, 2.0]));
     }
 
     #[test]
     fn a_block_on_a_slope_presses_with_its_weight_times_the_cosine() {
         let c = 0.8;
-        let normal = estimate(&[FLOOR, (2.0, at(0.0, 1.0, 0.0))], &[(1, 0, c, true, &face(-0.5, 0.5, 0.5))]);
+        let normal = estimate(
+            &[FLOOR, (2.0, at(0.0, 1.0, 0.0))],
+            &[(1, 0, c, true, &face(-0.5, 0.5, 0.5))],
+        );
         assert!(close(&normal, &[0.5 * c; 4]), "{normal:?}");
     }
 
     #[test]
     fn a_body_on_two_supports_shares_its_load_and_walls_hold_nothing() {
         let bodies = [FLOOR, (1.0, at(0.0, 1.0, 0.0)), FLOOR, FLOOR];
-        let supports: [(usize, usize, f64, bool, &[DVec3]); 3] = [(1, 0, 1.0, true, &[at(-0.5, 0.5, 0.0)]), (1, 2, 1.0, true, &[at(0.5, 0.5, 0.0)]), (1, 3, 0.0, true, &[at(1.0, 1.0, 0.0)])];
+        let supports: [(usize, usize, f64, bool, &[DVec3]); 3] = [
+            (1, 0, 1.0, true, &[at(-0.5, 0.5, 0.0)]),
+            (1, 2, 1.0, true, &[at(0.5, 0.5, 0.0)]),
+            (1, 3, 0.0, true, &[at(1.0, 1.0, 0.0)]),
+        ];
         assert!(close(&estimate(&bodies, &supports), &[0.5, 0.5, 0.0]));
     }
 
@@ -260,8 +330,20 @@ mod tests {
         // x = -0.5 and 0.5: 2 (0.5 s+ - 0.5 s-) = 0.25, s+ + s- = 1 for each pair, so the right
         // corners carry 0.625 and the left ones 0.375.
         let bodies = [FLOOR, (1.0, at(0.0, 0.5, 0.0)), (1.0, at(0.25, 1.5, 0.0))];
-        let normal = estimate(&bodies, &[(1, 0, 1.0, true, &face(-0.5, 0.5, 0.0)), (2, 1, 1.0, true, &face(0.0, 0.5, 1.0))]);
-        assert!(close(&normal, &[0.375, 0.375, 0.625, 0.625, 0.25, 0.25, 0.25, 0.25]), "{normal:?}");
+        let normal = estimate(
+            &bodies,
+            &[
+                (1, 0, 1.0, true, &face(-0.5, 0.5, 0.0)),
+                (2, 1, 1.0, true, &face(0.0, 0.5, 1.0)),
+            ],
+        );
+        assert!(
+            close(
+                &normal,
+                &[0.375, 0.375, 0.625, 0.625, 0.25, 0.25, 0.25, 0.25]
+            ),
+            "{normal:?}"
+        );
     }
 
     #[test]
@@ -270,11 +352,21 @@ mod tests {
         // add up to the weight and have no moment about the centre.
         let c = at(0.1, 1.0, -0.05);
         let (f1, f2) = (face(-0.4, -0.1, 0.5), face(0.2, 0.45, 0.5));
-        let normal = estimate(&[FLOOR, (3.0, c), FLOOR], &[(1, 0, 1.0, true, &f1), (1, 2, 1.0, true, &f2)]);
+        let normal = estimate(
+            &[FLOOR, (3.0, c), FLOOR],
+            &[(1, 0, 1.0, true, &f1), (1, 2, 1.0, true, &f2)],
+        );
         let points: Vec<DVec3> = f1.iter().chain(&f2).copied().collect();
         let force: f64 = normal.iter().sum();
-        let moment: DVec3 = points.iter().zip(&normal).map(|(&p, &s)| (p - c).cross(DVec3::Y * s)).sum();
-        assert!((force - 3.0).abs() < 1e-12 && moment.length() < 1e-12, "{force} {moment}");
+        let moment: DVec3 = points
+            .iter()
+            .zip(&normal)
+            .map(|(&p, &s)| (p - c).cross(DVec3::Y * s))
+            .sum();
+        assert!(
+            (force - 3.0).abs() < 1e-12 && moment.length() < 1e-12,
+            "{force} {moment}"
+        );
         assert!(normal.iter().all(|&s| s > 0.0));
     }
 
@@ -282,7 +374,10 @@ mod tests {
     fn a_load_beyond_the_supports_leaves_the_far_points_out() {
         // The centre (x = 0) is left of both supporting lines (x = 0.1 and 0.5): no share can
         // balance it; the near points take it all, none pulls.
-        let normal = estimate(&[FLOOR, (1.0, at(0.0, 1.0, 0.0))], &[(1, 0, 1.0, true, &face(0.1, 0.5, 0.5))]);
+        let normal = estimate(
+            &[FLOOR, (1.0, at(0.0, 1.0, 0.0))],
+            &[(1, 0, 1.0, true, &face(0.1, 0.5, 0.5))],
+        );
         assert!(close(&normal, &[0.5, 0.5, 0.0, 0.0]), "{normal:?}");
     }
 
@@ -290,8 +385,20 @@ mod tests {
     fn points_in_a_line_or_a_single_point_carry_the_whole_load() {
         // A lying cylinder on a line across its centre's offset, and a sphere on one point.
         let line = [at(0.2, 0.5, -0.5), at(0.2, 0.5, 0.5)];
-        assert!(close(&estimate(&[FLOOR, (2.0, at(0.0, 1.0, 0.0))], &[(1, 0, 1.0, true, &line)]), &[1.0, 1.0]));
-        assert!(close(&estimate(&[FLOOR, (2.0, at(0.0, 1.0, 0.0))], &[(1, 0, 1.0, true, &[at(0.1, 0.5, 0.1)])]), &[2.0]));
+        assert!(close(
+            &estimate(
+                &[FLOOR, (2.0, at(0.0, 1.0, 0.0))],
+                &[(1, 0, 1.0, true, &line)]
+            ),
+            &[1.0, 1.0]
+        ));
+        assert!(close(
+            &estimate(
+                &[FLOOR, (2.0, at(0.0, 1.0, 0.0))],
+                &[(1, 0, 1.0, true, &[at(0.1, 0.5, 0.1)])]
+            ),
+            &[2.0]
+        ));
     }
 
     #[test]
@@ -300,6 +407,16 @@ mod tests {
         // and a new one: 2's weight goes onto its contact, body 1's new contact starts from zero.
         let bodies = [FLOOR, (1.0, at(0.0, 1.0, 0.0)), (1.0, at(0.0, 2.0, 0.0))];
         let (p, q, r) = (at(0.0, 0.5, 0.0), at(0.1, 0.5, 0.0), at(0.0, 1.5, 0.0));
-        assert!(close(&estimate(&bodies, &[(1, 0, 1.0, false, &[p]), (1, 0, 1.0, true, &[q]), (2, 1, 1.0, true, &[r])]), &[0.0, 0.0, 1.0]));
+        assert!(close(
+            &estimate(
+                &bodies,
+                &[
+                    (1, 0, 1.0, false, &[p]),
+                    (1, 0, 1.0, true, &[q]),
+                    (2, 1, 1.0, true, &[r])
+                ]
+            ),
+            &[0.0, 0.0, 1.0]
+        ));
     }
 }

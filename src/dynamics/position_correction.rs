@@ -37,11 +37,27 @@ const SETTLED: f64 = 0.1;
 /// holds each body's radius if it is a sphere (0 otherwise): two spheres overlap by what their
 /// centres say, along the line between them (the contact points found at the step's start say
 /// nothing true of two balls that passed each other since).
-pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], radii: &[f64], state: &mut State, set: &CorrectionSettings, inv_inertia: &mut Vec<DMat3>) {
+pub fn correct_positions(
+    manifolds: &[Manifold],
+    masses: &[BodyMass],
+    radii: &[f64],
+    state: &mut State,
+    set: &CorrectionSettings,
+    inv_inertia: &mut Vec<DMat3>,
+) {
     inv_inertia.clear();
-    inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| if m.inv_mass > 0.0 { rotate_tensor(q, m.inv_inertia_body) } else { DMat3::ZERO }));
+    inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| {
+        if m.inv_mass > 0.0 {
+            rotate_tensor(q, m.inv_inertia_body)
+        } else {
+            DMat3::ZERO
+        }
+    }));
     for _ in 0..set.iterations {
-        let deepest = manifolds.iter().map(|m| correct_manifold(m, masses, radii, inv_inertia, state, set)).fold(0.0, f64::max);
+        let deepest = manifolds
+            .iter()
+            .map(|m| correct_manifold(m, masses, radii, inv_inertia, state, set))
+            .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
         }
@@ -49,7 +65,14 @@ pub fn correct_positions(manifolds: &[Manifold], masses: &[BodyMass], radii: &[f
 }
 
 /// One manifold's correction. Returns its deepest overlap beyond the slop before it (m).
-fn correct_manifold(m: &Manifold, masses: &[BodyMass], radii: &[f64], inv_inertia: &[DMat3], state: &mut State, set: &CorrectionSettings) -> f64 {
+fn correct_manifold(
+    m: &Manifold,
+    masses: &[BodyMass],
+    radii: &[f64],
+    inv_inertia: &[DMat3],
+    state: &mut State,
+    set: &CorrectionSettings,
+) -> f64 {
     let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (masses[a], masses[b]);
     if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
@@ -79,7 +102,11 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], radii: &[f64], inv_inerti
         let pb = state.x[b] + state.q[b] * p.local_b;
         let beyond = (pb - pa).dot(m.normal) + set.slop;
         deepest = deepest.max(-beyond);
-        c[i] = if beyond < 0.0 { (set.factor * beyond).max(-set.max_correction) } else { beyond };
+        c[i] = if beyond < 0.0 {
+            (set.factor * beyond).max(-set.max_correction)
+        } else {
+            beyond
+        };
         let mid = 0.5 * (pa + pb);
         (ra[i], rb[i]) = (mid - state.x[a], mid - state.x[b]);
     }
@@ -98,9 +125,18 @@ fn correct_manifold(m: &Manifold, masses: &[BodyMass], radii: &[f64], inv_inerti
         push[0] = -c[0] / k;
         push
     } else {
-        let k = block_lcp::coupling(m.normal, ma.inv_mass + mb.inv_mass, ia, ib, &ra[..n], &rb[..n]);
+        let k = block_lcp::coupling(
+            m.normal,
+            ma.inv_mass + mb.inv_mass,
+            ia,
+            ib,
+            &ra[..n],
+            &rb[..n],
+        );
         let all = (1u32 << n) - 1;
-        let Some(push) = block_lcp::solve(&k, &c, n, all, None, None) else { return deepest };
+        let Some(push) = block_lcp::solve(&k, &c, n, all, None, None) else {
+            return deepest;
+        };
         push
     };
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
@@ -124,4 +160,3 @@ fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
         state.q[row] = integrate_orientation_linear(state.q[row], rotation, 1.0);
     }
 }
-

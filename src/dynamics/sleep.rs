@@ -119,14 +119,24 @@ impl Islands {
     /// Whether a body wakes a sleeping one it touches (an awake dynamic body or a moving
     /// kinematic one).
     pub fn stirs(b: &Body) -> bool {
-        Self::awake_dynamic(b) || (b.kind == crate::body::BodyKind::Kinematic && (b.velocity != glam::DVec3::ZERO || b.angular_velocity != glam::DVec3::ZERO))
+        Self::awake_dynamic(b)
+            || (b.kind == crate::body::BodyKind::Kinematic
+                && (b.velocity != glam::DVec3::ZERO || b.angular_velocity != glam::DVec3::ZERO))
     }
 
     /// After a step: advances each awake dynamic body's rest timer, builds the islands from
     /// `links` (contacts, joints and springs as pairs of rows) and puts to sleep those that
     /// rested long enough on something. `loaded[row]` marks bodies with an applied load.
     /// Returns whether any body fell asleep (its velocities were zeroed).
-    pub fn update(&mut self, bodies: &mut [Body], manifolds: &[Manifold], links: &[(usize, Option<usize>)], loaded: &[bool], dt: f64, slop: f64) -> bool {
+    pub fn update(
+        &mut self,
+        bodies: &mut [Body],
+        manifolds: &[Manifold],
+        links: &[(usize, Option<usize>)],
+        loaded: &[bool],
+        dt: f64,
+        slop: f64,
+    ) -> bool {
         let n = bodies.len();
         self.parent.clear();
         self.parent.extend(0..n);
@@ -139,7 +149,9 @@ impl Islands {
         self.woken.resize(n, false);
         for &(a, b) in links {
             match b {
-                Some(b) if Self::awake_dynamic(&bodies[a]) && Self::awake_dynamic(&bodies[b]) => self.union(a, b),
+                Some(b) if Self::awake_dynamic(&bodies[a]) && Self::awake_dynamic(&bodies[b]) => {
+                    self.union(a, b)
+                }
                 // A joint or spring to a fixed point or a body that is not awake: the island
                 // hangs on it, so it is not resting on something; keep it awake.
                 _ => {
@@ -151,7 +163,11 @@ impl Islands {
             }
         }
         // Contacts that position correction still pushes apart keep their bodies awake.
-        for m in manifolds.iter().filter(|m| m.points.iter().any(|p| p.separation < -SETTLED_SLOPS * slop)) {
+        for m in manifolds.iter().filter(|m| {
+            m.points
+                .iter()
+                .any(|p| p.separation < -SETTLED_SLOPS * slop)
+        }) {
             self.woken[m.row_a] = true;
             self.woken[m.row_b] = true;
         }
@@ -163,7 +179,10 @@ impl Islands {
             if !Self::awake_dynamic(b) {
                 continue;
             }
-            let speed = b.velocity.length().max(b.angular_velocity.length() * b.shape.bounding_radius());
+            let speed = b
+                .velocity
+                .length()
+                .max(b.angular_velocity.length() * b.shape.bounding_radius());
             if speed < SLEEP_SPEED && !loaded[i] {
                 if b.sleep.timer == 0.0 {
                     b.sleep.rest_speed = speed;
@@ -184,9 +203,15 @@ impl Islands {
                 self.woken[root] = true;
             }
         }
-        for m in manifolds.iter().filter(|m| m.points.iter().any(|p| p.normal_impulse > 0.0)) {
+        for m in manifolds
+            .iter()
+            .filter(|m| m.points.iter().any(|p| p.normal_impulse > 0.0))
+        {
             for (body, other) in [(m.row_a, m.row_b), (m.row_b, m.row_a)] {
-                if Self::awake_dynamic(&bodies[body]) && !Self::awake_dynamic(&bodies[other]) && !Self::stirs(&bodies[other]) {
+                if Self::awake_dynamic(&bodies[body])
+                    && !Self::awake_dynamic(&bodies[other])
+                    && !Self::stirs(&bodies[other])
+                {
                     let root = self.find(body);
                     self.supported[root] = true;
                 }

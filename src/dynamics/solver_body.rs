@@ -7,8 +7,8 @@
 //! `reach` times the whole velocity change, plus that extra. An iteration over resting contacts
 //! then changes only velocities.
 
-use crate::math::{integrate_orientation_exact, rotate_tensor, DMat3, DQuat, DVec3};
 use crate::dynamics::state::State;
+use crate::math::{integrate_orientation_exact, rotate_tensor, DMat3, DQuat, DVec3};
 
 /// Per-body inverse mass and body-frame inverse inertia, as the solvers need them.
 #[derive(Clone, Copy, Debug)]
@@ -99,7 +99,16 @@ impl SolverBody {
     /// A body that started the step at v0 and w0 and reaches v and w before any impulse,
     /// whose impulses mostly have reach `reach`.
     pub fn free((v0, w0): (DVec3, DVec3), v: DVec3, w: DVec3, reach: f64) -> SolverBody {
-        SolverBody { v, w, v_free: v, w_free: w, reach, v_start: v0, w_start: w0, ..Default::default() }
+        SolverBody {
+            v,
+            w,
+            v_free: v,
+            w_free: w,
+            reach,
+            v_start: v0,
+            w_start: w0,
+            ..Default::default()
+        }
     }
 
     /// An impact's velocity change at time t of a step of length dt: it acts from t on.
@@ -121,8 +130,16 @@ impl SolverBody {
         let smooth_v = self.v - self.v_impact - self.v_start;
         let smooth_w = self.w - self.w_impact - self.w_start;
         let k = weight / dt;
-        let linear = Motion { c0: self.x_impact - self.v_impact * dt, c1: self.v_start + self.v_impact, c2: smooth_v * k };
-        let angular = Motion { c0: self.theta_impact - self.w_impact * dt, c1: self.w_start + self.w_impact, c2: smooth_w * k };
+        let linear = Motion {
+            c0: self.x_impact - self.v_impact * dt,
+            c1: self.v_start + self.v_impact,
+            c2: smooth_v * k,
+        };
+        let angular = Motion {
+            c0: self.theta_impact - self.w_impact * dt,
+            c1: self.w_start + self.w_impact,
+            c2: smooth_w * k,
+        };
         (linear, angular)
     }
 
@@ -138,7 +155,11 @@ impl SolverBody {
     /// Applies an impulse at lever arm `arm`; it moves the body by the velocity change times
     /// `reach` (s) by the end of the step.
     pub fn apply(&mut self, impulse: DVec3, arm: DVec3, reach: f64) {
-        self.change(impulse * self.inv_mass, self.inv_inertia * arm.cross(impulse), reach);
+        self.change(
+            impulse * self.inv_mass,
+            self.inv_inertia * arm.cross(impulse),
+            reach,
+        );
     }
 
     /// Changes the velocities by dv and dw (worked out by the caller from an impulse); the
@@ -181,7 +202,11 @@ impl SolverBody {
     /// added so far.
     pub fn end_pose(&self, free: &State, row: usize) -> (DVec3, DQuat) {
         let turn = self.rotation();
-        let q = if turn == DVec3::ZERO { free.q[row] } else { integrate_orientation_exact(free.q[row], turn, 1.0) };
+        let q = if turn == DVec3::ZERO {
+            free.q[row]
+        } else {
+            integrate_orientation_exact(free.q[row], turn, 1.0)
+        };
         (free.x[row] + self.displacement(), q)
     }
 }

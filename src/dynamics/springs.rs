@@ -61,7 +61,8 @@ impl Spring {
     }
 
     pub fn length(&self, bodies: &BodySet) -> f64 {
-        self.world_anchors(bodies).map_or(f64::NAN, |(pa, pb)| (pb - pa).length())
+        self.world_anchors(bodies)
+            .map_or(f64::NAN, |(pa, pb)| (pb - pa).length())
     }
 
     /// Elastic energy k (L - rest)^2 / 2.
@@ -84,6 +85,10 @@ impl SpringRow {
         }
         let u = d / len;
         let stretch_rate = (vb - va).dot(u);
-        (u * (self.stiffness * (len - self.rest_length) + self.damping * stretch_rate), pa, pb)
+        (
+            u * (self.stiffness * (len - self.rest_length) + self.damping * stretch_rate),
+            pa,
+            pb,
+        )
     }
 }

@@ -12,21 +12,45 @@ use pyo3::prelude::*;
 #[pyfunction]
 #[pyo3(signature = (worlds, steps=None, *, threads=None))]
 #[pyo3(text_signature = "(worlds, steps=1, *, threads=None)")]
-pub fn step_many(py: Python<'_>, worlds: &Bound<'_, PyAny>, steps: Option<&Bound<'_, PyAny>>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+pub fn step_many(
+    py: Python<'_>,
+    worlds: &Bound<'_, PyAny>,
+    steps: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
     let steps = steps.map(|s| int(s, "steps")).transpose()?.unwrap_or(1);
     if steps < 0 {
-        return Err(PyValueError::new_err(format!("steps: must not be negative (got {steps})")));
+        return Err(PyValueError::new_err(format!(
+            "steps: must not be negative (got {steps})"
+        )));
     }
     let threads = thread_count(threads, "threads")?;
     let mut held: Vec<PyRefMut<'_, PyWorld>> = Vec::new();
-    for (i, item) in worlds.try_iter().map_err(|_| PyTypeError::new_err("worlds: must be a sequence of World"))?.enumerate() {
+    for (i, item) in worlds
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err("worlds: must be a sequence of World"))?
+        .enumerate()
+    {
         let item = item?;
-        let world = item.cast::<PyWorld>().map_err(|_| PyTypeError::new_err(format!("worlds[{i}]: must be a World (got {})", item.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
-        let borrowed = world.try_borrow_mut().map_err(|_| PyValueError::new_err(format!("worlds[{i}]: appears more than once (or is in use)")))?;
+        let world = item.cast::<PyWorld>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "worlds[{i}]: must be a World (got {})",
+                item.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        let borrowed = world.try_borrow_mut().map_err(|_| {
+            PyValueError::new_err(format!(
+                "worlds[{i}]: appears more than once (or is in use)"
+            ))
+        })?;
         held.push(borrowed);
     }
     let mut inners: Vec<&mut crate::World> = held.iter_mut().map(|w| &mut w.inner).collect();
-    py.detach(|| crate::batch::step_many(&mut inners, steps as u64, threads)).py()?;
+    py.detach(|| crate::batch::step_many(&mut inners, steps as u64, threads))
+        .py()?;
     for w in held.iter_mut() {
         w.offer_to_viewer();
     }

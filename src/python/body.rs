@@ -5,7 +5,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{array3, array4, matrix3, opt_float, float, quat, string, table, vec3, vec3_or};
+use super::convert::{
+    array3, array4, float, matrix3, opt_float, quat, string, table, vec3, vec3_or,
+};
 use super::errors::{IntoPyResult, RemovedBodyError};
 use super::links::{lasting, PyLoad};
 use super::world::PyWorld;
@@ -43,7 +45,11 @@ impl PyBody {
 
     /// Runs `f` on the world, after checking that the body is live. (A restored snapshot can
     /// put another body in this handle's slot, so the id is checked too.)
-    fn edit<T>(&self, py: Python<'_>, f: impl FnOnce(&mut crate::world::World) -> crate::error::Result<T>) -> PyResult<T> {
+    fn edit<T>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut crate::world::World) -> crate::error::Result<T>,
+    ) -> PyResult<T> {
         let mut w = self.world.borrow_mut(py);
         if !w.inner.body(self.handle).is_ok_and(|b| b.id == self.id) {
             return Err(self.removed());
@@ -53,7 +59,11 @@ impl PyBody {
 
     /// The handle, if the body is still in `world`.
     pub fn live_handle(&self, world: &crate::world::World) -> Option<BodyHandle> {
-        world.body(self.handle).ok().filter(|b| b.id == self.id).map(|_| self.handle)
+        world
+            .body(self.handle)
+            .ok()
+            .filter(|b| b.id == self.id)
+            .map(|_| self.handle)
     }
 
     /// Whether the body belongs to `world`.
@@ -94,7 +104,11 @@ impl PyBody {
     /// removed).
     #[getter]
     fn index(&self, py: Python<'_>) -> PyResult<usize> {
-        self.world.borrow(py).inner.row(self.handle).map_err(|_| self.removed())
+        self.world
+            .borrow(py)
+            .inner
+            .row(self.handle)
+            .map_err(|_| self.removed())
     }
 
     /// Position of the centre of mass (m).
@@ -190,7 +204,11 @@ impl PyBody {
 
     #[setter(name)]
     fn set_name(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<()> {
-        let name = if name.is_none() { None } else { Some(string(name, "name")?) };
+        let name = if name.is_none() {
+            None
+        } else {
+            Some(string(name, "name")?)
+        };
         self.edit(py, |w| w.set_name(self.handle, name))
     }
 
@@ -202,7 +220,11 @@ impl PyBody {
 
     #[setter(color)]
     fn set_color(&self, py: Python<'_>, color: &Bound<'_, PyAny>) -> PyResult<()> {
-        let color = if color.is_none() { None } else { Some(vec3(color, "color")?.to_array()) };
+        let color = if color.is_none() {
+            None
+        } else {
+            Some(vec3(color, "color")?.to_array())
+        };
         self.edit(py, |w| w.set_color(self.handle, color))
     }
 
@@ -222,14 +244,32 @@ impl PyBody {
         let d = PyDict::new(py);
         match shape {
             Shape::Sphere { radius } => d.set_item("radius", radius)?,
-            Shape::Box { half_extents, .. } => d.set_item("half_extents", array3(py, half_extents))?,
-            Shape::Capsule { radius, half_height } => {
+            Shape::Box { half_extents, .. } => {
+                d.set_item("half_extents", array3(py, half_extents))?
+            }
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => {
                 d.set_item("radius", radius)?;
                 d.set_item("half_height", half_height)?;
             }
             Shape::Convex { hull, .. } => {
-                d.set_item("vertices", table(py, hull.vertices.iter().flat_map(|v| v.to_array()).collect(), 3))?;
-                d.set_item("faces", hull.faces.iter().map(|f| f.vertices.clone()).collect::<Vec<_>>())?;
+                d.set_item(
+                    "vertices",
+                    table(
+                        py,
+                        hull.vertices.iter().flat_map(|v| v.to_array()).collect(),
+                        3,
+                    ),
+                )?;
+                d.set_item(
+                    "faces",
+                    hull.faces
+                        .iter()
+                        .map(|f| f.vertices.clone())
+                        .collect::<Vec<_>>(),
+                )?;
             }
             Shape::Plane => {
                 let n = q * DVec3::Y;
@@ -247,8 +287,15 @@ impl PyBody {
     }
 
     #[setter(restitution)]
-    fn set_restitution(&self, py: Python<'_>, restitution: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let m = Material { restitution: opt_float(restitution, "restitution")?, ..self.material(py)? };
+    fn set_restitution(
+        &self,
+        py: Python<'_>,
+        restitution: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let m = Material {
+            restitution: opt_float(restitution, "restitution")?,
+            ..self.material(py)?
+        };
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
@@ -260,7 +307,10 @@ impl PyBody {
 
     #[setter(friction)]
     fn set_friction(&self, py: Python<'_>, friction: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let m = Material { friction: opt_float(friction, "friction")?, ..self.material(py)? };
+        let m = Material {
+            friction: opt_float(friction, "friction")?,
+            ..self.material(py)?
+        };
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
@@ -271,8 +321,15 @@ impl PyBody {
     }
 
     #[setter(static_friction)]
-    fn set_static_friction(&self, py: Python<'_>, static_friction: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let m = Material { static_friction: opt_float(static_friction, "static_friction")?, ..self.material(py)? };
+    fn set_static_friction(
+        &self,
+        py: Python<'_>,
+        static_friction: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let m = Material {
+            static_friction: opt_float(static_friction, "static_friction")?,
+            ..self.material(py)?
+        };
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
@@ -283,7 +340,11 @@ impl PyBody {
     }
 
     #[setter(linear_damping)]
-    fn set_linear_damping(&self, py: Python<'_>, linear_damping: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_linear_damping(
+        &self,
+        py: Python<'_>,
+        linear_damping: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let c = float(linear_damping, "linear_damping")?;
         let angular = self.read(py, |b| b.angular_damping)?;
         self.edit(py, |w| w.set_damping(self.handle, c, angular))
@@ -296,7 +357,11 @@ impl PyBody {
     }
 
     #[setter(angular_damping)]
-    fn set_angular_damping(&self, py: Python<'_>, angular_damping: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_angular_damping(
+        &self,
+        py: Python<'_>,
+        angular_damping: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let c = float(angular_damping, "angular_damping")?;
         let linear = self.read(py, |b| b.linear_damping)?;
         self.edit(py, |w| w.set_damping(self.handle, linear, c))
@@ -309,7 +374,11 @@ impl PyBody {
     }
 
     #[setter(quadratic_drag)]
-    fn set_quadratic_drag(&self, py: Python<'_>, quadratic_drag: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_quadratic_drag(
+        &self,
+        py: Python<'_>,
+        quadratic_drag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         let c = float(quadratic_drag, "quadratic_drag")?;
         self.edit(py, |w| w.set_quadratic_drag(self.handle, c))
     }
@@ -340,10 +409,17 @@ impl PyBody {
 
     /// Angular momentum about a world point (kg m^2/s).
     #[pyo3(signature = (about=None))]
-    fn angular_momentum<'py>(&self, py: Python<'py>, about: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    fn angular_momentum<'py>(
+        &self,
+        py: Python<'py>,
+        about: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let p = vec3_or(about, "about", DVec3::ZERO)?;
         if !p.is_finite() {
-            return Err(PyValueError::new_err(format!("about: must be finite (got {:?})", p.to_array())));
+            return Err(PyValueError::new_err(format!(
+                "about: must be finite (got {:?})",
+                p.to_array()
+            )));
         }
         Ok(array3(py, self.read(py, |b| b.angular_momentum(p))?))
     }
@@ -364,10 +440,18 @@ impl PyBody {
     ) -> PyResult<PyLoad> {
         let f = vec3(force, "force")?;
         let lasting = lasting(opt_float(duration, "duration")?);
-        let p = point.filter(|p| !p.is_none()).map(|p| vec3(p, "point")).transpose()?;
-        let lp = local_point.filter(|p| !p.is_none()).map(|p| vec3(p, "local_point")).transpose()?;
+        let p = point
+            .filter(|p| !p.is_none())
+            .map(|p| vec3(p, "point"))
+            .transpose()?;
+        let lp = local_point
+            .filter(|p| !p.is_none())
+            .map(|p| vec3(p, "local_point"))
+            .transpose()?;
         if p.is_some() && lp.is_some() {
-            return Err(PyValueError::new_err("point, local_point: give one or the other, not both"));
+            return Err(PyValueError::new_err(
+                "point, local_point: give one or the other, not both",
+            ));
         }
         let handle = self.edit(py, |w| {
             let local = match p {
@@ -376,7 +460,9 @@ impl PyBody {
                     let b = w.body(self.handle)?;
                     Some(b.orientation.inverse() * (p - b.position))
                 }
-                None => lp.map(|p| crate::error::check_finite3("local_point", p)).transpose()?,
+                None => lp
+                    .map(|p| crate::error::check_finite3("local_point", p))
+                    .transpose()?,
             };
             w.apply_load(self.handle, f, local, DVec3::ZERO, lasting)
         })?;
@@ -386,24 +472,42 @@ impl PyBody {
     /// Applies a torque (N m, world vector) for the next step, for `duration` seconds, or
     /// until removed (duration=math.inf); returns its Load.
     #[pyo3(signature = (torque, duration=None))]
-    fn apply_torque(&self, py: Python<'_>, torque: &Bound<'_, PyAny>, duration: Option<&Bound<'_, PyAny>>) -> PyResult<PyLoad> {
+    fn apply_torque(
+        &self,
+        py: Python<'_>,
+        torque: &Bound<'_, PyAny>,
+        duration: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyLoad> {
         let t = vec3(torque, "torque")?;
         let lasting = lasting(opt_float(duration, "duration")?);
-        let handle = self.edit(py, |w| w.apply_load(self.handle, DVec3::ZERO, None, t, lasting))?;
+        let handle = self.edit(py, |w| {
+            w.apply_load(self.handle, DVec3::ZERO, None, t, lasting)
+        })?;
         Ok(PyLoad::new(self.world.clone_ref(py), handle))
     }
 
     /// Changes the momentum at once by an impulse (N s), at the centre of mass or at a world
     /// point (which also changes the spin).
     #[pyo3(signature = (impulse, point=None))]
-    fn apply_impulse(&self, py: Python<'_>, impulse: &Bound<'_, PyAny>, point: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn apply_impulse(
+        &self,
+        py: Python<'_>,
+        impulse: &Bound<'_, PyAny>,
+        point: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let j = vec3(impulse, "impulse")?;
-        let p = point.filter(|p| !p.is_none()).map(|p| vec3(p, "point")).transpose()?;
+        let p = point
+            .filter(|p| !p.is_none())
+            .map(|p| vec3(p, "point"))
+            .transpose()?;
         self.edit(py, |w| w.apply_impulse(self.handle, j, p))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<PyBody>().map(|o| o.get().id == self.id && o.get().world.is(&self.world)).unwrap_or(false)
+        other
+            .cast::<PyBody>()
+            .map(|o| o.get().id == self.id && o.get().world.is(&self.world))
+            .unwrap_or(false)
     }
 
     fn __hash__(&self) -> u64 {
@@ -411,13 +515,22 @@ impl PyBody {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        match self.read(py, |b| (b.shape.type_name(), b.kind.name(), b.name.clone(), b.position)) {
+        match self.read(py, |b| {
+            (
+                b.shape.type_name(),
+                b.kind.name(),
+                b.name.clone(),
+                b.position,
+            )
+        }) {
             Ok((shape, kind, name, p)) => {
                 let name = name.map(|n| format!(" '{n}'")).unwrap_or_default();
-                format!("<Body {}{name}: {kind} {shape} at ({:.4}, {:.4}, {:.4})>", self.id, p.x, p.y, p.z)
+                format!(
+                    "<Body {}{name}: {kind} {shape} at ({:.4}, {:.4}, {:.4})>",
+                    self.id, p.x, p.y, p.z
+                )
             }
             Err(_) => format!("<Body {} (removed)>", self.id),
         }
     }
 }
-

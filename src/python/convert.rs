@@ -2,39 +2,64 @@
 //! it reads in its error message.
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods, ToPyArray};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods, ToPyArray,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::math::{DQuat, DVec3};
 
 fn describe(obj: &Bound<'_, PyAny>) -> String {
-    let type_name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+    let type_name = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
     let text = obj.repr().map(|r| r.to_string()).unwrap_or_default();
-    let text = if text.len() > 60 { format!("{}...", &text[..60]) } else { text };
+    let text = if text.len() > 60 {
+        format!("{}...", &text[..60])
+    } else {
+        text
+    };
     format!("{type_name} {text}")
 }
 
 /// Reads any array-like of numbers as a float64 array (one copy at most).
-fn as_array<'py>(obj: &Bound<'py, PyAny>, param: &str, expected: &str) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
+fn as_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    param: &str,
+    expected: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, f64>> {
     if let Ok(a) = obj.extract::<PyReadonlyArrayDyn<'py, f64>>() {
         return Ok(a);
     }
     let py = obj.py();
     let np = py.import("numpy")?;
-    let converted = np
-        .call_method1("asarray", (obj, "float64"))
-        .map_err(|_| PyTypeError::new_err(format!("{param}: expected {expected}, got {}", describe(obj))))?;
+    let converted = np.call_method1("asarray", (obj, "float64")).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{param}: expected {expected}, got {}",
+            describe(obj)
+        ))
+    })?;
     converted
         .extract::<PyReadonlyArrayDyn<'py, f64>>()
-        .map_err(|_| PyTypeError::new_err(format!("{param}: expected {expected}, got {}", describe(obj))))
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{param}: expected {expected}, got {}",
+                describe(obj)
+            ))
+        })
 }
 
 /// A vector of 3 numbers from a tuple, list or array of shape (3,).
 pub fn vec3(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DVec3> {
     let a = as_array(obj, param, "3 numbers (x, y, z)")?;
     if a.shape() != [3] {
-        return Err(PyValueError::new_err(format!("{param}: expected 3 numbers (x, y, z), got an array of shape {:?}", a.shape())));
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected 3 numbers (x, y, z), got an array of shape {:?}",
+            a.shape()
+        )));
     }
     let v = a.as_array();
     Ok(DVec3::new(v[0], v[1], v[2]))
@@ -52,7 +77,10 @@ pub fn vec3_or(obj: Option<&Bound<'_, PyAny>>, param: &str, default: DVec3) -> P
 pub fn quat(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DQuat> {
     let a = as_array(obj, param, "4 numbers (x, y, z, w)")?;
     if a.shape() != [4] {
-        return Err(PyValueError::new_err(format!("{param}: expected a quaternion of 4 numbers (x, y, z, w), got an array of shape {:?}", a.shape())));
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected a quaternion of 4 numbers (x, y, z, w), got an array of shape {:?}",
+            a.shape()
+        )));
     }
     let v = a.as_array();
     Ok(DQuat::from_xyzw(v[0], v[1], v[2], v[3]))
@@ -63,7 +91,10 @@ fn rows(obj: &Bound<'_, PyAny>, param: &str, n: usize, k: usize) -> PyResult<Vec
     let expected = format!("an array of shape ({n}, {k})");
     let a = as_array(obj, param, &expected)?;
     if a.shape() != [n, k] {
-        return Err(PyValueError::new_err(format!("{param}: expected {expected}, got shape {:?}", a.shape())));
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected {expected}, got shape {:?}",
+            a.shape()
+        )));
     }
     Ok(a.as_array().iter().copied().collect())
 }
@@ -73,17 +104,26 @@ pub fn any_rows(obj: &Bound<'_, PyAny>, param: &str, k: usize) -> PyResult<Vec<f
     let expected = format!("an array of shape (m, {k})");
     let a = as_array(obj, param, &expected)?;
     if a.ndim() != 2 || a.shape()[1] != k {
-        return Err(PyValueError::new_err(format!("{param}: expected {expected}, got shape {:?}", a.shape())));
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected {expected}, got shape {:?}",
+            a.shape()
+        )));
     }
     Ok(a.as_array().iter().copied().collect())
 }
 
 pub fn rows3(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DVec3>> {
-    Ok(rows(obj, param, n, 3)?.chunks_exact(3).map(DVec3::from_slice).collect())
+    Ok(rows(obj, param, n, 3)?
+        .chunks_exact(3)
+        .map(DVec3::from_slice)
+        .collect())
 }
 
 pub fn rows4(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DQuat>> {
-    Ok(rows(obj, param, n, 4)?.chunks_exact(4).map(|c| DQuat::from_xyzw(c[0], c[1], c[2], c[3])).collect())
+    Ok(rows(obj, param, n, 4)?
+        .chunks_exact(4)
+        .map(|c| DQuat::from_xyzw(c[0], c[1], c[2], c[3]))
+        .collect())
 }
 
 pub fn array3<'py>(py: Python<'py>, v: DVec3) -> Bound<'py, PyArray1<f64>> {
@@ -96,26 +136,37 @@ pub fn array4<'py>(py: Python<'py>, q: DQuat) -> Bound<'py, PyArray1<f64>> {
 
 pub fn matrix3<'py>(py: Python<'py>, m: crate::math::DMat3) -> Bound<'py, PyArray2<f64>> {
     let t = m.transpose().to_cols_array(); // rows of m, row-major
-    Array2::from_shape_vec((3, 3), t.to_vec()).expect("3x3").into_pyarray(py)
+    Array2::from_shape_vec((3, 3), t.to_vec())
+        .expect("3x3")
+        .into_pyarray(py)
 }
 
 /// An (n, k) array built from a flat row-major buffer, without another copy.
 pub fn table<'py>(py: Python<'py>, data: Vec<f64>, k: usize) -> Bound<'py, PyArray2<f64>> {
     let n = data.len() / k;
-    Array2::from_shape_vec((n, k), data).expect("row-major buffer").into_pyarray(py)
+    Array2::from_shape_vec((n, k), data)
+        .expect("row-major buffer")
+        .into_pyarray(py)
 }
 
 /// An (n, k) array copied from a flat row-major slice (one memcpy).
 pub fn copied<'py>(py: Python<'py>, data: &[f64], k: usize) -> Bound<'py, PyArray2<f64>> {
-    numpy::ndarray::ArrayView2::from_shape((data.len() / k, k), data).expect("row-major slice").to_pyarray(py)
+    numpy::ndarray::ArrayView2::from_shape((data.len() / k, k), data)
+        .expect("row-major slice")
+        .to_pyarray(py)
 }
 
 /// A real number (int, float or numpy scalar); the error names `param`.
 pub fn float(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<f64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(format!("{param}: expected a number, got {}", describe(obj))));
+        return Err(PyTypeError::new_err(format!(
+            "{param}: expected a number, got {}",
+            describe(obj)
+        )));
     }
-    obj.extract::<f64>().map_err(|_| PyTypeError::new_err(format!("{param}: expected a number, got {}", describe(obj))))
+    obj.extract::<f64>().map_err(|_| {
+        PyTypeError::new_err(format!("{param}: expected a number, got {}", describe(obj)))
+    })
 }
 
 /// A real number or None.
@@ -129,9 +180,17 @@ pub fn opt_float(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option
 /// An integer (not a float or a bool); the error names `param`.
 pub fn int(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<i64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(format!("{param}: expected an integer, got {}", describe(obj))));
+        return Err(PyTypeError::new_err(format!(
+            "{param}: expected an integer, got {}",
+            describe(obj)
+        )));
     }
-    obj.extract::<i64>().map_err(|_| PyTypeError::new_err(format!("{param}: expected an integer, got {}", describe(obj))))
+    obj.extract::<i64>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{param}: expected an integer, got {}",
+            describe(obj)
+        ))
+    })
 }
 
 /// A number of threads: None, or an integer of at least 1; the error names `param`.
@@ -139,7 +198,9 @@ pub fn thread_count(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Opt
     match obj.filter(|t| !t.is_none()) {
         None => Ok(None),
         Some(t) => match int(t, param)? {
-            k if k < 1 => Err(pyo3::exceptions::PyValueError::new_err(format!("{param}: must be at least 1 (got {k})"))),
+            k if k < 1 => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{param}: must be at least 1 (got {k})"
+            ))),
             k => Ok(Some(k as usize)),
         },
     }
@@ -148,14 +209,21 @@ pub fn thread_count(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Opt
 /// A string; the error names `param`.
 /// A Python bool (not any truthy object: a typo should not silently mean True).
 pub fn boolean(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<bool> {
-    obj.cast::<pyo3::types::PyBool>().map(|b| b.is_true()).map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!("{param}: must be True or False")))
+    obj.cast::<pyo3::types::PyBool>()
+        .map(|b| b.is_true())
+        .map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!("{param}: must be True or False"))
+        })
 }
 
 pub fn string(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
-    obj.extract::<String>().map_err(|_| PyTypeError::new_err(format!("{param}: expected a string, got {}", describe(obj))))
+    obj.extract::<String>().map_err(|_| {
+        PyTypeError::new_err(format!("{param}: expected a string, got {}", describe(obj)))
+    })
 }
 
 /// A file path argument: a str or an os.PathLike.
 pub fn path(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<std::path::PathBuf> {
-    obj.extract().map_err(|_| PyTypeError::new_err(format!("{param}: expected a str or os.PathLike")))
+    obj.extract()
+        .map_err(|_| PyTypeError::new_err(format!("{param}: expected a str or os.PathLike")))
 }

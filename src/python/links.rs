@@ -32,12 +32,24 @@ fn body_object(world: &Py<PyWorld>, py: Python<'_>, h: BodyHandle) -> PyResult<P
     Ok(PyBody::new(world.clone_ref(py), h, id))
 }
 
-fn optional_body(world: &Bound<'_, PyWorld>, obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<BodyHandle>> {
-    obj.filter(|o| !o.is_none()).map(|o| own_body(world, o, param)).transpose()
+fn optional_body(
+    world: &Bound<'_, PyWorld>,
+    obj: Option<&Bound<'_, PyAny>>,
+    param: &str,
+) -> PyResult<Option<BodyHandle>> {
+    obj.filter(|o| !o.is_none())
+        .map(|o| own_body(world, o, param))
+        .transpose()
 }
 
 /// Body a, optional body b and their anchors (b's a world point when b is None).
-pub fn attachment(world: &Bound<'_, PyWorld>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, anchor_a: Option<&Bound<'_, PyAny>>, anchor_b: Option<&Bound<'_, PyAny>>) -> PyResult<Attachment> {
+pub fn attachment(
+    world: &Bound<'_, PyWorld>,
+    a: &Bound<'_, PyAny>,
+    b: Option<&Bound<'_, PyAny>>,
+    anchor_a: Option<&Bound<'_, PyAny>>,
+    anchor_b: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Attachment> {
     Ok(Attachment {
         a: own_body(world, a, "a")?,
         b: optional_body(world, b, "b")?,
@@ -47,39 +59,75 @@ pub fn attachment(world: &Bound<'_, PyWorld>, a: &Bound<'_, PyAny>, b: Option<&B
 }
 
 /// Body a, optional body b and a required world anchor point.
-pub fn pivot(world: &Bound<'_, PyWorld>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, anchor: Option<&Bound<'_, PyAny>>) -> PyResult<(BodyHandle, Option<BodyHandle>, DVec3)> {
-    let anchor = anchor.filter(|o| !o.is_none()).ok_or_else(|| PyTypeError::new_err("anchor: the joint's world point (x, y, z) is required"))?;
-    Ok((own_body(world, a, "a")?, optional_body(world, b, "b")?, vec3(anchor, "anchor")?))
+pub fn pivot(
+    world: &Bound<'_, PyWorld>,
+    a: &Bound<'_, PyAny>,
+    b: Option<&Bound<'_, PyAny>>,
+    anchor: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(BodyHandle, Option<BodyHandle>, DVec3)> {
+    let anchor = anchor.filter(|o| !o.is_none()).ok_or_else(|| {
+        PyTypeError::new_err("anchor: the joint's world point (x, y, z) is required")
+    })?;
+    Ok((
+        own_body(world, a, "a")?,
+        optional_body(world, b, "b")?,
+        vec3(anchor, "anchor")?,
+    ))
 }
 
 /// Hinge limits (lower, upper) in radians and a motor (speed, max_torque) or dict.
-pub fn hinge_options(limits: Option<&Bound<'_, PyAny>>, motor: Option<&Bound<'_, PyAny>>) -> PyResult<HingeOptions> {
+pub fn hinge_options(
+    limits: Option<&Bound<'_, PyAny>>,
+    motor: Option<&Bound<'_, PyAny>>,
+) -> PyResult<HingeOptions> {
     let limits = match limits.filter(|o| !o.is_none()) {
         None => None,
         Some(l) => {
-            let v: Vec<Bound<'_, PyAny>> = l.try_iter().and_then(|it| it.collect()).map_err(|_| PyTypeError::new_err("limits: expected (lower, upper) in radians"))?;
+            let v: Vec<Bound<'_, PyAny>> = l
+                .try_iter()
+                .and_then(|it| it.collect())
+                .map_err(|_| PyTypeError::new_err("limits: expected (lower, upper) in radians"))?;
             if v.len() != 2 {
-                return Err(PyValueError::new_err(format!("limits: expected (lower, upper) in radians, got {} values", v.len())));
+                return Err(PyValueError::new_err(format!(
+                    "limits: expected (lower, upper) in radians, got {} values",
+                    v.len()
+                )));
             }
             Some((float(&v[0], "limits")?, float(&v[1], "limits")?))
         }
     };
-    Ok(HingeOptions { limits, motor: motor_arg(motor)? })
+    Ok(HingeOptions {
+        limits,
+        motor: motor_arg(motor)?,
+    })
 }
 
 fn motor_arg(motor: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Motor>> {
-    let Some(m) = motor.filter(|o| !o.is_none()) else { return Ok(None) };
+    let Some(m) = motor.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
     let (speed, torque) = if let Ok(d) = m.cast::<pyo3::types::PyDict>() {
-        let get = |k: &str| d.get_item(k).ok().flatten().ok_or_else(|| PyValueError::new_err(format!("motor: missing '{k}' (give speed in rad/s and max_torque in N m)")));
+        let get = |k: &str| {
+            d.get_item(k).ok().flatten().ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "motor: missing '{k}' (give speed in rad/s and max_torque in N m)"
+                ))
+            })
+        };
         (get("speed")?, get("max_torque")?)
     } else {
-        let v: Vec<Bound<'_, PyAny>> = m.try_iter().and_then(|it| it.collect()).map_err(|_| PyTypeError::new_err("motor: expected (speed, max_torque) or a dict with those keys"))?;
+        let v: Vec<Bound<'_, PyAny>> = m.try_iter().and_then(|it| it.collect()).map_err(|_| {
+            PyTypeError::new_err("motor: expected (speed, max_torque) or a dict with those keys")
+        })?;
         if v.len() != 2 {
             return Err(PyValueError::new_err("motor: expected (speed, max_torque)"));
         }
         (v[0].clone(), v[1].clone())
     };
-    Ok(Some(Motor { speed: float(&speed, "motor speed")?, max_torque: float(&torque, "motor max_torque")? }))
+    Ok(Some(Motor {
+        speed: float(&speed, "motor speed")?,
+        max_torque: float(&torque, "motor max_torque")?,
+    }))
 }
 
 /// A force or torque applied to a body (from Body.apply_force / apply_torque).
@@ -109,7 +157,11 @@ impl PyLoad {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        format!("<Load {}{}>", self.handle.0, if self.active(py) { "" } else { " (finished)" })
+        format!(
+            "<Load {}{}>",
+            self.handle.0,
+            if self.active(py) { "" } else { " (finished)" }
+        )
     }
 }
 
@@ -127,14 +179,23 @@ impl PySpring {
 
     fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Spring, &World) -> T) -> PyResult<T> {
         let w = self.world.borrow(py);
-        let s = w.inner.spring(self.handle).ok_or_else(|| PyIndexError::new_err(format!("spring {} has been removed from the world", self.handle.0)))?;
+        let s = w.inner.spring(self.handle).ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "spring {} has been removed from the world",
+                self.handle.0
+            ))
+        })?;
         Ok(f(s, &w.inner))
     }
 
     fn set(&self, py: Python<'_>, change: impl FnOnce(&mut (f64, f64, f64))) -> PyResult<()> {
         let mut v = self.read(py, |s, _| (s.stiffness, s.damping, s.rest_length))?;
         change(&mut v);
-        self.world.borrow_mut(py).inner.set_spring(self.handle, v.0, v.1, v.2).py()
+        self.world
+            .borrow_mut(py)
+            .inner
+            .set_spring(self.handle, v.0, v.1, v.2)
+            .py()
     }
 }
 
@@ -149,7 +210,9 @@ impl PySpring {
     /// The other body, or None when the spring is fixed to a world point.
     #[getter]
     fn body_b(&self, py: Python<'_>) -> PyResult<Option<PyBody>> {
-        self.read(py, |s, _| s.b)?.map(|h| body_object(&self.world, py, h)).transpose()
+        self.read(py, |s, _| s.b)?
+            .map(|h| body_object(&self.world, py, h))
+            .transpose()
     }
 
     /// Stiffness k (N/m).
@@ -224,8 +287,13 @@ impl PySpring {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        match self.read(py, |s, w| (s.stiffness, s.damping, s.rest_length, s.length(w.bodies()))) {
-            Ok((k, c, l0, l)) => format!("<Spring {}: k={k} N/m, c={c} N s/m, rest {l0} m, now {l:.6} m>", self.handle.0),
+        match self.read(py, |s, w| {
+            (s.stiffness, s.damping, s.rest_length, s.length(w.bodies()))
+        }) {
+            Ok((k, c, l0, l)) => format!(
+                "<Spring {}: k={k} N/m, c={c} N s/m, rest {l0} m, now {l:.6} m>",
+                self.handle.0
+            ),
             Err(_) => format!("<Spring {} (removed)>", self.handle.0),
         }
     }
@@ -245,7 +313,12 @@ impl PyJoint {
 
     fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Joint, &World) -> T) -> PyResult<T> {
         let w = self.world.borrow(py);
-        let j = w.inner.joint(self.handle).ok_or_else(|| PyIndexError::new_err(format!("joint {} has been removed from the world", self.handle.0)))?;
+        let j = w.inner.joint(self.handle).ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "joint {} has been removed from the world",
+                self.handle.0
+            ))
+        })?;
         Ok(f(j, &w.inner))
     }
 }
@@ -267,7 +340,9 @@ impl PyJoint {
     /// The other body, or None when the joint holds a to the world.
     #[getter]
     fn body_b(&self, py: Python<'_>) -> PyResult<Option<PyBody>> {
-        self.read(py, |j, _| j.b)?.map(|h| body_object(&self.world, py, h)).transpose()
+        self.read(py, |j, _| j.b)?
+            .map(|h| body_object(&self.world, py, h))
+            .transpose()
     }
 
     /// Anchor on a (body frame).
@@ -285,7 +360,10 @@ impl PyJoint {
     /// Current distance between the anchors (m).
     #[getter]
     fn length(&self, py: Python<'_>) -> PyResult<f64> {
-        self.read(py, |j, w| j.world_anchors(w.bodies()).map_or(f64::NAN, |(a, b)| (b - a).length()))
+        self.read(py, |j, w| {
+            j.world_anchors(w.bodies())
+                .map_or(f64::NAN, |(a, b)| (b - a).length())
+        })
     }
 
     /// The rod length of a distance joint, the maximum length of a rope, None otherwise.
@@ -327,7 +405,11 @@ impl PyJoint {
     #[setter(motor)]
     fn set_motor(&self, py: Python<'_>, motor: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let m = motor_arg(motor)?;
-        self.world.borrow_mut(py).inner.set_hinge_motor(self.handle, m).py()
+        self.world
+            .borrow_mut(py)
+            .inner
+            .set_hinge_motor(self.handle, m)
+            .py()
     }
 
     /// Reaction impulse (N s, world vector) the joint gave body b in the last step; body a got
@@ -346,13 +428,19 @@ impl PyJoint {
     /// Mean reaction force (N) on b over the last step: impulse / dt.
     #[getter]
     fn reaction_force<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(array3(py, self.read(py, |j, w| j.impulse / w.settings().dt)?))
+        Ok(array3(
+            py,
+            self.read(py, |j, w| j.impulse / w.settings().dt)?,
+        ))
     }
 
     /// Mean reaction torque (N m) on b over the last step: angular_impulse / dt.
     #[getter]
     fn reaction_torque<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(array3(py, self.read(py, |j, w| j.angular_impulse / w.settings().dt)?))
+        Ok(array3(
+            py,
+            self.read(py, |j, w| j.angular_impulse / w.settings().dt)?,
+        ))
     }
 
     /// Whether the joint is still in the world.

@@ -23,7 +23,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
     m.add_function(wrap_pyfunction!(batch::step_many, m)?)?;
-    m.add("RemovedBodyError", m.py().get_type::<errors::RemovedBodyError>())?;
+    m.add(
+        "RemovedBodyError",
+        m.py().get_type::<errors::RemovedBodyError>(),
+    )?;
     #[cfg(feature = "viewer")]
     m.add_function(wrap_pyfunction!(view::view_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -31,19 +31,30 @@ impl PyRecording {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn per_body<'py>(&self, py: Python<'py>, name: &str, k: usize, pick: impl Fn(&Recording) -> (bool, &Vec<f64>)) -> PyResult<Bound<'py, PyAny>> {
+    fn per_body<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        k: usize,
+        pick: impl Fn(&Recording) -> (bool, &Vec<f64>),
+    ) -> PyResult<Bound<'py, PyAny>> {
         let rec = self.lock();
         let (recorded, data) = pick(&rec);
         if !recorded {
             return Err(not_recorded(name));
         }
         let (t, n) = (rec.len(), rec.body_count());
-        Ok(Array3::from_shape_vec((t, n, k), data.clone()).expect("recorded shape").into_pyarray(py).into_any())
+        Ok(Array3::from_shape_vec((t, n, k), data.clone())
+            .expect("recorded shape")
+            .into_pyarray(py)
+            .into_any())
     }
 }
 
 fn not_recorded(name: &str) -> PyErr {
-    PyValueError::new_err(format!("{name}: not recorded; pass quantities including '{name}' to World.record"))
+    PyValueError::new_err(format!(
+        "{name}: not recorded; pass quantities including '{name}' to World.record"
+    ))
 }
 
 #[pymethods]
@@ -101,31 +112,41 @@ impl PyRecording {
     fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = super::convert::path(path, "path")?;
         let replay = Replay::from_recording(&self.lock()).map_err(PyValueError::new_err)?;
-        replay.save(&path).map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
+        replay
+            .save(&path)
+            .map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
     }
 
     /// Positions, shape (T, n, 3).
     #[getter]
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.per_body(py, "positions", 3, |r| (r.quantities.positions, &r.positions))
+        self.per_body(py, "positions", 3, |r| {
+            (r.quantities.positions, &r.positions)
+        })
     }
 
     /// Orientations (x, y, z, w), shape (T, n, 4).
     #[getter]
     fn orientations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.per_body(py, "orientations", 4, |r| (r.quantities.orientations, &r.orientations))
+        self.per_body(py, "orientations", 4, |r| {
+            (r.quantities.orientations, &r.orientations)
+        })
     }
 
     /// Velocities, shape (T, n, 3).
     #[getter]
     fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.per_body(py, "velocities", 3, |r| (r.quantities.velocities, &r.velocities))
+        self.per_body(py, "velocities", 3, |r| {
+            (r.quantities.velocities, &r.velocities)
+        })
     }
 
     /// Angular velocities (world frame), shape (T, n, 3).
     #[getter]
     fn angular_velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.per_body(py, "angular_velocities", 3, |r| (r.quantities.angular_velocities, &r.angular_velocities))
+        self.per_body(py, "angular_velocities", 3, |r| {
+            (r.quantities.angular_velocities, &r.angular_velocities)
+        })
     }
 
     /// Energy terms as a dict of (T,) arrays: translational, rotational, kinetic,
@@ -188,7 +209,9 @@ impl PyRecording {
     /// contacts, momentum and angular momentum components, and per body columns such as
     /// "x[3]" or "vy[3]" named by body id.
     fn to_dataframe<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        slf.py().import("rigidlab._frames")?.call_method1("recording_frame", (slf,))
+        slf.py()
+            .import("rigidlab._frames")?
+            .call_method1("recording_frame", (slf,))
     }
 
     fn __len__(&self) -> usize {
@@ -197,7 +220,13 @@ impl PyRecording {
 
     fn __repr__(&self) -> String {
         let rec = self.lock();
-        format!("<Recording: {} samples of {} bodies, every {} steps{}>", rec.len(), rec.body_count(), rec.every, if rec.active { "" } else { ", stopped" })
+        format!(
+            "<Recording: {} samples of {} bodies, every {} steps{}>",
+            rec.len(),
+            rec.body_count(),
+            rec.every,
+            if rec.active { "" } else { ", stopped" }
+        )
     }
 }
 
@@ -217,6 +246,10 @@ impl PySnapshot {
     }
 
     fn __repr__(&self) -> String {
-        format!("<Snapshot at t={:.6} s of {} bodies>", self.inner.time(), self.inner.body_count())
+        format!(
+            "<Snapshot at t={:.6} s of {} bodies>",
+            self.inner.time(),
+            self.inner.body_count()
+        )
     }
 }

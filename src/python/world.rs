@@ -6,36 +6,73 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::body::PyBody;
+use super::convert::{
+    any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table,
+    thread_count, vec3, vec3_or,
+};
+use super::errors::{IntoPyResult, RemovedBodyError};
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
 use super::recording::{PyRecording, PySnapshot};
-use super::convert::{any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table, thread_count, vec3, vec3_or};
-use super::errors::{IntoPyResult, RemovedBodyError};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::state::State;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
-use crate::shape::{ConvexHull, Shape};
 use crate::recorder::Quantities;
-use crate::world::{Settings, World};
+use crate::shape::{ConvexHull, Shape};
 use crate::stream::link::Link;
+use crate::world::{Settings, World};
 use crate::world_edit::StateUpdate;
 
 /// Keywords every add_* method takes, and those only bodies with volume take.
-const COMMON_KEYS: &[&str] = &["restitution", "friction", "static_friction", "kind", "name", "color", "velocity", "angular_velocity"];
-const SOLID_KEYS: &[&str] = &["mass", "density", "position", "orientation", "linear_damping", "angular_damping", "quadratic_drag", "gravity_scale"];
+const COMMON_KEYS: &[&str] = &[
+    "restitution",
+    "friction",
+    "static_friction",
+    "kind",
+    "name",
+    "color",
+    "velocity",
+    "angular_velocity",
+];
+const SOLID_KEYS: &[&str] = &[
+    "mass",
+    "density",
+    "position",
+    "orientation",
+    "linear_damping",
+    "angular_damping",
+    "quadratic_drag",
+    "gravity_scale",
+];
 
 /// The handle of a Body of this world; other objects and bodies of other worlds are refused.
-pub(crate) fn own_body(world: &Bound<'_, PyWorld>, obj: &Bound<'_, PyAny>, param: &str) -> PyResult<crate::body::BodyHandle> {
+pub(crate) fn own_body(
+    world: &Bound<'_, PyWorld>,
+    obj: &Bound<'_, PyAny>,
+    param: &str,
+) -> PyResult<crate::body::BodyHandle> {
     let body = obj.cast::<PyBody>().map_err(|_| {
-        let t = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        let t = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
         PyTypeError::new_err(format!("{param}: expected a rigidlab.Body, got {t}"))
     })?;
     let body = body.get();
     if !body.world_is(world) {
-        return Err(PyValueError::new_err(format!("{param}: body {} belongs to another World", body.id_value())));
+        return Err(PyValueError::new_err(format!(
+            "{param}: body {} belongs to another World",
+            body.id_value()
+        )));
     }
-    body.live_handle(&world.borrow().inner).ok_or_else(|| RemovedBodyError::new_err(format!("{param}: body {} has been removed from the world", body.id_value())))
+    body.live_handle(&world.borrow().inner).ok_or_else(|| {
+        RemovedBodyError::new_err(format!(
+            "{param}: body {} has been removed from the world",
+            body.id_value()
+        ))
+    })
 }
 
 fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
@@ -44,19 +81,32 @@ fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, 
 
 /// Reads the keyword arguments of an add_* method into a body description.
 /// `base` holds the defaults the keywords override.
-fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, solid: bool) -> PyResult<BodyDesc> {
+fn body_desc(
+    func: &str,
+    base: BodyDesc,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    solid: bool,
+) -> PyResult<BodyDesc> {
     let mut desc = base;
     let Some(kw) = kwargs else { return Ok(desc) };
     for key in kw.keys() {
         let key: String = key.extract()?;
         if !(COMMON_KEYS.contains(&key.as_str()) || (solid && SOLID_KEYS.contains(&key.as_str()))) {
-            return Err(PyTypeError::new_err(format!("{func}() got an unexpected keyword argument '{key}'")));
+            return Err(PyTypeError::new_err(format!(
+                "{func}() got an unexpected keyword argument '{key}'"
+            )));
         }
     }
-    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { Ok(kw.get_item(k)?.filter(|v| !v.is_none())) };
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        Ok(kw.get_item(k)?.filter(|v| !v.is_none()))
+    };
     let float = |k: &str| -> PyResult<Option<f64>> { opt_float(get(k)?.as_ref(), k) };
     desc.mass = match (float("mass")?, float("density")?) {
-        (Some(_), Some(_)) => return Err(PyValueError::new_err("mass, density: give one or the other, not both")),
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "mass, density: give one or the other, not both",
+            ))
+        }
         (Some(m), None) => MassSpec::Mass(m),
         (None, Some(rho)) => MassSpec::Density(rho),
         (None, None) => desc.mass,
@@ -66,8 +116,17 @@ fn body_desc(func: &str, base: BodyDesc, kwargs: Option<&Bound<'_, PyDict>>, sol
         desc.orientation = quat(&q, "orientation")?;
     }
     desc.velocity = vec3_or(get("velocity")?.as_ref(), "velocity", desc.velocity)?;
-    desc.angular_velocity = vec3_or(get("angular_velocity")?.as_ref(), "angular_velocity", desc.angular_velocity)?;
-    desc.material = Material::new(float("restitution")?, float("friction")?, float("static_friction")?).py()?;
+    desc.angular_velocity = vec3_or(
+        get("angular_velocity")?.as_ref(),
+        "angular_velocity",
+        desc.angular_velocity,
+    )?;
+    desc.material = Material::new(
+        float("restitution")?,
+        float("friction")?,
+        float("static_friction")?,
+    )
+    .py()?;
     if let Some(k) = get("kind")? {
         desc.kind = BodyKind::parse("kind", &string(&k, "kind")?).py()?;
     }
@@ -158,7 +217,12 @@ impl PyWorld {
 
     /// One of the whole-state arrays: copied at once from the last step's arrays when they are
     /// current, else gathered from the bodies.
-    fn state_table<'py, const K: usize, T: bytemuck::Pod>(&self, py: Python<'py>, array: impl Fn(&State) -> &[T], row: impl Fn(&crate::body::Body) -> [f64; K]) -> Bound<'py, numpy::PyArray2<f64>> {
+    fn state_table<'py, const K: usize, T: bytemuck::Pod>(
+        &self,
+        py: Python<'py>,
+        array: impl Fn(&State) -> &[T],
+        row: impl Fn(&crate::body::Body) -> [f64; K],
+    ) -> Bound<'py, numpy::PyArray2<f64>> {
         match self.inner.state_arrays() {
             Some(s) => copied(py, bytemuck::cast_slice(array(s)), K),
             None => self.per_body(py, row),
@@ -166,7 +230,11 @@ impl PyWorld {
     }
 
     /// An (n, K) array with one row per body, filled in one pass into a buffer of the final size.
-    fn per_body<'py, const K: usize>(&self, py: Python<'py>, row: impl Fn(&crate::body::Body) -> [f64; K]) -> Bound<'py, numpy::PyArray2<f64>> {
+    fn per_body<'py, const K: usize>(
+        &self,
+        py: Python<'py>,
+        row: impl Fn(&crate::body::Body) -> [f64; K],
+    ) -> Bound<'py, numpy::PyArray2<f64>> {
         let bodies = self.inner.bodies().bodies();
         let mut data = Vec::with_capacity(bodies.len() * K);
         for b in bodies {
@@ -177,7 +245,12 @@ impl PyWorld {
 
     /// Adds the hull of `points` (body frame) with its body origin at the desc's position: the
     /// body's position becomes the hull's centroid.
-    fn add_hull(slf: &Bound<'_, Self>, func: &str, points: &[DVec3], kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+    fn add_hull(
+        slf: &Bound<'_, Self>,
+        func: &str,
+        points: &[DVec3],
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
         let (shape, centroid) = Shape::convex(points).py()?;
         let mut desc = body_desc(func, BodyDesc::new(shape), kwargs, true)?;
         if desc.orientation.is_finite() && desc.orientation.length() > 0.0 {
@@ -197,7 +270,9 @@ impl PyWorld {
 impl PyWorld {
     #[new]
     #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
-    #[pyo3(text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)")]
+    #[pyo3(
+        text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)"
+    )]
     fn new(
         gravity: Option<&Bound<'_, PyAny>>,
         dt: Option<&Bound<'_, PyAny>>,
@@ -229,9 +304,13 @@ impl PyWorld {
             w.set_restitution_threshold(v)?;
         }
         let rule = |o: Option<&Bound<'_, PyAny>>, param: &str| -> PyResult<CombineRule> {
-            o.map(|v| CombineRule::parse(param, &string(v, param)?).py()).unwrap_or(Ok(CombineRule::Average))
+            o.map(|v| CombineRule::parse(param, &string(v, param)?).py())
+                .unwrap_or(Ok(CombineRule::Average))
         };
-        w.inner.set_combine_rules(rule(restitution_rule, "restitution_rule")?, rule(friction_rule, "friction_rule")?);
+        w.inner.set_combine_rules(
+            rule(restitution_rule, "restitution_rule")?,
+            rule(friction_rule, "friction_rule")?,
+        );
         if let Some(v) = sleeping {
             w.set_sleeping(v)?;
         }
@@ -279,7 +358,9 @@ impl PyWorld {
 
     #[setter(integrator)]
     fn set_integrator(&mut self, integrator: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.set_integrator(IntegratorKind::parse("integrator", &string(integrator, "integrator")?).py()?);
+        self.inner.set_integrator(
+            IntegratorKind::parse("integrator", &string(integrator, "integrator")?).py()?,
+        );
         Ok(())
     }
 
@@ -331,7 +412,12 @@ impl PyWorld {
     #[setter(solver_iterations)]
     fn set_solver_iterations(&mut self, solver_iterations: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = int(solver_iterations, "solver_iterations")?;
-        let n = u32::try_from(n).map_err(|_| PyValueError::new_err(format!("solver_iterations: must be between 1 and {} (got {n})", u32::MAX)))?;
+        let n = u32::try_from(n).map_err(|_| {
+            PyValueError::new_err(format!(
+                "solver_iterations: must be between 1 and {} (got {n})",
+                u32::MAX
+            ))
+        })?;
         self.inner.set_solver_iterations(n).py()
     }
 
@@ -345,7 +431,9 @@ impl PyWorld {
 
     #[setter(solver_tolerance)]
     fn set_solver_tolerance(&mut self, solver_tolerance: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.set_solver_tolerance(float(solver_tolerance, "solver_tolerance")?).py()
+        self.inner
+            .set_solver_tolerance(float(solver_tolerance, "solver_tolerance")?)
+            .py()
     }
 
     /// Velocity-solver iterations the last step ran: at most `solver_iterations` (twice that
@@ -362,8 +450,13 @@ impl PyWorld {
     }
 
     #[setter(restitution_threshold)]
-    fn set_restitution_threshold(&mut self, restitution_threshold: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.set_restitution_threshold(float(restitution_threshold, "restitution_threshold")?).py()
+    fn set_restitution_threshold(
+        &mut self,
+        restitution_threshold: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.inner
+            .set_restitution_threshold(float(restitution_threshold, "restitution_threshold")?)
+            .py()
     }
 
     /// Adds a sphere of the given radius (m) and returns its Body.
@@ -374,25 +467,48 @@ impl PyWorld {
     /// angular_damping (torque -c w), quadratic_drag (force -c2 |v| v), gravity_scale (share of
     /// the world's gravity, default 1).
     #[pyo3(signature = (radius, **kwargs))]
-    fn add_sphere(slf: &Bound<'_, Self>, radius: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+    fn add_sphere(
+        slf: &Bound<'_, Self>,
+        radius: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
         let shape = Shape::sphere(float(radius, "radius")?).py()?;
-        Self::add(slf, body_desc("add_sphere", BodyDesc::new(shape), kwargs, true)?)
+        Self::add(
+            slf,
+            body_desc("add_sphere", BodyDesc::new(shape), kwargs, true)?,
+        )
     }
 
     /// Adds a box with the given half extents (m, along the body axes) and returns its Body.
     /// Takes the same keywords as add_sphere.
     #[pyo3(signature = (half_extents, **kwargs))]
-    fn add_box(slf: &Bound<'_, Self>, half_extents: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+    fn add_box(
+        slf: &Bound<'_, Self>,
+        half_extents: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
         let shape = Shape::cuboid(vec3(half_extents, "half_extents")?).py()?;
-        Self::add(slf, body_desc("add_box", BodyDesc::new(shape), kwargs, true)?)
+        Self::add(
+            slf,
+            body_desc("add_box", BodyDesc::new(shape), kwargs, true)?,
+        )
     }
 
     /// Adds a capsule: the points within `radius` of a segment of length 2 * half_height along
     /// the body's y axis (m). Takes the same keywords as add_sphere.
     #[pyo3(signature = (radius, half_height, **kwargs))]
-    fn add_capsule(slf: &Bound<'_, Self>, radius: &Bound<'_, PyAny>, half_height: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
-        let shape = Shape::capsule(float(radius, "radius")?, float(half_height, "half_height")?).py()?;
-        Self::add(slf, body_desc("add_capsule", BodyDesc::new(shape), kwargs, true)?)
+    fn add_capsule(
+        slf: &Bound<'_, Self>,
+        radius: &Bound<'_, PyAny>,
+        half_height: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let shape =
+            Shape::capsule(float(radius, "radius")?, float(half_height, "half_height")?).py()?;
+        Self::add(
+            slf,
+            body_desc("add_capsule", BodyDesc::new(shape), kwargs, true)?,
+        )
     }
 
     /// Adds the convex hull of `points` (an (m, 3) array, m >= 4, not all in one plane).
@@ -403,8 +519,15 @@ impl PyWorld {
     /// centroid and inertia come from splitting the hull into tetrahedra (uniform density).
     /// Takes the same keywords as add_sphere.
     #[pyo3(signature = (points, **kwargs))]
-    fn add_convex(slf: &Bound<'_, Self>, points: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
-        let pts: Vec<DVec3> = any_rows(points, "points", 3)?.chunks_exact(3).map(DVec3::from_slice).collect();
+    fn add_convex(
+        slf: &Bound<'_, Self>,
+        points: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let pts: Vec<DVec3> = any_rows(points, "points", 3)?
+            .chunks_exact(3)
+            .map(DVec3::from_slice)
+            .collect();
         Self::add_hull(slf, "add_convex", &pts, kwargs)
     }
 
@@ -414,8 +537,18 @@ impl PyWorld {
     /// `position` places the corner under the high end, on the bottom face at mid-width (the
     /// origin of the body frame); `b.position` reads the centroid. Keywords as add_convex.
     #[pyo3(signature = (length, height, width, **kwargs))]
-    fn add_wedge(slf: &Bound<'_, Self>, length: &Bound<'_, PyAny>, height: &Bound<'_, PyAny>, width: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
-        let (l, h, w) = (float(length, "length")?, float(height, "height")?, float(width, "width")?);
+    fn add_wedge(
+        slf: &Bound<'_, Self>,
+        length: &Bound<'_, PyAny>,
+        height: &Bound<'_, PyAny>,
+        width: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let (l, h, w) = (
+            float(length, "length")?,
+            float(height, "height")?,
+            float(width, "width")?,
+        );
         for (name, v) in [("length", l), ("height", h), ("width", w)] {
             crate::error::check_positive(name, v).py()?;
         }
@@ -426,13 +559,29 @@ impl PyWorld {
     /// z by `depth`, centred on z = 0. `position` places the polygon's origin; `b.position`
     /// reads the centroid. Keywords as add_convex.
     #[pyo3(signature = (polygon, depth, **kwargs))]
-    fn add_prism(slf: &Bound<'_, Self>, polygon: &Bound<'_, PyAny>, depth: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
-        let poly: Vec<[f64; 2]> = any_rows(polygon, "polygon", 2)?.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
+    fn add_prism(
+        slf: &Bound<'_, Self>,
+        polygon: &Bound<'_, PyAny>,
+        depth: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let poly: Vec<[f64; 2]> = any_rows(polygon, "polygon", 2)?
+            .chunks_exact(2)
+            .map(|c| [c[0], c[1]])
+            .collect();
         let depth = crate::error::check_positive("depth", float(depth, "depth")?).py()?;
         if poly.len() < 3 {
-            return Err(PyValueError::new_err(format!("polygon: needs at least 3 points (got {})", poly.len())));
+            return Err(PyValueError::new_err(format!(
+                "polygon: needs at least 3 points (got {})",
+                poly.len()
+            )));
         }
-        Self::add_hull(slf, "add_prism", &ConvexHull::prism_points(&poly, depth), kwargs)
+        Self::add_hull(
+            slf,
+            "add_prism",
+            &ConvexHull::prism_points(&poly, depth),
+            kwargs,
+        )
     }
 
     /// Adds an infinite plane {x : normal . x = offset}, solid on the side opposite the normal.
@@ -440,14 +589,24 @@ impl PyWorld {
     /// Planes are static (or kinematic, with a velocity); keywords: restitution, friction,
     /// static_friction, kind, name, velocity, angular_velocity.
     #[pyo3(signature = (normal=None, offset=None, **kwargs))]
-    fn add_plane(slf: &Bound<'_, Self>, normal: Option<&Bound<'_, PyAny>>, offset: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyBody> {
+    fn add_plane(
+        slf: &Bound<'_, Self>,
+        normal: Option<&Bound<'_, PyAny>>,
+        offset: Option<&Bound<'_, PyAny>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
         let n = vec3_or(normal, "normal", DVec3::Y)?;
         let offset = opt_float(offset, "offset")?.unwrap_or(0.0);
         if !n.is_finite() || n.length() < 1e-12 {
-            return Err(PyValueError::new_err(format!("normal: must be a finite, non-zero vector (got {:?})", n.to_array())));
+            return Err(PyValueError::new_err(format!(
+                "normal: must be a finite, non-zero vector (got {:?})",
+                n.to_array()
+            )));
         }
         if !offset.is_finite() {
-            return Err(PyValueError::new_err(format!("offset: must be a finite number (got {offset})")));
+            return Err(PyValueError::new_err(format!(
+                "offset: must be a finite number (got {offset})"
+            )));
         }
         let n = n.normalize();
         let base = BodyDesc {
@@ -481,7 +640,9 @@ impl PyWorld {
     /// rest_length defaults to the anchors' current distance. Springs are smooth forces,
     /// integrated by the world's integrator, and their energy is w.energy()["elastic"].
     #[pyo3(signature = (a, b=None, *, stiffness, damping=None, rest_length=None, anchor_a=None, anchor_b=None))]
-    #[pyo3(text_signature = "(a, b=None, *, stiffness, damping=0.0, rest_length=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0))")]
+    #[pyo3(
+        text_signature = "(a, b=None, *, stiffness, damping=0.0, rest_length=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0))"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn add_spring(
         slf: &Bound<'_, Self>,
@@ -541,7 +702,12 @@ impl PyWorld {
     /// Adds a ball-and-socket joint at the world point `anchor`: a and b (or a and the world)
     /// keep that point in common and turn freely about it.
     #[pyo3(signature = (a, b=None, anchor=None))]
-    fn add_ball_joint(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>, anchor: Option<&Bound<'_, PyAny>>) -> PyResult<PyJoint> {
+    fn add_ball_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        anchor: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyJoint> {
         let (ha, hb, p) = pivot(slf, a, b, anchor)?;
         let h = slf.borrow_mut().inner.add_ball_joint(ha, hb, p).py()?;
         Ok(PyJoint::new(slf.clone().unbind(), h))
@@ -564,15 +730,26 @@ impl PyWorld {
         let (ha, hb, p) = pivot(slf, a, b, anchor)?;
         let axis = vec3_or(axis, "axis", DVec3::Z)?;
         let options = hinge_options(limits, motor)?;
-        let h = slf.borrow_mut().inner.add_hinge_joint(ha, hb, p, axis, options).py()?;
+        let h = slf
+            .borrow_mut()
+            .inner
+            .add_hinge_joint(ha, hb, p, axis, options)
+            .py()?;
         Ok(PyJoint::new(slf.clone().unbind(), h))
     }
 
     /// Welds a to b (or to the world) in their present relative pose.
     #[pyo3(signature = (a, b=None))]
-    fn add_fixed_joint(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> PyResult<PyJoint> {
+    fn add_fixed_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyJoint> {
         let ha = own_body(slf, a, "a")?;
-        let hb = b.filter(|o| !o.is_none()).map(|o| own_body(slf, o, "b")).transpose()?;
+        let hb = b
+            .filter(|o| !o.is_none())
+            .map(|o| own_body(slf, o, "b"))
+            .transpose()?;
         let h = slf.borrow_mut().inner.add_fixed_joint(ha, hb).py()?;
         Ok(PyJoint::new(slf.clone().unbind(), h))
     }
@@ -580,13 +757,23 @@ impl PyWorld {
     /// The springs, in the order they were added.
     #[getter]
     fn springs(slf: &Bound<'_, Self>) -> Vec<PySpring> {
-        slf.borrow().inner.springs().iter().map(|s| PySpring::new(slf.clone().unbind(), s.handle)).collect()
+        slf.borrow()
+            .inner
+            .springs()
+            .iter()
+            .map(|s| PySpring::new(slf.clone().unbind(), s.handle))
+            .collect()
     }
 
     /// The joints, in the order they were added.
     #[getter]
     fn joints(slf: &Bound<'_, Self>) -> Vec<PyJoint> {
-        slf.borrow().inner.joints().iter().map(|j| PyJoint::new(slf.clone().unbind(), j.handle)).collect()
+        slf.borrow()
+            .inner
+            .joints()
+            .iter()
+            .map(|j| PyJoint::new(slf.clone().unbind(), j.handle))
+            .collect()
     }
 
     fn __len__(&self) -> usize {
@@ -597,7 +784,13 @@ impl PyWorld {
     #[getter]
     fn bodies(slf: &Bound<'_, Self>) -> Vec<PyBody> {
         let w = slf.borrow();
-        w.inner.bodies().handles().iter().zip(w.inner.bodies().bodies()).map(|(h, b)| PyBody::new(slf.clone().unbind(), *h, b.id)).collect()
+        w.inner
+            .bodies()
+            .handles()
+            .iter()
+            .zip(w.inner.bodies().bodies())
+            .map(|(h, b)| PyBody::new(slf.clone().unbind(), *h, b.id))
+            .collect()
     }
 
     /// The first body a ray meets: from `origin` along `direction` (any length), at most
@@ -606,10 +799,17 @@ impl PyWorld {
     /// distance 0. planes=False ignores planes.
     #[pyo3(signature = (origin, direction, max_distance=None, planes=true))]
     #[pyo3(text_signature = "(origin, direction, max_distance=inf, planes=True)")]
-    fn ray_cast<'py>(slf: &Bound<'py, Self>, origin: &Bound<'py, PyAny>, direction: &Bound<'py, PyAny>, max_distance: Option<&Bound<'py, PyAny>>, planes: bool) -> PyResult<Option<Bound<'py, PyDict>>> {
+    fn ray_cast<'py>(
+        slf: &Bound<'py, Self>,
+        origin: &Bound<'py, PyAny>,
+        direction: &Bound<'py, PyAny>,
+        max_distance: Option<&Bound<'py, PyAny>>,
+        planes: bool,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let py = slf.py();
         let origin = crate::error::check_finite3("origin", vec3(origin, "origin")?).py()?;
-        let direction = crate::error::check_finite3("direction", vec3(direction, "direction")?).py()?;
+        let direction =
+            crate::error::check_finite3("direction", vec3(direction, "direction")?).py()?;
         if direction == DVec3::ZERO {
             return Err(PyValueError::new_err("direction: must not be zero"));
         }
@@ -617,13 +817,18 @@ impl PyWorld {
             Some(m) => {
                 let m = float(m, "max_distance")?;
                 if m.is_nan() || m < 0.0 {
-                    return Err(PyValueError::new_err(format!("max_distance: must be a number >= 0 (got {m})")));
+                    return Err(PyValueError::new_err(format!(
+                        "max_distance: must be a number >= 0 (got {m})"
+                    )));
                 }
                 m
             }
             None => f64::INFINITY,
         };
-        let hit = slf.borrow().inner.ray_cast(origin, direction, max_distance, !planes);
+        let hit = slf
+            .borrow()
+            .inner
+            .ray_cast(origin, direction, max_distance, !planes);
         let Some(hit) = hit else { return Ok(None) };
         let id = slf.borrow().inner.body(hit.body).py()?.id;
         let out = PyDict::new(py);
@@ -640,7 +845,9 @@ impl PyWorld {
     fn step(mut slf: PyRefMut<'_, Self>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let n = n.map(|n| int(n, "n")).transpose()?.unwrap_or(1);
         if n < 0 {
-            return Err(PyValueError::new_err(format!("n: must not be negative (got {n})")));
+            return Err(PyValueError::new_err(format!(
+                "n: must not be negative (got {n})"
+            )));
         }
         let py = slf.py();
         slf.step_detached(py, n as u64);
@@ -653,19 +860,41 @@ impl PyWorld {
     /// viewer is open (see `view`) and otherwise runs as fast as it can.
     #[pyo3(signature = (seconds, progress=None, realtime=None))]
     #[pyo3(text_signature = "(seconds, progress=False, realtime=None)")]
-    fn run(mut slf: PyRefMut<'_, Self>, seconds: &Bound<'_, PyAny>, progress: Option<&Bound<'_, PyAny>>, realtime: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    fn run(
+        mut slf: PyRefMut<'_, Self>,
+        seconds: &Bound<'_, PyAny>,
+        progress: Option<&Bound<'_, PyAny>>,
+        realtime: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
         let seconds = float(seconds, "seconds")?;
-        let progress = progress.map(|p| p.is_truthy()).transpose()?.unwrap_or(false);
+        let progress = progress
+            .map(|p| p.is_truthy())
+            .transpose()?
+            .unwrap_or(false);
         // Asked for, or (by default) while a viewer is open: it stops when the viewer closes.
-        let asked = realtime.filter(|r| !r.is_none()).map(|r| r.is_truthy()).transpose()?;
+        let asked = realtime
+            .filter(|r| !r.is_none())
+            .map(|r| r.is_truthy())
+            .transpose()?;
         let mut realtime = asked.unwrap_or_else(|| slf.viewer_open());
         if !seconds.is_finite() || seconds < 0.0 {
-            return Err(PyValueError::new_err(format!("seconds: must be a finite number >= 0 (got {seconds})")));
+            return Err(PyValueError::new_err(format!(
+                "seconds: must be a finite number >= 0 (got {seconds})"
+            )));
         }
         let py = slf.py();
         let dt = slf.inner.settings().dt;
         let steps = (seconds / dt).round() as u64;
-        let bar = if progress { py.import("tqdm").and_then(|m| m.getattr("tqdm")?.call((), Some(&[("total", steps)].into_py_dict(py)?))).ok() } else { None };
+        let bar = if progress {
+            py.import("tqdm")
+                .and_then(|m| {
+                    m.getattr("tqdm")?
+                        .call((), Some(&[("total", steps)].into_py_dict(py)?))
+                })
+                .ok()
+        } else {
+            None
+        };
         let chunk = if realtime {
             // About one display frame of steps at a time.
             ((1.0 / 60.0) / dt).ceil().max(1.0) as u64
@@ -713,20 +942,38 @@ impl PyWorld {
     /// the stream on its standard input); by default `rigidlab.view.stream_command()`.
     #[pyo3(signature = (*, rate=None, command=None))]
     #[pyo3(text_signature = "(*, rate=60.0, command=None)")]
-    fn view(&mut self, py: Python<'_>, rate: Option<&Bound<'_, PyAny>>, command: Option<Vec<String>>) -> PyResult<()> {
-        let rate = rate.filter(|r| !r.is_none()).map(|r| float(r, "rate")).transpose()?.unwrap_or(60.0);
+    fn view(
+        &mut self,
+        py: Python<'_>,
+        rate: Option<&Bound<'_, PyAny>>,
+        command: Option<Vec<String>>,
+    ) -> PyResult<()> {
+        let rate = rate
+            .filter(|r| !r.is_none())
+            .map(|r| float(r, "rate"))
+            .transpose()?
+            .unwrap_or(60.0);
         if !(0.1..=1000.0).contains(&rate) {
-            return Err(PyValueError::new_err(format!("rate: must be between 0.1 and 1000 frames per second (got {rate})")));
+            return Err(PyValueError::new_err(format!(
+                "rate: must be between 0.1 and 1000 frames per second (got {rate})"
+            )));
         }
         if self.viewer_open() {
             return Ok(());
         }
         let command = match command {
-            Some(c) if c.is_empty() => return Err(PyValueError::new_err("command: must name a program")),
+            Some(c) if c.is_empty() => {
+                return Err(PyValueError::new_err("command: must name a program"))
+            }
             Some(c) => c,
-            None => py.import("rigidlab.view")?.call_method0("stream_command")?.extract()?,
+            None => py
+                .import("rigidlab.view")?
+                .call_method0("stream_command")?
+                .extract()?,
         };
-        let mut link = Link::spawn(&command, rate).map_err(|e| PyOSError::new_err(format!("command: cannot start the viewer {command:?}: {e}")))?;
+        let mut link = Link::spawn(&command, rate).map_err(|e| {
+            PyOSError::new_err(format!("command: cannot start the viewer {command:?}: {e}"))
+        })?;
         link.offer(&self.inner, true);
         self.link = Some(link);
         Ok(())
@@ -737,7 +984,11 @@ impl PyWorld {
     /// viewer. Keywords: fps=30, plane="xy" ("xz" from above, "zy"), size=(6, 4), limits,
     /// save="file.gif". See rigidlab.animation.animate.
     #[pyo3(signature = (seconds, **options))]
-    fn animate<'py>(slf: &Bound<'py, Self>, seconds: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    fn animate<'py>(
+        slf: &Bound<'py, Self>,
+        seconds: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let animate = slf.py().import("rigidlab.animation")?.getattr("animate")?;
         animate.call((slf, seconds), options)
     }
@@ -791,10 +1042,18 @@ impl PyWorld {
     ) -> PyResult<()> {
         let n = self.inner.bodies().len();
         let update = StateUpdate {
-            positions: not_none(positions).map(|a| rows3(a, "positions", n)).transpose()?,
-            orientations: not_none(orientations).map(|a| rows4(a, "orientations", n)).transpose()?,
-            velocities: not_none(velocities).map(|a| rows3(a, "velocities", n)).transpose()?,
-            angular_velocities: not_none(angular_velocities).map(|a| rows3(a, "angular_velocities", n)).transpose()?,
+            positions: not_none(positions)
+                .map(|a| rows3(a, "positions", n))
+                .transpose()?,
+            orientations: not_none(orientations)
+                .map(|a| rows4(a, "orientations", n))
+                .transpose()?,
+            velocities: not_none(velocities)
+                .map(|a| rows3(a, "velocities", n))
+                .transpose()?,
+            angular_velocities: not_none(angular_velocities)
+                .map(|a| rows3(a, "angular_velocities", n))
+                .transpose()?,
         };
         self.inner.set_state(update).py()
     }
@@ -803,7 +1062,10 @@ impl PyWorld {
     /// (-m g . x, zero at the origin), elastic and total.
     fn energy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in crate::recorder::ENERGY_TERMS.iter().zip(self.inner.energy().terms()) {
+        for (k, v) in crate::recorder::ENERGY_TERMS
+            .iter()
+            .zip(self.inner.energy().terms())
+        {
             d.set_item(k, v)?;
         }
         Ok(d)
@@ -816,10 +1078,17 @@ impl PyWorld {
 
     /// Total angular momentum (kg m^2/s) about a world point.
     #[pyo3(signature = (about=None))]
-    fn angular_momentum<'py>(&self, py: Python<'py>, about: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    fn angular_momentum<'py>(
+        &self,
+        py: Python<'py>,
+        about: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let p = vec3_or(about, "about", DVec3::ZERO)?;
         if !p.is_finite() {
-            return Err(PyValueError::new_err(format!("about: must be finite (got {:?})", p.to_array())));
+            return Err(PyValueError::new_err(format!(
+                "about: must be finite (got {:?})",
+                p.to_array()
+            )));
         }
         Ok(array3(py, self.inner.angular_momentum(p)))
     }
@@ -829,10 +1098,13 @@ impl PyWorld {
     /// tangent_impulse (world vector; a contact's friction shared out over its points by their
     /// loads, with its twist as forces across them), all as of the last step.
     fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let (mut ia, mut ib, mut point, mut normal, mut depth, mut jn, mut jt) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut ia, mut ib, mut point, mut normal, mut depth, mut jn, mut jt) =
+            (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         let bodies = &self.inner.bodies();
         for m in self.inner.manifolds() {
-            let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else { continue };
+            let (Some(a), Some(b)) = (bodies.get(m.a), bodies.get(m.b)) else {
+                continue;
+            };
             for p in &m.points {
                 ia.push(a.id as i64);
                 ib.push(b.id as i64);
@@ -869,17 +1141,53 @@ impl PyWorld {
     /// normal at the time of impact; the repeated bounces of a hop shorter than a step are
     /// events of their own. With clear=False the events stay.
     #[pyo3(signature = (clear=true))]
-    fn contact_events<'py>(&mut self, py: Python<'py>, clear: bool) -> PyResult<Bound<'py, PyDict>> {
+    fn contact_events<'py>(
+        &mut self,
+        py: Python<'py>,
+        clear: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let ev = &self.inner.events;
         let d = PyDict::new(py);
-        d.set_item("kind", ev.events.iter().map(|e| e.kind.name()).collect::<Vec<_>>())?;
-        d.set_item("body_a", PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_a as i64).collect()))?;
-        d.set_item("body_b", PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_b as i64).collect()))?;
-        d.set_item("time", PyArray1::from_vec(py, ev.events.iter().map(|e| e.time).collect()))?;
-        d.set_item("point", table(py, ev.events.iter().flat_map(|e| e.point.to_array()).collect(), 3))?;
-        d.set_item("normal", table(py, ev.events.iter().flat_map(|e| e.normal.to_array()).collect(), 3))?;
-        d.set_item("speed", PyArray1::from_vec(py, ev.events.iter().map(|e| e.speed).collect()))?;
-        d.set_item("impulse", PyArray1::from_vec(py, ev.events.iter().map(|e| e.impulse).collect()))?;
+        d.set_item(
+            "kind",
+            ev.events.iter().map(|e| e.kind.name()).collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            "body_a",
+            PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_a as i64).collect()),
+        )?;
+        d.set_item(
+            "body_b",
+            PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_b as i64).collect()),
+        )?;
+        d.set_item(
+            "time",
+            PyArray1::from_vec(py, ev.events.iter().map(|e| e.time).collect()),
+        )?;
+        d.set_item(
+            "point",
+            table(
+                py,
+                ev.events.iter().flat_map(|e| e.point.to_array()).collect(),
+                3,
+            ),
+        )?;
+        d.set_item(
+            "normal",
+            table(
+                py,
+                ev.events.iter().flat_map(|e| e.normal.to_array()).collect(),
+                3,
+            ),
+        )?;
+        d.set_item(
+            "speed",
+            PyArray1::from_vec(py, ev.events.iter().map(|e| e.speed).collect()),
+        )?;
+        d.set_item(
+            "impulse",
+            PyArray1::from_vec(py, ev.events.iter().map(|e| e.impulse).collect()),
+        )?;
         d.set_item("dropped", ev.dropped)?;
         if clear {
             self.inner.events.events.clear();
@@ -899,7 +1207,12 @@ impl PyWorld {
         static_friction: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
-        let m = Material::new(opt_float(restitution, "restitution")?, opt_float(friction, "friction")?, opt_float(static_friction, "static_friction")?).py()?;
+        let m = Material::new(
+            opt_float(restitution, "restitution")?,
+            opt_float(friction, "friction")?,
+            opt_float(static_friction, "static_friction")?,
+        )
+        .py()?;
         slf.borrow_mut().inner.set_pair(ha, hb, m).py()
     }
 
@@ -909,19 +1222,29 @@ impl PyWorld {
     /// all). Returns the Recording, which fills until rec.stop() or until it is dropped.
     #[pyo3(signature = (every=None, quantities=None))]
     #[pyo3(text_signature = "(every=1, quantities=None)")]
-    fn record(&mut self, every: Option<&Bound<'_, PyAny>>, quantities: Option<&Bound<'_, PyAny>>) -> PyResult<PyRecording> {
+    fn record(
+        &mut self,
+        every: Option<&Bound<'_, PyAny>>,
+        quantities: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyRecording> {
         let k = every.map(|e| int(e, "every")).transpose()?.unwrap_or(1);
         if k < 1 {
-            return Err(PyValueError::new_err(format!("every: must be at least 1 (got {k})")));
+            return Err(PyValueError::new_err(format!(
+                "every: must be at least 1 (got {k})"
+            )));
         }
         let q = match quantities.filter(|q| !q.is_none()) {
             None => Quantities::all(),
             Some(obj) => {
                 if obj.is_instance_of::<pyo3::types::PyString>() {
-                    return Err(PyTypeError::new_err("quantities: expected a list of names, got a string"));
+                    return Err(PyTypeError::new_err(
+                        "quantities: expected a list of names, got a string",
+                    ));
                 }
                 let mut q = Quantities::none();
-                let items = obj.try_iter().map_err(|_| PyTypeError::new_err("quantities: expected a list of names"))?;
+                let items = obj
+                    .try_iter()
+                    .map_err(|_| PyTypeError::new_err("quantities: expected a list of names"))?;
                 for item in items {
                     q.add("quantities", &string(&item?, "quantities")?).py()?;
                 }
@@ -934,13 +1257,18 @@ impl PyWorld {
     /// The whole state (bodies, time, settings, contact cache and warm-start impulses, loads,
     /// springs, joints); w.restore(snap) puts it back and the run repeats bit for bit.
     fn snapshot(slf: &Bound<'_, Self>) -> PySnapshot {
-        PySnapshot { inner: std::sync::Arc::new(slf.borrow().inner.snapshot()), world_id: slf.as_ptr() as usize }
+        PySnapshot {
+            inner: std::sync::Arc::new(slf.borrow().inner.snapshot()),
+            world_id: slf.as_ptr() as usize,
+        }
     }
 
     /// Puts back a snapshot of this world. Bodies added since are removed (their handles
     /// raise RemovedBodyError); bodies removed since come back under their old handles.
     fn restore(slf: &Bound<'_, Self>, snapshot: &Bound<'_, PyAny>) -> PyResult<()> {
-        let snap = snapshot.cast::<PySnapshot>().map_err(|_| PyTypeError::new_err("snapshot: expected a rigidlab.Snapshot from World.snapshot()"))?;
+        let snap = snapshot.cast::<PySnapshot>().map_err(|_| {
+            PyTypeError::new_err("snapshot: expected a rigidlab.Snapshot from World.snapshot()")
+        })?;
         let snap = snap.get();
         if snap.world_id != slf.as_ptr() as usize {
             return Err(PyValueError::new_err("snapshot: taken from another World"));
@@ -966,7 +1294,8 @@ impl PyWorld {
     /// World.load continues exactly where this world is.
     fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = super::convert::path(path, "path")?;
-        std::fs::write(&path, self.inner.to_json()).map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
+        std::fs::write(&path, self.inner.to_json())
+            .map_err(|e| PyOSError::new_err(format!("path: cannot write {}: {e}", path.display())))
     }
 
     /// Loads a scene file written by World.save (or by hand). A corrupt file or one from a
@@ -974,8 +1303,11 @@ impl PyWorld {
     #[staticmethod]
     fn load(path: &Bound<'_, PyAny>) -> PyResult<PyWorld> {
         let path = super::convert::path(path, "path")?;
-        let text = std::fs::read_to_string(&path).map_err(|e| PyOSError::new_err(format!("path: cannot read {}: {e}", path.display())))?;
-        let inner = World::from_json(&text).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            PyOSError::new_err(format!("path: cannot read {}: {e}", path.display()))
+        })?;
+        let inner = World::from_json(&text)
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
         Ok(PyWorld::wrap(inner))
     }
 

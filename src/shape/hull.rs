@@ -59,7 +59,12 @@ impl Triangle {
     fn new(points: &[DVec3], v: [u32; 3]) -> Triangle {
         let [a, b, c] = v.map(|i| points[i as usize]);
         let normal = (b - a).cross(c - a).normalize();
-        Triangle { v, normal, offset: normal.dot(a), alive: true }
+        Triangle {
+            v,
+            normal,
+            offset: normal.dot(a),
+            alive: true,
+        }
     }
 
     fn height(&self, p: DVec3) -> f64 {
@@ -72,12 +77,24 @@ impl ConvexHull {
     /// dropped; coplanar triangles are merged into polygon faces.
     pub fn from_points(points: &[DVec3]) -> Result<ConvexHull> {
         if points.len() < 4 {
-            return Err(Error::invalid("points", format!("{} points", points.len()), "a convex hull needs at least 4 points that are not coplanar"));
+            return Err(Error::invalid(
+                "points",
+                format!("{} points", points.len()),
+                "a convex hull needs at least 4 points that are not coplanar",
+            ));
         }
         if let Some(p) = points.iter().find(|p| !p.is_finite()) {
-            return Err(Error::invalid("points", format!("{:?}", p.to_array()), "every point must be finite"));
+            return Err(Error::invalid(
+                "points",
+                format!("{:?}", p.to_array()),
+                "every point must be finite",
+            ));
         }
-        let scale = points.iter().map(|p| p.abs().max_element()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        let scale = points
+            .iter()
+            .map(|p| p.abs().max_element())
+            .fold(0.0, f64::max)
+            .max(f64::MIN_POSITIVE);
         let eps = 1e-10 * scale;
         let tetra = initial_tetrahedron(points, eps)?;
         let mut tris: Vec<Triangle> = Vec::new();
@@ -107,7 +124,11 @@ impl ConvexHull {
             }
             // The horizon: edges of visible triangles whose neighbour across is not visible.
             horizon.clear();
-            horizon.extend(visible_edges.iter().filter(|e| !visible_edges.contains(&[e[1], e[0]])));
+            horizon.extend(
+                visible_edges
+                    .iter()
+                    .filter(|e| !visible_edges.contains(&[e[1], e[0]])),
+            );
             tris.retain(|t| t.alive);
             for e in &horizon {
                 tris.push(Triangle::new(points, [e[0], e[1], i]));
@@ -120,7 +141,10 @@ impl ConvexHull {
     fn from_triangles(points: &[DVec3], tris: &[Triangle], eps: f64) -> ConvexHull {
         let mut groups: Vec<(DVec3, f64, Vec<u32>)> = Vec::new();
         for t in tris {
-            match groups.iter_mut().find(|g| g.0.dot(t.normal) > 1.0 - 1e-9 && (g.1 - t.offset).abs() < eps * 10.0) {
+            match groups
+                .iter_mut()
+                .find(|g| g.0.dot(t.normal) > 1.0 - 1e-9 && (g.1 - t.offset).abs() < eps * 10.0)
+            {
                 Some(g) => g.2.extend(t.v),
                 None => groups.push((t.normal, t.offset, t.v.to_vec())),
             }
@@ -152,11 +176,23 @@ impl ConvexHull {
         let mut edge_directions: Vec<DVec3> = Vec::new();
         for e in &edges {
             let d = (vertices[e[1] as usize] - vertices[e[0] as usize]).normalize();
-            if !edge_directions.iter().any(|u| u.cross(d).length_squared() < 1e-18) {
+            if !edge_directions
+                .iter()
+                .any(|u| u.cross(d).length_squared() < 1e-18)
+            {
                 edge_directions.push(d);
             }
         }
-        ConvexHull { vertices, faces, edges, edge_directions, inscribed: DVec3::ZERO, radius: 0.0, edge_faces: Vec::new() }.with_bounds()
+        ConvexHull {
+            vertices,
+            faces,
+            edges,
+            edge_directions,
+            inscribed: DVec3::ZERO,
+            radius: 0.0,
+            edge_faces: Vec::new(),
+        }
+        .with_bounds()
     }
 
     /// The hull with its derived data (`inscribed`, `radius`, `edge_faces`) worked out (after
@@ -194,9 +230,20 @@ impl ConvexHull {
     /// box itself). Its support along d, |d.x| h.x + |d.y| h.y + |d.z| h.z, is a cheap lower
     /// bound of the hull's. Zero when the origin is not inside.
     pub fn inscribed_box(&self) -> DVec3 {
-        let e = self.vertices.iter().fold(DVec3::ZERO, |m, v| m.max(v.abs()));
-        let s = self.faces.iter().map(|f| f.offset / f.normal.abs().dot(e)).fold(f64::INFINITY, f64::min);
-        if s > 0.0 && s.is_finite() { e * s.min(1.0) } else { DVec3::ZERO }
+        let e = self
+            .vertices
+            .iter()
+            .fold(DVec3::ZERO, |m, v| m.max(v.abs()));
+        let s = self
+            .faces
+            .iter()
+            .map(|f| f.offset / f.normal.abs().dot(e))
+            .fold(f64::INFINITY, f64::min);
+        if s > 0.0 && s.is_finite() {
+            e * s.min(1.0)
+        } else {
+            DVec3::ZERO
+        }
     }
 
     /// The same hull moved by `offset` (body frame).
@@ -208,10 +255,17 @@ impl ConvexHull {
         if n < 4 || self.faces.len() < 4 {
             return bad("fewer than 4 vertices or faces");
         }
-        if self.vertices.iter().any(|v| !v.is_finite()) || self.edge_directions.iter().any(|d| !d.is_finite()) {
+        if self.vertices.iter().any(|v| !v.is_finite())
+            || self.edge_directions.iter().any(|d| !d.is_finite())
+        {
             return bad("a coordinate that is not finite");
         }
-        if self.edges.iter().flatten().any(|&i| i >= n) || self.faces.iter().any(|f| f.vertices.len() < 3 || f.vertices.iter().any(|&i| i >= n)) {
+        if self.edges.iter().flatten().any(|&i| i >= n)
+            || self
+                .faces
+                .iter()
+                .any(|f| f.vertices.len() < 3 || f.vertices.iter().any(|&i| i >= n))
+        {
             return bad("a vertex index out of range");
         }
         let scale = self.bounding_radius().max(f64::MIN_POSITIVE);
@@ -219,7 +273,11 @@ impl ConvexHull {
             if !f.offset.is_finite() || (f.normal.length() - 1.0).abs() > 1e-9 {
                 return bad("a face normal that is not a unit vector");
             }
-            if self.vertices.iter().any(|v| f.normal.dot(*v) - f.offset > 1e-6 * scale) {
+            if self
+                .vertices
+                .iter()
+                .any(|v| f.normal.dot(*v) - f.offset > 1e-6 * scale)
+            {
                 return bad("a vertex outside a face plane (not convex)");
             }
         }
@@ -260,7 +318,11 @@ impl ConvexHull {
         let about_centroid = second - outer(c, c) * volume;
         let trace = about_centroid.x_axis.x + about_centroid.y_axis.y + about_centroid.z_axis.z;
         let inertia = (DMat3::from_diagonal(DVec3::splat(trace)) - about_centroid) * (1.0 / volume);
-        MassProperties { volume, centroid: c + r, unit_inertia: inertia }
+        MassProperties {
+            volume,
+            centroid: c + r,
+            unit_inertia: inertia,
+        }
     }
 
     /// Distance from the body origin to the farthest vertex.
@@ -285,7 +347,14 @@ impl ConvexHull {
 
     /// Index of the face whose normal is closest to `d`.
     pub fn face_towards(&self, d: DVec3) -> usize {
-        (0..self.faces.len()).max_by(|&i, &j| self.faces[i].normal.dot(d).total_cmp(&self.faces[j].normal.dot(d))).unwrap_or(0)
+        (0..self.faces.len())
+            .max_by(|&i, &j| {
+                self.faces[i]
+                    .normal
+                    .dot(d)
+                    .total_cmp(&self.faces[j].normal.dot(d))
+            })
+            .unwrap_or(0)
     }
 
     /// A triangular prism lying along z: a right triangle with legs `length` (along x) and
@@ -298,7 +367,10 @@ impl ConvexHull {
     /// A polygon in the x-y plane extruded along z by `depth` (centred on z = 0).
     pub fn prism_points(polygon: &[[f64; 2]], depth: f64) -> Vec<DVec3> {
         let h = 0.5 * depth;
-        polygon.iter().flat_map(|p| [DVec3::new(p[0], p[1], -h), DVec3::new(p[0], p[1], h)]).collect()
+        polygon
+            .iter()
+            .flat_map(|p| [DVec3::new(p[0], p[1], -h), DVec3::new(p[0], p[1], h)])
+            .collect()
     }
 }
 
@@ -319,7 +391,13 @@ fn initial_tetrahedron(points: &[DVec3], eps: f64) -> Result<[u32; 4]> {
         }
         best
     };
-    let degenerate = || Error::invalid("points", format!("{} points", points.len()), "the points are coplanar (or coincide), so their hull has no volume");
+    let degenerate = || {
+        Error::invalid(
+            "points",
+            format!("{} points", points.len()),
+            "the points are coplanar (or coincide), so their hull has no volume",
+        )
+    };
     let (i0, _) = farthest(&|p: DVec3| -p.x);
     let p0 = points[i0 as usize];
     let (i1, d1) = farthest(&|p: DVec3| (p - p0).length());
@@ -331,7 +409,9 @@ fn initial_tetrahedron(points: &[DVec3], eps: f64) -> Result<[u32; 4]> {
     if d2 <= eps {
         return Err(degenerate());
     }
-    let n = (points[i1 as usize] - p0).cross(points[i2 as usize] - p0).normalize();
+    let n = (points[i1 as usize] - p0)
+        .cross(points[i2 as usize] - p0)
+        .normalize();
     let (i3, d3) = farthest(&|p: DVec3| n.dot(p - p0).abs());
     if d3 <= eps {
         return Err(degenerate());
@@ -371,6 +451,14 @@ fn polygon_face(vertices: &[DVec3], normal: DVec3, ids: Vec<u32>, eps: f64) -> F
         newell += a.cross(b);
     }
     let n = newell.normalize();
-    let offset = ids.iter().map(|&i| n.dot(vertices[i as usize])).sum::<f64>() / ids.len() as f64;
-    Face { normal: n, offset, vertices: ids }
+    let offset = ids
+        .iter()
+        .map(|&i| n.dot(vertices[i as usize]))
+        .sum::<f64>()
+        / ids.len() as f64;
+    Face {
+        normal: n,
+        offset,
+        vertices: ids,
+    }
 }

@@ -17,12 +17,18 @@ pub enum Shape {
     Sphere { radius: f64 },
     /// A box with the given half extents along the body axes; `hull` is the same box as a
     /// polyhedron, for the narrow phase.
-    Box { half_extents: DVec3, hull: Arc<ConvexHull> },
+    Box {
+        half_extents: DVec3,
+        hull: Arc<ConvexHull>,
+    },
     /// The points within `radius` of the segment from -half_height to +half_height on the
     /// body's y axis.
     Capsule { radius: f64, half_height: f64 },
     /// A convex polyhedron with its centroid at the body origin.
-    Convex { hull: Arc<ConvexHull>, mass: MassProperties },
+    Convex {
+        hull: Arc<ConvexHull>,
+        mass: MassProperties,
+    },
     /// The half-space y <= 0 of the body frame: its surface is the body's x-z plane and its
     /// outward normal the body's +y axis. Only static or kinematic bodies carry planes.
     Plane,
@@ -40,23 +46,35 @@ pub enum ShapeKind {
 
 impl Shape {
     pub fn sphere(radius: f64) -> Result<Shape> {
-        Ok(Shape::Sphere { radius: check_positive("radius", radius)? })
+        Ok(Shape::Sphere {
+            radius: check_positive("radius", radius)?,
+        })
     }
 
     pub fn cuboid(half_extents: DVec3) -> Result<Shape> {
         check_finite3("half_extents", half_extents)?;
         if half_extents.min_element() <= 0.0 {
-            return Err(Error::invalid("half_extents", format!("{:?}", half_extents.to_array()), "every half extent must be positive"));
+            return Err(Error::invalid(
+                "half_extents",
+                format!("{:?}", half_extents.to_array()),
+                "every half extent must be positive",
+            ));
         }
         let corners: Vec<DVec3> = (0..8)
             .map(|c| half_extents * DVec3::new(sign(c & 1), sign(c & 2), sign(c & 4)))
             .collect();
         let hull = ConvexHull::from_points(&corners)?;
-        Ok(Shape::Box { half_extents, hull: Arc::new(hull) })
+        Ok(Shape::Box {
+            half_extents,
+            hull: Arc::new(hull),
+        })
     }
 
     pub fn capsule(radius: f64, half_height: f64) -> Result<Shape> {
-        Ok(Shape::Capsule { radius: check_positive("radius", radius)?, half_height: check_positive("half_height", half_height)? })
+        Ok(Shape::Capsule {
+            radius: check_positive("radius", radius)?,
+            half_height: check_positive("half_height", half_height)?,
+        })
     }
 
     /// The convex hull of `points` (body frame), moved so that its centroid is the origin.
@@ -65,8 +83,17 @@ impl Shape {
         let hull = ConvexHull::from_points(points)?;
         let mass = hull.mass_properties();
         let hull = hull.translated(-mass.centroid);
-        let centred = MassProperties { centroid: DVec3::ZERO, ..mass };
-        Ok((Shape::Convex { hull: Arc::new(hull), mass: centred }, mass.centroid))
+        let centred = MassProperties {
+            centroid: DVec3::ZERO,
+            ..mass
+        };
+        Ok((
+            Shape::Convex {
+                hull: Arc::new(hull),
+                mass: centred,
+            },
+            mass.centroid,
+        ))
     }
 
     pub fn kind(&self) -> ShapeKind {
@@ -102,8 +129,13 @@ impl Shape {
     pub fn volume(&self) -> f64 {
         match self {
             Shape::Sphere { radius } => 4.0 / 3.0 * std::f64::consts::PI * radius.powi(3),
-            Shape::Box { half_extents: h, .. } => 8.0 * h.x * h.y * h.z,
-            Shape::Capsule { radius: r, half_height: h } => std::f64::consts::PI * r * r * (2.0 * h + 4.0 / 3.0 * r),
+            Shape::Box {
+                half_extents: h, ..
+            } => 8.0 * h.x * h.y * h.z,
+            Shape::Capsule {
+                radius: r,
+                half_height: h,
+            } => std::f64::consts::PI * r * r * (2.0 * h + 4.0 / 3.0 * r),
             Shape::Convex { mass, .. } => mass.volume,
             Shape::Plane => f64::INFINITY,
         }
@@ -113,16 +145,22 @@ impl Shape {
     pub fn unit_inertia(&self) -> DMat3 {
         match self {
             Shape::Sphere { radius } => DMat3::from_diagonal(DVec3::splat(0.4 * radius * radius)),
-            Shape::Box { half_extents: h, .. } => {
+            Shape::Box {
+                half_extents: h, ..
+            } => {
                 let s = *h * *h;
                 DMat3::from_diagonal(DVec3::new(s.y + s.z, s.x + s.z, s.x + s.y) / 3.0)
             }
-            Shape::Capsule { radius: r, half_height: h } => {
+            Shape::Capsule {
+                radius: r,
+                half_height: h,
+            } => {
                 // A cylinder of length 2h plus two hemispheres, sharing the mass by volume.
                 let (cyl, balls) = (2.0 * h, 4.0 / 3.0 * r);
                 let (mc, ms) = (cyl / (cyl + balls), balls / (cyl + balls));
                 let axial = mc * r * r / 2.0 + ms * 0.4 * r * r;
-                let across = mc * (r * r / 4.0 + h * h / 3.0) + ms * (0.4 * r * r + h * h + 0.75 * h * r);
+                let across =
+                    mc * (r * r / 4.0 + h * h / 3.0) + ms * (0.4 * r * r + h * h + 0.75 * h * r);
                 DMat3::from_diagonal(DVec3::new(across, axial, across))
             }
             Shape::Convex { mass, .. } => mass.unit_inertia,
@@ -135,7 +173,10 @@ impl Shape {
         match self {
             Shape::Sphere { radius } => *radius,
             Shape::Box { half_extents, .. } => half_extents.length(),
-            Shape::Capsule { radius, half_height } => radius + half_height,
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => radius + half_height,
             Shape::Convex { hull, .. } => hull.radius,
             Shape::Plane => f64::INFINITY,
         }
@@ -150,19 +191,26 @@ impl Shape {
                 let abs = DMat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
                 Aabb::around(position, abs * *half_extents)
             }
-            Shape::Capsule { radius, half_height } => {
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => {
                 let axis = orientation * DVec3::Y * *half_height;
                 Aabb::around(position, axis.abs() + DVec3::splat(*radius))
             }
             Shape::Convex { hull, .. } => {
                 let r = DMat3::from_quat(orientation);
-                let (mut lo, mut hi) = (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+                let (mut lo, mut hi) =
+                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
                 for v in &hull.vertices {
                     let p = r * *v;
                     lo = lo.min(p);
                     hi = hi.max(p);
                 }
-                Aabb { min: position + lo, max: position + hi }
+                Aabb {
+                    min: position + lo,
+                    max: position + hi,
+                }
             }
             Shape::Plane => Aabb::everything(),
         }
@@ -170,7 +218,11 @@ impl Shape {
 }
 
 fn sign(bit: i32) -> f64 {
-    if bit == 0 { -1.0 } else { 1.0 }
+    if bit == 0 {
+        -1.0
+    } else {
+        1.0
+    }
 }
 
 #[cfg(test)]
@@ -178,15 +230,33 @@ mod tests {
     use super::*;
 
     fn assert_close(a: DMat3, b: DMat3, tol: f64) {
-        let d = (a - b).to_cols_array().iter().map(|x| x.abs()).fold(0.0, f64::max);
-        let scale = b.to_cols_array().iter().map(|x| x.abs()).fold(0.0, f64::max);
+        let d = (a - b)
+            .to_cols_array()
+            .iter()
+            .map(|x| x.abs())
+            .fold(0.0, f64::max);
+        let scale = b
+            .to_cols_array()
+            .iter()
+            .map(|x| x.abs())
+            .fold(0.0, f64::max);
         assert!(d <= tol * scale, "{a:?}\n!=\n{b:?}\n(max difference {d})");
     }
 
     #[test]
     fn box_hull_has_six_square_faces_with_exact_normals() {
-        let Shape::Box { hull, .. } = Shape::cuboid(DVec3::new(1.0, 2.0, 3.0)).unwrap() else { panic!() };
-        assert_eq!((hull.vertices.len(), hull.faces.len(), hull.edges.len(), hull.edge_directions.len()), (8, 6, 12, 3));
+        let Shape::Box { hull, .. } = Shape::cuboid(DVec3::new(1.0, 2.0, 3.0)).unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            (
+                hull.vertices.len(),
+                hull.faces.len(),
+                hull.edges.len(),
+                hull.edge_directions.len()
+            ),
+            (8, 6, 12, 3)
+        );
         for f in &hull.faces {
             assert_eq!(f.vertices.len(), 4);
             assert_eq!(f.normal.abs().max_element(), 1.0, "normal {:?}", f.normal);
@@ -201,11 +271,19 @@ mod tests {
         let h = DVec3::new(0.3, 0.7, 1.1);
         let offset = DVec3::new(5.0, -2.0, 1.0);
         // Corners plus points inside and on faces, which the hull drops.
-        let mut points: Vec<DVec3> = (0..8).map(|c| offset + h * DVec3::new(sign(c & 1), sign(c & 2), sign(c & 4))).collect();
-        points.extend([offset, offset + DVec3::new(0.3, 0.1, 0.2), offset + DVec3::new(0.0, 0.7, 0.0)]);
+        let mut points: Vec<DVec3> = (0..8)
+            .map(|c| offset + h * DVec3::new(sign(c & 1), sign(c & 2), sign(c & 4)))
+            .collect();
+        points.extend([
+            offset,
+            offset + DVec3::new(0.3, 0.1, 0.2),
+            offset + DVec3::new(0.0, 0.7, 0.0),
+        ]);
         let (shape, centroid) = Shape::convex(&points).unwrap();
         assert!((centroid - offset).length() < 1e-12);
-        let Shape::Convex { ref hull, .. } = shape else { panic!() };
+        let Shape::Convex { ref hull, .. } = shape else {
+            panic!()
+        };
         assert_eq!((hull.vertices.len(), hull.faces.len()), (8, 6));
         let exact = Shape::cuboid(h).unwrap();
         assert!((shape.volume() - exact.volume()).abs() < 1e-12 * exact.volume());
@@ -221,12 +299,21 @@ mod tests {
         let (shape, centroid) = Shape::convex(&ConvexHull::wedge_points(a, b, c)).unwrap();
         assert!((centroid - DVec3::new(a / 3.0, b / 3.0, 0.0)).length() < 1e-12);
         assert!((shape.volume() - a * b * c / 2.0).abs() < 1e-12);
-        let mut expected = DMat3::from_diagonal(DVec3::new(b * b / 18.0 + c * c / 12.0, a * a / 18.0 + c * c / 12.0, (a * a + b * b) / 18.0));
+        let mut expected = DMat3::from_diagonal(DVec3::new(
+            b * b / 18.0 + c * c / 12.0,
+            a * a / 18.0 + c * c / 12.0,
+            (a * a + b * b) / 18.0,
+        ));
         expected.x_axis.y = a * b / 36.0;
         expected.y_axis.x = a * b / 36.0;
         assert_close(shape.unit_inertia(), expected, 1e-12);
-        let Shape::Convex { hull, .. } = shape else { panic!() };
-        assert_eq!((hull.vertices.len(), hull.faces.len(), hull.edges.len()), (6, 5, 9));
+        let Shape::Convex { hull, .. } = shape else {
+            panic!()
+        };
+        assert_eq!(
+            (hull.vertices.len(), hull.faces.len(), hull.edges.len()),
+            (6, 5, 9)
+        );
     }
 
     #[test]
@@ -239,17 +326,31 @@ mod tests {
             let theta = std::f64::consts::PI * i as f64 / rings as f64;
             for j in 0..segments {
                 let phi = 2.0 * std::f64::consts::PI * j as f64 / segments as f64;
-                points.push(DVec3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin()));
+                points.push(DVec3::new(
+                    theta.sin() * phi.cos(),
+                    theta.cos(),
+                    theta.sin() * phi.sin(),
+                ));
             }
         }
         let (shape, centroid) = Shape::convex(&points).unwrap();
         assert!(centroid.length() < 1e-12);
         let ball = Shape::sphere(1.0).unwrap();
         let rel = |x: f64, y: f64| (x - y).abs() / y;
-        assert!(rel(shape.volume(), ball.volume()) < 2e-3, "volume {} vs {}", shape.volume(), ball.volume());
+        assert!(
+            rel(shape.volume(), ball.volume()) < 2e-3,
+            "volume {} vs {}",
+            shape.volume(),
+            ball.volume()
+        );
         let (i, ib) = (shape.unit_inertia(), ball.unit_inertia());
         for k in 0..3 {
-            assert!(rel(i.col(k)[k], ib.col(k)[k]) < 2e-3, "I[{k}{k}] = {} vs {}", i.col(k)[k], ib.col(k)[k]);
+            assert!(
+                rel(i.col(k)[k], ib.col(k)[k]) < 2e-3,
+                "I[{k}{k}] = {} vs {}",
+                i.col(k)[k],
+                ib.col(k)[k]
+            );
         }
         assert!(i.x_axis.y.abs() < 1e-9 && i.x_axis.z.abs() < 1e-9 && i.y_axis.z.abs() < 1e-9);
     }
@@ -266,7 +367,8 @@ mod tests {
         for i in 0..n {
             for j in 0..n {
                 for k in 0..n {
-                    let p = -ext + cell * DVec3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5);
+                    let p =
+                        -ext + cell * DVec3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5);
                     let axis = DVec3::new(0.0, p.y.clamp(-h, h), 0.0);
                     if (p - axis).length() <= r {
                         vol += 1.0;
@@ -279,37 +381,78 @@ mod tests {
         let dv = cell.x * cell.y * cell.z;
         assert!((vol * dv - capsule.volume()).abs() < 2e-3 * capsule.volume());
         let i = capsule.unit_inertia();
-        assert!((ixx / vol - i.x_axis.x).abs() < 3e-3 * i.x_axis.x, "{} vs {}", ixx / vol, i.x_axis.x);
-        assert!((iyy / vol - i.y_axis.y).abs() < 3e-3 * i.y_axis.y, "{} vs {}", iyy / vol, i.y_axis.y);
+        assert!(
+            (ixx / vol - i.x_axis.x).abs() < 3e-3 * i.x_axis.x,
+            "{} vs {}",
+            ixx / vol,
+            i.x_axis.x
+        );
+        assert!(
+            (iyy / vol - i.y_axis.y).abs() < 3e-3 * i.y_axis.y,
+            "{} vs {}",
+            iyy / vol,
+            i.y_axis.y
+        );
     }
 
     #[test]
     fn degenerate_point_sets_are_refused() {
-        let flat: Vec<DVec3> = (0..6).map(|i| DVec3::new(i as f64, (i * i) as f64, 0.0)).collect();
+        let flat: Vec<DVec3> = (0..6)
+            .map(|i| DVec3::new(i as f64, (i * i) as f64, 0.0))
+            .collect();
         let err = Shape::convex(&flat).unwrap_err().to_string();
-        assert!(err.starts_with("points:") && err.contains("coplanar"), "{err}");
+        assert!(
+            err.starts_with("points:") && err.contains("coplanar"),
+            "{err}"
+        );
         assert!(Shape::convex(&[DVec3::ZERO; 3]).is_err());
         let mut nan = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
         nan[2].y = f64::NAN;
-        assert!(Shape::convex(&nan).unwrap_err().to_string().contains("finite"));
+        assert!(Shape::convex(&nan)
+            .unwrap_err()
+            .to_string()
+            .contains("finite"));
     }
 
     #[test]
     fn the_inscribed_box_is_the_box_itself_or_fits_inside_the_hull() {
-        let Shape::Box { hull, .. } = Shape::cuboid(DVec3::new(1.0, 2.0, 3.0)).unwrap() else { panic!() };
+        let Shape::Box { hull, .. } = Shape::cuboid(DVec3::new(1.0, 2.0, 3.0)).unwrap() else {
+            panic!()
+        };
         assert_eq!(hull.inscribed, DVec3::new(1.0, 2.0, 3.0));
         // A wedge (its centroid inside, faces slanted): every corner of the box is inside every
         // face plane, and one touches (it is as large as its shape allows).
-        let (Shape::Convex { hull, .. }, _) = Shape::convex(&ConvexHull::wedge_points(1.0, 0.5, 0.4)).unwrap() else { panic!() };
+        let (Shape::Convex { hull, .. }, _) =
+            Shape::convex(&ConvexHull::wedge_points(1.0, 0.5, 0.4)).unwrap()
+        else {
+            panic!()
+        };
         let h = hull.inscribed;
         assert!(h.min_element() > 0.0);
-        let corners: Vec<DVec3> = (0..8).map(|c| h * DVec3::new(if c & 1 == 0 { -1.0 } else { 1.0 }, if c & 2 == 0 { -1.0 } else { 1.0 }, if c & 4 == 0 { -1.0 } else { 1.0 })).collect();
-        let reach = |f: &crate::shape::hull::Face| corners.iter().map(|c| f.normal.dot(*c) - f.offset).fold(f64::NEG_INFINITY, f64::max);
+        let corners: Vec<DVec3> = (0..8)
+            .map(|c| {
+                h * DVec3::new(
+                    if c & 1 == 0 { -1.0 } else { 1.0 },
+                    if c & 2 == 0 { -1.0 } else { 1.0 },
+                    if c & 4 == 0 { -1.0 } else { 1.0 },
+                )
+            })
+            .collect();
+        let reach = |f: &crate::shape::hull::Face| {
+            corners
+                .iter()
+                .map(|c| f.normal.dot(*c) - f.offset)
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
         assert!(hull.faces.iter().all(|f| reach(f) <= 1e-12));
         assert!(hull.faces.iter().any(|f| reach(f) > -1e-12));
         // Its support is a lower bound of the hull's in every direction.
         for k in 0..50 {
-            let d = DVec3::new((k as f64 * 1.3).sin(), (k as f64 * 0.7).cos(), (k as f64 * 2.1).sin());
+            let d = DVec3::new(
+                (k as f64 * 1.3).sin(),
+                (k as f64 * 0.7).cos(),
+                (k as f64 * 2.1).sin(),
+            );
             assert!(d.abs().dot(h) <= hull.support(d).1.dot(d) + 1e-12);
         }
     }

@@ -44,8 +44,12 @@ pub struct Link {
 impl Link {
     /// Starts `command` (program and arguments) with a pipe to its standard input.
     pub fn spawn(command: &[String], rate: f64) -> std::io::Result<Link> {
-        let interval = Duration::try_from_secs_f64(1.0 / rate).map_err(|_| std::io::Error::other(format!("rate {rate} is not a usable frame rate")))?;
-        let (program, args) = command.split_first().ok_or_else(|| std::io::Error::other("empty viewer command"))?;
+        let interval = Duration::try_from_secs_f64(1.0 / rate).map_err(|_| {
+            std::io::Error::other(format!("rate {rate} is not a usable frame rate"))
+        })?;
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("empty viewer command"))?;
         let mut cmd = Command::new(program);
         cmd.args(args).stdin(Stdio::piped());
         // Out of the script's process group, so Ctrl-C stops the script but not its viewer.
@@ -56,9 +60,20 @@ impl Link {
         let shared: Shared = Arc::default();
         let writer = {
             let shared = shared.clone();
-            std::thread::Builder::new().name("rigidlab-view-link".into()).spawn(move || write_loop(stdin, &shared))?
+            std::thread::Builder::new()
+                .name("rigidlab-view-link".into())
+                .spawn(move || write_loop(stdin, &shared))?
         };
-        Ok(Link { child, shared, writer: Some(writer), interval, last_offer: None, revision: None, offered: 0, dropped: 0 })
+        Ok(Link {
+            child,
+            shared,
+            writer: Some(writer),
+            interval,
+            last_offer: None,
+            revision: None,
+            offered: 0,
+            dropped: 0,
+        })
     }
 
     /// The viewer's process id.
@@ -76,7 +91,11 @@ impl Link {
     /// change a user should see at once), else ignored.
     pub fn offer(&mut self, w: &World, force: bool) {
         let now = Instant::now();
-        if !force && self.last_offer.is_some_and(|t| now.duration_since(t) < self.interval) {
+        if !force
+            && self
+                .last_offer
+                .is_some_and(|t| now.duration_since(t) < self.interval)
+        {
             return;
         }
         self.last_offer = Some(now);
@@ -101,7 +120,9 @@ impl Link {
     /// Sends what is pending and End, then lets the viewer be: it keeps the last frame on screen
     /// until its window is closed. Waits at most `timeout` for the writer.
     pub fn finish(&mut self, timeout: Duration) {
-        let Some(writer) = self.writer.take() else { return };
+        let Some(writer) = self.writer.take() else {
+            return;
+        };
         {
             let (lock, wake) = &*self.shared;
             if let Ok(mut slot) = lock.lock() {

@@ -12,7 +12,10 @@ use crate::world::World;
 pub enum Message {
     /// What the world holds. `revision` is the world's revision when it was taken; frames name
     /// the revision of the scene they belong to.
-    Scene { revision: u64, scene: Box<SceneFile> },
+    Scene {
+        revision: u64,
+        scene: Box<SceneFile>,
+    },
     Frame(Frame),
     /// The script is done; the last frame stays on screen.
     End,
@@ -77,15 +80,28 @@ impl Frame {
             return Err("a frame's time is not a finite number".into());
         }
         let sane = |v: &DVec3| v.is_finite() && v.abs().max_element() < 1e9;
-        for (name, rows) in [("positions", &self.positions), ("velocities", &self.velocities), ("angular_velocities", &self.angular_velocities)] {
+        for (name, rows) in [
+            ("positions", &self.positions),
+            ("velocities", &self.velocities),
+            ("angular_velocities", &self.angular_velocities),
+        ] {
             if let Some(k) = rows.iter().position(|v| !sane(v)) {
                 return Err(at(&format!("{name}[{k}] is not finite or beyond 1e9")));
             }
         }
-        if let Some(k) = self.orientations.iter().position(|q| !q.is_finite() || (q.length() - 1.0).abs() > 1e-6) {
+        if let Some(k) = self
+            .orientations
+            .iter()
+            .position(|q| !q.is_finite() || (q.length() - 1.0).abs() > 1e-6)
+        {
             return Err(at(&format!("orientations[{k}] is not a unit quaternion")));
         }
-        let lens = [("positions", self.positions.len(), false), ("orientations", self.orientations.len(), false), ("velocities", self.velocities.len(), true), ("angular_velocities", self.angular_velocities.len(), true)];
+        let lens = [
+            ("positions", self.positions.len(), false),
+            ("orientations", self.orientations.len(), false),
+            ("velocities", self.velocities.len(), true),
+            ("angular_velocities", self.angular_velocities.len(), true),
+        ];
         for (name, len, optional) in lens {
             if len != n && !(optional && len == 0) {
                 return Err(at(&format!("{name} has {len} rows for {n} bodies")));
@@ -98,13 +114,21 @@ impl Frame {
 /// The world's contact points with their manifold normals, into `out` (cleared first).
 pub fn contact_marks(w: &World, out: &mut Vec<ContactMark>) {
     out.clear();
-    out.extend(w.manifolds().iter().flat_map(|m| m.points.iter().map(move |p| ContactMark { point: p.point, normal: m.normal })));
+    out.extend(w.manifolds().iter().flat_map(|m| {
+        m.points.iter().map(move |p| ContactMark {
+            point: p.point,
+            normal: m.normal,
+        })
+    }));
 }
 
 impl Message {
     /// The scene message of a world as it is now.
     pub fn scene_of(w: &World) -> Message {
-        Message::Scene { revision: w.revision(), scene: Box::new(w.to_scene()) }
+        Message::Scene {
+            revision: w.revision(),
+            scene: Box::new(w.to_scene()),
+        }
     }
 
     /// One line of JSON, without the newline.
@@ -123,7 +147,12 @@ impl Frame {
     /// has them) set by id through `rows` (id to row), the clock set to the frame's time.
     /// `present[row]` tells which bodies the frame holds; ids the world lacks are skipped and
     /// counted (the count is returned).
-    pub fn apply_to(&self, w: &mut World, rows: &std::collections::HashMap<u64, usize>, present: &mut Vec<bool>) -> usize {
+    pub fn apply_to(
+        &self,
+        w: &mut World,
+        rows: &std::collections::HashMap<u64, usize>,
+        present: &mut Vec<bool>,
+    ) -> usize {
         let bodies = w.bodies.bodies_mut();
         present.clear();
         present.resize(bodies.len(), false);
@@ -138,7 +167,11 @@ impl Frame {
             b.position = self.positions[k];
             b.orientation = self.orientations[k];
             b.velocity = self.velocities.get(k).copied().unwrap_or(DVec3::ZERO);
-            b.angular_velocity = self.angular_velocities.get(k).copied().unwrap_or(DVec3::ZERO);
+            b.angular_velocity = self
+                .angular_velocities
+                .get(k)
+                .copied()
+                .unwrap_or(DVec3::ZERO);
         }
         w.base_time = self.time;
         w.steps_since_base = 0;

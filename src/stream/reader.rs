@@ -83,7 +83,18 @@ impl StreamReader {
 
     /// Takes what arrived since the last call (the end flag and the counter stay).
     pub fn take(&self) -> Inbox {
-        let Ok(mut inbox) = self.inbox.lock() else { return Inbox { ended: true, ..Inbox::default() } };
-        Inbox { scene: inbox.scene.take(), frame: inbox.frame.take(), ended: inbox.ended, error: inbox.error.take(), frames_read: inbox.frames_read }
+        let Ok(mut inbox) = self.inbox.lock() else {
+            return Inbox {
+                ended: true,
+                ..Inbox::default()
+            };
+        };
+        Inbox {
+            scene: inbox.scene.take(),
+            frame: inbox.frame.take(),
+            ended: inbox.ended,
+            error: inbox.error.take(),
+            frames_read: inbox.frames_read,
+        }
     }
 }

@@ -28,7 +28,11 @@ impl Replay {
         let row3 = |v: &[f64], s: usize, i: usize| DVec3::from_slice(&v[(s * n + i) * 3..]);
         let frames = (0..rec.len())
             .map(|s| {
-                let mut f = Frame { revision: rec.start_revision, time: rec.time[s], ..Frame::default() };
+                let mut f = Frame {
+                    revision: rec.start_revision,
+                    time: rec.time[s],
+                    ..Frame::default()
+                };
                 for (i, &id) in rec.body_ids.iter().enumerate() {
                     let p = row3(&rec.positions, s, i);
                     if p.is_nan() {
@@ -36,12 +40,14 @@ impl Replay {
                     }
                     f.ids.push(id);
                     f.positions.push(p);
-                    f.orientations.push(DQuat::from_slice(&rec.orientations[(s * n + i) * 4..]));
+                    f.orientations
+                        .push(DQuat::from_slice(&rec.orientations[(s * n + i) * 4..]));
                     if q.velocities {
                         f.velocities.push(row3(&rec.velocities, s, i));
                     }
                     if q.angular_velocities {
-                        f.angular_velocities.push(row3(&rec.angular_velocities, s, i));
+                        f.angular_velocities
+                            .push(row3(&rec.angular_velocities, s, i));
                     }
                 }
                 if q.energy {
@@ -50,16 +56,24 @@ impl Replay {
                 f
             })
             .collect();
-        Ok(Replay { revision: rec.start_revision, scene: rec.start.clone(), frames })
+        Ok(Replay {
+            revision: rec.start_revision,
+            scene: rec.start.clone(),
+            frames,
+        })
     }
 
     /// Writes the replay as JSON lines.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let mut out = BufWriter::new(std::fs::File::create(path)?);
-        let scene = Message::Scene { revision: self.revision, scene: self.scene.clone() };
+        let scene = Message::Scene {
+            revision: self.revision,
+            scene: self.scene.clone(),
+        };
         writeln!(out, "{}", scene.to_line())?;
         for f in &self.frames {
-            serde_json::to_writer(&mut out, &Message::Frame(f.clone())).map_err(std::io::Error::other)?;
+            serde_json::to_writer(&mut out, &Message::Frame(f.clone()))
+                .map_err(std::io::Error::other)?;
             out.write_all(b"\n")?;
         }
         out.flush()
@@ -78,8 +92,15 @@ impl Replay {
             }
             let at = |e: String| format!("{}: line {}: {e}", path.display(), i + 1);
             match Message::from_line(&line).map_err(at)? {
-                Message::Scene { revision, scene: s } if scene.is_none() => scene = Some((revision, s)),
-                Message::Scene { .. } => return Err(at("a replay holds one scene; bodies were added or removed while it was saved".into())),
+                Message::Scene { revision, scene: s } if scene.is_none() => {
+                    scene = Some((revision, s))
+                }
+                Message::Scene { .. } => {
+                    return Err(at(
+                        "a replay holds one scene; bodies were added or removed while it was saved"
+                            .into(),
+                    ))
+                }
                 Message::Frame(f) => {
                     f.check().map_err(at)?;
                     frames.push(f);
@@ -87,16 +108,26 @@ impl Replay {
                 Message::End => break,
             }
         }
-        let (revision, scene) = scene.ok_or_else(|| format!("{}: no scene: not a rigidlab replay", path.display()))?;
+        let (revision, scene) =
+            scene.ok_or_else(|| format!("{}: no scene: not a rigidlab replay", path.display()))?;
         if frames.is_empty() {
             return Err(format!("{}: the replay has no frames", path.display()));
         }
         let ids: std::collections::HashSet<u64> = scene.bodies.iter().map(|b| b.id).collect();
         for (k, f) in frames.iter().enumerate() {
             if let Some(id) = f.ids.iter().find(|id| !ids.contains(id)) {
-                return Err(format!("{}: frame {} (t = {}) names body {id}, which its scene lacks", path.display(), k + 1, f.time));
+                return Err(format!(
+                    "{}: frame {} (t = {}) names body {id}, which its scene lacks",
+                    path.display(),
+                    k + 1,
+                    f.time
+                ));
             }
         }
-        Ok(Replay { revision, scene, frames })
+        Ok(Replay {
+            revision,
+            scene,
+            frames,
+        })
     }
 }

@@ -28,7 +28,11 @@ pub struct Options {
 
 /// The camera that shows the whole scene: the 2D view for planar worlds.
 fn framing(s: &ViewerState, planar: bool, fovy: f64) -> Camera {
-    let mut cam = if planar { Camera::planar(DVec3::ZERO, 5.0) } else { Camera::default() };
+    let mut cam = if planar {
+        Camera::planar(DVec3::ZERO, 5.0)
+    } else {
+        Camera::default()
+    };
     cam.fovy = fovy;
     if let Some((lo, hi)) = s.bounds() {
         cam.fit(lo, hi);
@@ -50,7 +54,12 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
-pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Options, failure: std::sync::Arc<std::sync::Mutex<Option<String>>>) {
+pub async fn run(
+    mut state: ViewerState,
+    reader: Option<StreamReader>,
+    opts: Options,
+    failure: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+) {
     let mut renderer = Renderer::default();
     let mut input = Input::default();
     let mut cam = Camera::default();
@@ -62,7 +71,11 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
     let headless = opts.frames.is_some();
     // Whole frames, and the simulation's part of them, kept only when asked for.
     let timed = opts.timing.is_some();
-    let capacity = if timed { opts.frames.unwrap_or(0).min(100_000) as usize } else { 0 };
+    let capacity = if timed {
+        opts.frames.unwrap_or(0).min(100_000) as usize
+    } else {
+        0
+    };
     let (mut frame_ms, mut sim_ms) = (Vec::with_capacity(capacity), Vec::with_capacity(capacity));
     let mut rss_warm = None;
     let mut last = Instant::now();
@@ -96,7 +109,9 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
                 planar = !planar;
             }
             cam = match (opts.eye, opts.target) {
-                (Some(eye), target) => Camera::looking(eye, target.unwrap_or(DVec3::ZERO), opts.fovy),
+                (Some(eye), target) => {
+                    Camera::looking(eye, target.unwrap_or(DVec3::ZERO), opts.fovy)
+                }
                 _ => framing(&state, planar, opts.fovy),
             };
             state.scene_changed = false;
@@ -143,7 +158,8 @@ pub async fn run(mut state: ViewerState, reader: Option<StreamReader>, opts: Opt
                     "rss_kb_at_end": resident_kb(),
                 });
                 if let Err(e) = std::fs::write(path, report.to_string()) {
-                    *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!("{}: {e}", path.display()));
+                    *failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some(format!("{}: {e}", path.display()));
                 }
             }
             break;
@@ -172,5 +188,6 @@ fn save_png(screen: &Image, path: &std::path::Path) -> Result<(), String> {
     for px in rows.chunks_mut(4) {
         px[3] = 255;
     }
-    image::save_buffer(path, &rows, w as u32, h as u32, image::ColorType::Rgba8).map_err(|e| format!("{}: {e}", path.display()))
+    image::save_buffer(path, &rows, w as u32, h as u32, image::ColorType::Rgba8)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -21,7 +21,14 @@ pub struct Camera {
 
 impl Default for Camera {
     fn default() -> Self {
-        Camera { target: DVec3::ZERO, yaw: 0.5, pitch: 0.35, distance: 5.0, fovy: 45f64.to_radians(), orthographic: false }
+        Camera {
+            target: DVec3::ZERO,
+            yaw: 0.5,
+            pitch: 0.35,
+            distance: 5.0,
+            fovy: 45f64.to_radians(),
+            orthographic: false,
+        }
     }
 }
 
@@ -30,12 +37,26 @@ impl Camera {
     pub fn looking(eye: DVec3, target: DVec3, fovy: f64) -> Camera {
         let d = eye - target;
         let distance = d.length().max(1e-6);
-        Camera { target, yaw: d.x.atan2(d.z), pitch: (d.y / distance).clamp(-1.0, 1.0).asin(), distance, fovy, orthographic: false }
+        Camera {
+            target,
+            yaw: d.x.atan2(d.z),
+            pitch: (d.y / distance).clamp(-1.0, 1.0).asin(),
+            distance,
+            fovy,
+            orthographic: false,
+        }
     }
 
     /// The 2D view of the x-y plane.
     pub fn planar(target: DVec3, distance: f64) -> Camera {
-        Camera { target, yaw: 0.0, pitch: 0.0, distance, orthographic: true, ..Camera::default() }
+        Camera {
+            target,
+            yaw: 0.0,
+            pitch: 0.0,
+            distance,
+            orthographic: true,
+            ..Camera::default()
+        }
     }
 
     pub fn eye(&self) -> DVec3 {
@@ -118,7 +139,8 @@ impl Camera {
         self.distance = radius / (self.fovy / 2.0).tan() * 1.1;
         if self.orthographic {
             let extent = (max - min).truncate();
-            self.distance = (extent.y.max(extent.x / 1.6) / 2.0 * 1.2).max(0.05) / (self.fovy / 2.0).tan();
+            self.distance =
+                (extent.y.max(extent.x / 1.6) / 2.0 * 1.2).max(0.05) / (self.fovy / 2.0).tan();
         }
     }
 }
@@ -129,7 +151,10 @@ mod tests {
 
     #[test]
     fn the_target_projects_to_the_centre_and_rays_go_back_through_pixels() {
-        for cam in [Camera::looking(DVec3::new(3.0, 2.0, 4.0), DVec3::new(0.0, 0.5, 0.0), 0.8), Camera::planar(DVec3::new(1.0, 1.0, 0.0), 3.0)] {
+        for cam in [
+            Camera::looking(DVec3::new(3.0, 2.0, 4.0), DVec3::new(0.0, 0.5, 0.0), 0.8),
+            Camera::planar(DVec3::new(1.0, 1.0, 0.0), 3.0),
+        ] {
             let (x, y) = cam.project(cam.target, 800.0, 600.0).unwrap();
             assert!((x - 400.0).abs() < 1e-9 && (y - 300.0).abs() < 1e-9);
             let p = DVec3::new(0.3, 0.9, -0.2);
@@ -143,8 +168,12 @@ mod tests {
     #[test]
     fn up_in_the_world_is_up_on_the_screen() {
         let cam = Camera::looking(DVec3::new(0.0, 1.0, 5.0), DVec3::new(0.0, 1.0, 0.0), 0.8);
-        let (_, y_low) = cam.project(DVec3::new(0.0, 0.0, 0.0), 800.0, 600.0).unwrap();
-        let (x_right, y_high) = cam.project(DVec3::new(1.0, 2.0, 0.0), 800.0, 600.0).unwrap();
+        let (_, y_low) = cam
+            .project(DVec3::new(0.0, 0.0, 0.0), 800.0, 600.0)
+            .unwrap();
+        let (x_right, y_high) = cam
+            .project(DVec3::new(1.0, 2.0, 0.0), 800.0, 600.0)
+            .unwrap();
         assert!(y_high < 300.0 && y_low > 300.0 && x_right > 400.0);
     }
 }

@@ -41,8 +41,17 @@ fn panel(x: f32, y: f32, lines: &[String]) {
     if lines.is_empty() {
         return;
     }
-    let width = lines.iter().map(|l| measure_text(l, None, SIZE as u16, 1.0).width).fold(0.0, f32::max);
-    draw_rectangle(x - 6.0, y - 4.0, width + 12.0, LINE * lines.len() as f32 + 8.0, PANEL);
+    let width = lines
+        .iter()
+        .map(|l| measure_text(l, None, SIZE as u16, 1.0).width)
+        .fold(0.0, f32::max);
+    draw_rectangle(
+        x - 6.0,
+        y - 4.0,
+        width + 12.0,
+        LINE * lines.len() as f32 + 8.0,
+        PANEL,
+    );
     for (i, l) in lines.iter().enumerate() {
         draw_text(l, x, y + LINE * (i as f32 + 0.75), SIZE, TEXT);
     }
@@ -110,10 +119,17 @@ fn energy_graph(s: &ViewerState) {
     let (top, plot) = (y0 + 22.0, gh - 22.0 - 42.0);
     let px = |t: f64| x0 + 6.0 + (gw - 12.0) * ((t - t0) / span) as f32;
     let py = |e: f64| top + plot - plot * ((e - lo) / (hi - lo)) as f32;
-    let series = [(2, "kinetic", Color::new(1.0, 0.45, 0.2, 1.0)), (3, "gravitational", Color::new(0.3, 0.7, 1.0, 1.0)), (4, "elastic", Color::new(0.4, 0.9, 0.4, 1.0)), (5, "total", TEXT)];
+    let series = [
+        (2, "kinetic", Color::new(1.0, 0.45, 0.2, 1.0)),
+        (3, "gravitational", Color::new(0.3, 0.7, 1.0, 1.0)),
+        (4, "elastic", Color::new(0.4, 0.9, 0.4, 1.0)),
+        (5, "total", TEXT),
+    ];
     for (k, _, c) in series {
         let mut points = h.time.iter().zip(&h.energy);
-        let Some((t, e)) = points.next() else { continue };
+        let Some((t, e)) = points.next() else {
+            continue;
+        };
         let mut last = (px(*t), py(e[k]));
         for (t, e) in points {
             let p = (px(*t), py(e[k]));
@@ -126,8 +142,20 @@ fn energy_graph(s: &ViewerState) {
         draw_text(name, x, y0 + gh - 6.0, 15.0, c);
         x += measure_text(name, None, 15, 1.0).width + 10.0;
     }
-    draw_text(&format!("energy (J) against time: top {hi:.4}"), x0 + 6.0, y0 + 15.0, 15.0, TEXT);
-    draw_text(&format!("bottom {lo:.4}, the last {span:.1} s"), x0 + 6.0, top + plot + 18.0, 15.0, Color::new(0.8, 0.8, 0.8, 1.0));
+    draw_text(
+        &format!("energy (J) against time: top {hi:.4}"),
+        x0 + 6.0,
+        y0 + 15.0,
+        15.0,
+        TEXT,
+    );
+    draw_text(
+        &format!("bottom {lo:.4}, the last {span:.1} s"),
+        x0 + 6.0,
+        top + plot + 18.0,
+        15.0,
+        Color::new(0.8, 0.8, 0.8, 1.0),
+    );
 }
 
 fn help() {
@@ -136,8 +164,20 @@ fn help() {
     let width = key_width + KEYS.iter().map(|(_, w)| text_width(w)).fold(0.0, f32::max);
     let x = ((screen_width() - width) / 2.0).max(10.0);
     let y = ((screen_height() - LINE * (KEYS.len() + 2) as f32) / 2.0).max(10.0);
-    draw_rectangle(x - 8.0, y - 6.0, width + 16.0, LINE * (KEYS.len() + 2) as f32 + 12.0, Color::new(0.05, 0.06, 0.08, 0.88));
-    draw_text("rigidlab viewer: keys", x, y + LINE * 0.75, SIZE + 2.0, TEXT);
+    draw_rectangle(
+        x - 8.0,
+        y - 6.0,
+        width + 16.0,
+        LINE * (KEYS.len() + 2) as f32 + 12.0,
+        Color::new(0.05, 0.06, 0.08, 0.88),
+    );
+    draw_text(
+        "rigidlab viewer: keys",
+        x,
+        y + LINE * 0.75,
+        SIZE + 2.0,
+        TEXT,
+    );
     for (i, (k, what)) in KEYS.iter().enumerate() {
         let ly = y + LINE * (i as f32 + 2.75);
         draw_text(k, x, ly, SIZE, Color::new(1.0, 0.85, 0.4, 1.0));

@@ -29,7 +29,18 @@ const KEY_TOGGLES: [(KeyCode, Toggle); 7] = [
     (KeyCode::U, Toggle::Hud),
 ];
 
-const NUMBER_KEYS: [KeyCode; 10] = [KeyCode::Key1, KeyCode::Key2, KeyCode::Key3, KeyCode::Key4, KeyCode::Key5, KeyCode::Key6, KeyCode::Key7, KeyCode::Key8, KeyCode::Key9, KeyCode::Key0];
+const NUMBER_KEYS: [KeyCode; 10] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+    KeyCode::Key9,
+    KeyCode::Key0,
+];
 
 fn mouse() -> Vec2 {
     let (x, y) = mouse_position();
@@ -38,7 +49,12 @@ fn mouse() -> Vec2 {
 
 impl Input {
     fn ray(cam: &Camera, at: Vec2) -> (DVec3, DVec3) {
-        cam.ray(at.x as f64, at.y as f64, screen_width() as f64, screen_height() as f64)
+        cam.ray(
+            at.x as f64,
+            at.y as f64,
+            screen_width() as f64,
+            screen_height() as f64,
+        )
     }
 
     /// Reads this frame's input: moves the camera and appends commands to `out`.
@@ -103,7 +119,11 @@ impl Input {
         if pressed(KeyCode::Z) || pressed(KeyCode::X) {
             let size = nice_step(cam.distance * 0.03);
             let at = self.spawn_point(s, cam, size);
-            out.push(Command::Spawn { sphere: pressed(KeyCode::Z), at, size });
+            out.push(Command::Spawn {
+                sphere: pressed(KeyCode::Z),
+                at,
+                size,
+            });
         }
         self.camera_keys(cam, shift);
         self.mouse(s, cam, shift, out);
@@ -112,7 +132,12 @@ impl Input {
     fn camera_keys(&self, cam: &mut Camera, shift: bool) {
         let step = get_frame_time().min(0.1) as f64;
         let (mut dx, mut dy) = (0.0, 0.0);
-        for (k, x, y) in [(KeyCode::Left, -1.0, 0.0), (KeyCode::Right, 1.0, 0.0), (KeyCode::Up, 0.0, 1.0), (KeyCode::Down, 0.0, -1.0)] {
+        for (k, x, y) in [
+            (KeyCode::Left, -1.0, 0.0),
+            (KeyCode::Right, 1.0, 0.0),
+            (KeyCode::Up, 0.0, 1.0),
+            (KeyCode::Down, 0.0, -1.0),
+        ] {
             if is_key_down(k) {
                 dx += x;
                 dy += y;
@@ -120,7 +145,11 @@ impl Input {
         }
         if dx != 0.0 || dy != 0.0 {
             if shift || cam.orthographic {
-                cam.pan(dx * step * 400.0, -dy * step * 400.0, screen_height() as f64);
+                cam.pan(
+                    dx * step * 400.0,
+                    -dy * step * 400.0,
+                    screen_height() as f64,
+                );
             } else {
                 cam.orbit(dx * step * 1.5, dy * step * 1.0);
             }
@@ -139,20 +168,36 @@ impl Input {
         self.last_mouse = m;
         let h = screen_height() as f64;
         let (tx, ty, tw, th) = timeline_rect();
-        let on_timeline = s.mode == Mode::Replay && m.x >= tx && m.x <= tx + tw && m.y >= ty - 8.0 && m.y <= ty + th + 8.0;
+        let on_timeline = s.mode == Mode::Replay
+            && m.x >= tx
+            && m.x <= tx + tw
+            && m.y >= ty - 8.0
+            && m.y <= ty + th + 8.0;
         if is_mouse_button_pressed(MouseButton::Left) {
             if on_timeline {
                 self.scrubbing = true;
             } else {
                 let (o, d) = Self::ray(cam, m);
                 // A replay leaves out the bodies removed by then: they cannot be picked.
-                let shown = |h| s.world.row(h).is_ok_and(|row| s.present.get(row).copied().unwrap_or(true));
-                match s.world.ray_cast(o, d, f64::INFINITY, true).filter(|hit| shown(hit.body)) {
+                let shown = |h| {
+                    s.world
+                        .row(h)
+                        .is_ok_and(|row| s.present.get(row).copied().unwrap_or(true))
+                };
+                match s
+                    .world
+                    .ray_cast(o, d, f64::INFINITY, true)
+                    .filter(|hit| shown(hit.body))
+                {
                     Some(hit) => {
                         if let Ok(b) = s.world.body(hit.body) {
                             // In the 2D view, hold the body in its own plane, so the pull has
                             // no lever arm out of it.
-                            let point = if cam.orthographic { DVec3::new(hit.point.x, hit.point.y, b.position.z) } else { hit.point };
+                            let point = if cam.orthographic {
+                                DVec3::new(hit.point.x, hit.point.y, b.position.z)
+                            } else {
+                                hit.point
+                            };
                             out.push(Command::BeginDrag { body: b.id, point });
                             self.drag_plane = Some((point, -d));
                         }
@@ -199,7 +244,11 @@ impl Input {
     fn spawn_point(&self, s: &ViewerState, cam: &Camera, size: f64) -> DVec3 {
         let (o, d) = Self::ray(cam, self.last_mouse);
         if !cam.orthographic {
-            if let Some(hit) = s.world.ray_cast(o, d, f64::INFINITY, false).filter(|hit| hit.t > 0.0) {
+            if let Some(hit) = s
+                .world
+                .ray_cast(o, d, f64::INFINITY, false)
+                .filter(|hit| hit.t > 0.0)
+            {
                 return hit.point + hit.normal * size * 1.05;
             }
         }

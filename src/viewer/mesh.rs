@@ -51,7 +51,11 @@ impl ShapeMesh {
             let theta = std::f64::consts::PI * i as f64 / stacks as f64;
             for j in 0..=slices {
                 let phi = std::f64::consts::TAU * j as f64 / slices as f64;
-                let n = DVec3::new(theta.sin() * phi.sin(), theta.cos(), theta.sin() * phi.cos());
+                let n = DVec3::new(
+                    theta.sin() * phi.sin(),
+                    theta.cos(),
+                    theta.sin() * phi.cos(),
+                );
                 self.vertex(centre + n * radius, n);
             }
         }
@@ -77,7 +81,8 @@ impl ShapeMesh {
         }
         for j in 0..slices as u16 {
             let (top, bottom) = (base + 2 * j, base + 2 * j + 1);
-            self.indices.extend([top, bottom, bottom + 2, top, bottom + 2, top + 2]);
+            self.indices
+                .extend([top, bottom, bottom + 2, top, bottom + 2, top + 2]);
         }
     }
 
@@ -100,7 +105,10 @@ impl ShapeMesh {
         let mut m = ShapeMesh::default();
         match shape {
             Shape::Sphere { radius } => m.add_sphere(DVec3::ZERO, *radius, None, detail),
-            Shape::Capsule { radius, half_height } => m.add_capsule(*radius, *half_height, detail),
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => m.add_capsule(*radius, *half_height, detail),
             Shape::Box { hull, .. } | Shape::Convex { hull, .. } => m.add_hull(hull),
             Shape::Plane => {}
         }
@@ -119,7 +127,10 @@ impl Key {
         match shape {
             Shape::Sphere { radius } => Key(0, [radius.to_bits(), 0, 0], detail),
             Shape::Box { half_extents, .. } => Key(1, half_extents.to_array().map(f64::to_bits), 0),
-            Shape::Capsule { radius, half_height } => Key(2, [radius.to_bits(), half_height.to_bits(), 0], detail),
+            Shape::Capsule {
+                radius,
+                half_height,
+            } => Key(2, [radius.to_bits(), half_height.to_bits(), 0], detail),
             Shape::Convex { hull, .. } => Key(3, [Arc::as_ptr(hull) as u64, 0, 0], 0),
             Shape::Plane => Key(4, [0; 3], 0),
         }
@@ -134,7 +145,10 @@ pub struct MeshCache {
 
 impl MeshCache {
     pub fn get(&mut self, shape: &Shape, detail: usize) -> Arc<ShapeMesh> {
-        self.meshes.entry(Key::of(shape, detail)).or_insert_with(|| Arc::new(ShapeMesh::of(shape, detail))).clone()
+        self.meshes
+            .entry(Key::of(shape, detail))
+            .or_insert_with(|| Arc::new(ShapeMesh::of(shape, detail)))
+            .clone()
     }
 
     pub fn clear(&mut self) {
@@ -148,10 +162,13 @@ mod tests {
 
     /// The divergence theorem: a closed mesh's volume from its triangles.
     fn volume(m: &ShapeMesh) -> f64 {
-        m.indices.chunks(3).map(|t| {
-            let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
-            a.dot(b.cross(c)) / 6.0
-        }).sum()
+        m.indices
+            .chunks(3)
+            .map(|t| {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| m.positions[i as usize]);
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum()
     }
 
     /// Boxes and hulls are exact. Round shapes are inscribed polyhedra: every vertex on the
@@ -162,19 +179,35 @@ mod tests {
         let boxed = Shape::cuboid(DVec3::new(0.1, 0.2, 0.3)).unwrap();
         let capsule = Shape::capsule(0.2, 0.5).unwrap();
         let (hull, _) = Shape::convex(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]).unwrap();
-        for (shape, deficit) in [(sphere, 0.04), (boxed, 1e-12), (capsule, 0.04), (hull, 1e-12)] {
+        for (shape, deficit) in [
+            (sphere, 0.04),
+            (boxed, 1e-12),
+            (capsule, 0.04),
+            (hull, 1e-12),
+        ] {
             let m = ShapeMesh::of(&shape, 2);
             let v = volume(&m);
-            assert!(v <= shape.volume() * (1.0 + 1e-12) && v > shape.volume() * (1.0 - deficit), "{shape:?}: {v} against {}", shape.volume());
+            assert!(
+                v <= shape.volume() * (1.0 + 1e-12) && v > shape.volume() * (1.0 - deficit),
+                "{shape:?}: {v} against {}",
+                shape.volume()
+            );
             if let Shape::Sphere { radius } | Shape::Capsule { radius, .. } = shape {
-                let h = if let Shape::Capsule { half_height, .. } = shape { half_height } else { 0.0 };
+                let h = if let Shape::Capsule { half_height, .. } = shape {
+                    half_height
+                } else {
+                    0.0
+                };
                 for p in &m.positions {
                     let axis = DVec3::new(0.0, p.y.clamp(-h, h), 0.0);
                     assert!(((*p - axis).length() - radius).abs() < 1e-12);
                 }
             }
             for (p, n) in m.positions.iter().zip(&m.normals) {
-                assert!((n.length() - 1.0).abs() < 1e-9 && p.dot(*n) > 0.0, "{shape:?}");
+                assert!(
+                    (n.length() - 1.0).abs() < 1e-9 && p.dot(*n) > 0.0,
+                    "{shape:?}"
+                );
             }
         }
     }

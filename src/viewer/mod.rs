@@ -27,7 +27,12 @@ use state::ViewerState;
 
 /// rigidlab-view: watch, drive and replay rigidlab worlds in real time.
 #[derive(Parser, Debug)]
-#[command(name = "rigidlab-view", version, about, after_help = "Press H in the window for the keys.")]
+#[command(
+    name = "rigidlab-view",
+    version,
+    about,
+    after_help = "Press H in the window for the keys."
+)]
 pub struct Args {
     /// A scene file (World.save) to simulate, or a replay (Recording.save) to play back.
     pub file: Option<PathBuf>,
@@ -82,8 +87,13 @@ pub struct Args {
 }
 
 fn parse_size(s: &str) -> Result<(i32, i32), String> {
-    let (w, h) = s.split_once('x').ok_or("expected WIDTHxHEIGHT, e.g. 1280x720")?;
-    let (w, h): (i32, i32) = (w.trim().parse().map_err(|_| "width: not a whole number")?, h.trim().parse().map_err(|_| "height: not a whole number")?);
+    let (w, h) = s
+        .split_once('x')
+        .ok_or("expected WIDTHxHEIGHT, e.g. 1280x720")?;
+    let (w, h): (i32, i32) = (
+        w.trim().parse().map_err(|_| "width: not a whole number")?,
+        h.trim().parse().map_err(|_| "height: not a whole number")?,
+    );
     if !(64..=8192).contains(&w) || !(64..=8192).contains(&h) {
         return Err("width and height must be between 64 and 8192 pixels".into());
     }
@@ -91,7 +101,11 @@ fn parse_size(s: &str) -> Result<(i32, i32), String> {
 }
 
 fn parse_vec3(s: &str) -> Result<DVec3, String> {
-    let v: Vec<f64> = s.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| format!("expected three numbers x,y,z, got '{s}'"))?;
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("expected three numbers x,y,z, got '{s}'"))?;
     match v[..] {
         [x, y, z] if v.iter().all(|c| c.is_finite()) => Ok(DVec3::new(x, y, z)),
         _ => Err(format!("expected three finite numbers x,y,z, got '{s}'")),
@@ -102,20 +116,29 @@ fn parse_vec3(s: &str) -> Result<DVec3, String> {
 /// type "scene").
 fn open_file(path: &std::path::Path) -> Result<ViewerState, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let title = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
-    let is_replay = serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("scene"));
+    let title = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
+    let is_replay = serde_json::from_str::<serde_json::Value>(first)
+        .is_ok_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("scene"));
     if is_replay {
         let replay = Replay::load(path)?;
         return ViewerState::replay(replay, title);
     }
-    let world = crate::world::World::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let world =
+        crate::world::World::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     ViewerState::simulate(world.to_scene(), title)
 }
 
 fn initial_state(args: &Args) -> Result<ViewerState, String> {
     let mut state = if let Some(name) = &args.preset {
-        let p = presets::by_name(name).ok_or_else(|| format!("--preset: unknown preset '{name}'; --list-presets lists them"))?;
+        let p = presets::by_name(name).ok_or_else(|| {
+            format!("--preset: unknown preset '{name}'; --list-presets lists them")
+        })?;
         let mut s = ViewerState::simulate(p.scene()?, p.name)?;
         s.preset = Some((p.key, p.variant));
         s
@@ -130,10 +153,16 @@ fn initial_state(args: &Args) -> Result<ViewerState, String> {
         s
     };
     if !(args.time_scale.is_finite() && args.time_scale > 0.0) {
-        return Err(format!("--time-scale: must be a positive number, got {}", args.time_scale));
+        return Err(format!(
+            "--time-scale: must be a positive number, got {}",
+            args.time_scale
+        ));
     }
     if !(args.fov > 1.0 && args.fov < 179.0) {
-        return Err(format!("--fov: must be between 1 and 179 degrees, got {}", args.fov));
+        return Err(format!(
+            "--fov: must be between 1 and 179 degrees, got {}",
+            args.fov
+        ));
     }
     state.time_scale = args.time_scale;
     state.paused = args.paused || state.paused;
@@ -156,7 +185,16 @@ pub fn main<I: IntoIterator<Item = String>>(args: I) -> i32 {
     };
     if args.list_presets {
         for p in presets::all() {
-            println!("{}  (key {}{})", p.name, p.key % 10, if p.variant > 0 { format!(", press {} times", p.variant + 1) } else { String::new() });
+            println!(
+                "{}  (key {}{})",
+                p.name,
+                p.key % 10,
+                if p.variant > 0 {
+                    format!(", press {} times", p.variant + 1)
+                } else {
+                    String::new()
+                }
+            );
         }
         return 0;
     }
@@ -173,14 +211,25 @@ pub fn main<I: IntoIterator<Item = String>>(args: I) -> i32 {
         return 1;
     }
     let reader = args.stream.then(|| StreamReader::spawn(std::io::stdin()));
-    let opts = app::Options { screenshot: args.screenshot.clone(), frames: args.frames, eye: args.eye, target: args.target, fovy: args.fov.to_radians(), timing: args.timing.clone() };
+    let opts = app::Options {
+        screenshot: args.screenshot.clone(),
+        frames: args.frames,
+        eye: args.eye,
+        target: args.target,
+        fovy: args.fov.to_radians(),
+        timing: args.timing.clone(),
+    };
     let failure = Arc::new(Mutex::new(None));
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: format!("rigidlab: {}", state.title),
             window_width: args.size.0,
             window_height: args.size.1,
-            sample_count: if args.frames.is_some() { 1 } else { args.msaa.clamp(1, 16) },
+            sample_count: if args.frames.is_some() {
+                1
+            } else {
+                args.msaa.clamp(1, 16)
+            },
             window_resizable: args.frames.is_none(),
             ..Default::default()
         },
@@ -195,7 +244,9 @@ pub fn main<I: IntoIterator<Item = String>>(args: I) -> i32 {
         return 1;
     }
     let run = app::run(state, reader, opts, failure.clone());
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| macroquad::Window::from_config(conf, run)));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        macroquad::Window::from_config(conf, run)
+    }));
     if outcome.is_err() {
         eprintln!("rigidlab-view: the window could not be opened or the viewer failed");
         return 1;

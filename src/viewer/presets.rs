@@ -36,7 +36,10 @@ const KEYS: [&[(&str, &str)]; 10] = [
     ],
     &[scene!("block, plank and prism", "block-plank-and-prism")],
     &[scene!("dominoes", "dominoes")],
-    &[scene!("pyramid", "pyramid"), scene!("box column", "box-column")],
+    &[
+        scene!("pyramid", "pyramid"),
+        scene!("box column", "box-column"),
+    ],
     &[scene!("ramp room", "ramp-room")],
     &[scene!("bouncing balls", "bouncing-balls")],
     &[scene!("friction incline", "friction-incline")],
@@ -50,7 +53,12 @@ pub fn for_key(key: usize, variant: usize) -> Option<Preset> {
     let scenes = KEYS.get(key.checked_sub(1)?)?;
     let variant = variant % scenes.len();
     let (name, json) = scenes[variant];
-    Some(Preset { name, key, variant, json })
+    Some(Preset {
+        name,
+        key,
+        variant,
+        json,
+    })
 }
 
 /// Every preset, in key order.

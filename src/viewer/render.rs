@@ -54,7 +54,11 @@ pub fn body_color(b: &Body) -> [f32; 3] {
         return [r as f32, g as f32, bl as f32];
     }
     if !b.is_dynamic() {
-        return if matches!(b.shape, Shape::Plane) { [0.62, 0.64, 0.66] } else { [0.55, 0.57, 0.6] };
+        return if matches!(b.shape, Shape::Plane) {
+            [0.62, 0.64, 0.66]
+        } else {
+            [0.55, 0.57, 0.6]
+        };
     }
     palette(b.id)
 }
@@ -99,7 +103,16 @@ pub struct Renderer {
 
 impl Default for Renderer {
     fn default() -> Self {
-        Renderer { meshes: MeshCache::default(), batch: Mesh { vertices: Vec::with_capacity(BATCH_VERTICES), indices: Vec::with_capacity(BATCH_INDICES), texture: None }, order: Vec::new(), batches: 0 }
+        Renderer {
+            meshes: MeshCache::default(),
+            batch: Mesh {
+                vertices: Vec::with_capacity(BATCH_VERTICES),
+                indices: Vec::with_capacity(BATCH_INDICES),
+                texture: None,
+            },
+            order: Vec::new(),
+            batches: 0,
+        }
     }
 }
 
@@ -114,20 +127,29 @@ impl Renderer {
     }
 
     fn reserve(&mut self, vertices: usize, indices: usize) {
-        if self.batch.vertices.len() + vertices > BATCH_VERTICES || self.batch.indices.len() + indices > BATCH_INDICES {
+        if self.batch.vertices.len() + vertices > BATCH_VERTICES
+            || self.batch.indices.len() + indices > BATCH_INDICES
+        {
             self.flush();
         }
     }
 
     fn vertex(&mut self, p: DVec3, color: [u8; 4]) -> u16 {
-        self.batch.vertices.push(Vertex { position: v3(p), uv: Vec2::ZERO, color, normal: Vec4::ZERO });
+        self.batch.vertices.push(Vertex {
+            position: v3(p),
+            uv: Vec2::ZERO,
+            color,
+            normal: Vec4::ZERO,
+        });
         (self.batch.vertices.len() - 1) as u16
     }
 
     fn quad(&mut self, corners: [DVec3; 4], color: [u8; 4]) {
         self.reserve(4, 6);
         let i = corners.map(|c| self.vertex(c, color));
-        self.batch.indices.extend([i[0], i[1], i[2], i[0], i[2], i[3]]);
+        self.batch
+            .indices
+            .extend([i[0], i[1], i[2], i[0], i[2], i[3]]);
     }
 
     fn body(&mut self, b: &Body, highlight: bool, pixels_per_metre: f64) {
@@ -141,14 +163,20 @@ impl Renderer {
             let c = shade(color, b.orientation * *n, highlight);
             self.vertex(world, c);
         }
-        self.batch.indices.extend(mesh.indices.iter().map(|i| base + i));
+        self.batch
+            .indices
+            .extend(mesh.indices.iter().map(|i| base + i));
     }
 
     /// A plane as a checkerboard of tiles around the point nearest the camera's target; seen
     /// edge-on in the 2D view, as the filled half-plane below its line.
     fn plane(&mut self, b: &Body, cam: &Camera) {
         let color = body_color(b);
-        let (n, t1, t2) = (b.orientation * DVec3::Y, b.orientation * DVec3::X, b.orientation * DVec3::Z);
+        let (n, t1, t2) = (
+            b.orientation * DVec3::Y,
+            b.orientation * DVec3::X,
+            b.orientation * DVec3::Z,
+        );
         let centre = cam.target - n * n.dot(cam.target - b.position);
         let tile = nice_step(cam.distance / 6.0);
         if cam.orthographic && n.z.abs() < 1e-6 {
@@ -158,7 +186,15 @@ impl Renderer {
             let dark = darker(c, 0.8);
             let z = -0.5;
             let lift = DVec3::Z * z;
-            self.quad([centre - along * reach + lift, centre + along * reach + lift, centre + along * reach - n * depth + lift, centre - along * reach - n * depth + lift], dark);
+            self.quad(
+                [
+                    centre - along * reach + lift,
+                    centre + along * reach + lift,
+                    centre + along * reach - n * depth + lift,
+                    centre - along * reach - n * depth + lift,
+                ],
+                dark,
+            );
             return;
         }
         // Snap to the tile grid so the tiles stay put while the camera moves.
@@ -171,8 +207,20 @@ impl Renderer {
             for j in -HALF..HALF {
                 let (u, v) = ((u0 + i as f64) * tile, (v0 + j as f64) * tile);
                 let corner = |du: f64, dv: f64| b.position + t1 * (u + du) + t2 * (v + dv);
-                let c = if (i + j).rem_euclid(2) == 0 { light } else { dark };
-                self.quad([corner(0.0, 0.0), corner(0.0, tile), corner(tile, tile), corner(tile, 0.0)], c);
+                let c = if (i + j).rem_euclid(2) == 0 {
+                    light
+                } else {
+                    dark
+                };
+                self.quad(
+                    [
+                        corner(0.0, 0.0),
+                        corner(0.0, tile),
+                        corner(tile, tile),
+                        corner(tile, 0.0),
+                    ],
+                    c,
+                );
             }
         }
     }
@@ -197,12 +245,18 @@ impl Renderer {
         for k in 0..self.order.len() {
             let (depth, row) = self.order[k];
             let b = &bodies[row];
-            let depth = if cam.orthographic { cam.distance } else { depth.max(1e-6) };
+            let depth = if cam.orthographic {
+                cam.distance
+            } else {
+                depth.max(1e-6)
+            };
             self.body(b, s.selected == Some(b.id), focal / depth);
         }
         // Planes last: most of a floor is behind something. A plane the eye is inside (behind
         // a wall of a room, below a floor) is left out, so the room is seen as a cut-away.
-        for (_, b) in bodies.iter().enumerate().filter(|(row, b)| matches!(b.shape, Shape::Plane) && s.present.get(*row).copied().unwrap_or(true)) {
+        for (_, b) in bodies.iter().enumerate().filter(|(row, b)| {
+            matches!(b.shape, Shape::Plane) && s.present.get(*row).copied().unwrap_or(true)
+        }) {
             let normal = b.orientation * DVec3::Y;
             if cam.orthographic || normal.dot(eye - b.position) > 0.0 {
                 self.plane(b, cam);
@@ -230,19 +284,31 @@ impl Renderer {
         }
         if s.toggles.velocities {
             let green = Color::new(0.1, 0.8, 0.2, 1.0);
-            for (row, b) in bodies.iter().enumerate().filter(|(r, b)| shown(*r) && b.is_dynamic()) {
+            for (row, b) in bodies
+                .iter()
+                .enumerate()
+                .filter(|(r, b)| shown(*r) && b.is_dynamic())
+            {
                 let _ = row;
                 draw_line_3d(v3(b.position), v3(b.position + b.velocity * 0.25), green);
             }
         }
         if s.toggles.aabbs {
             let c = Color::new(0.9, 0.7, 0.1, 1.0);
-            for (_, b) in bodies.iter().enumerate().filter(|(r, b)| shown(*r) && !matches!(b.shape, Shape::Plane)) {
+            for (_, b) in bodies
+                .iter()
+                .enumerate()
+                .filter(|(r, b)| shown(*r) && !matches!(b.shape, Shape::Plane))
+            {
                 let a = b.shape.aabb(b.position, b.orientation);
                 box_lines(a.min, a.max, c);
             }
         }
-        if let Some(b) = s.selected.and_then(|id| s.handle(id)).and_then(|h| w.body(h).ok()) {
+        if let Some(b) = s
+            .selected
+            .and_then(|id| s.handle(id))
+            .and_then(|h| w.body(h).ok())
+        {
             if !matches!(b.shape, Shape::Plane) {
                 let a = b.shape.aabb(b.position, b.orientation);
                 box_lines(a.min, a.max, Color::new(1.0, 1.0, 0.2, 1.0));
@@ -261,7 +327,13 @@ impl Renderer {
             let bodies = w.bodies();
             for sp in w.springs() {
                 if let Some((a, b)) = sp.world_anchors(bodies) {
-                    coil(a, b, cam.eye() - cam.target, scale * 0.25, Color::new(0.2, 0.5, 1.0, 1.0));
+                    coil(
+                        a,
+                        b,
+                        cam.eye() - cam.target,
+                        scale * 0.25,
+                        Color::new(0.2, 0.5, 1.0, 1.0),
+                    );
                 }
             }
             for j in w.joints() {
@@ -289,14 +361,27 @@ impl Renderer {
 
 /// The same colour, darker, still opaque.
 fn darker(c: [u8; 4], k: f32) -> [u8; 4] {
-    [(c[0] as f32 * k) as u8, (c[1] as f32 * k) as u8, (c[2] as f32 * k) as u8, c[3]]
+    [
+        (c[0] as f32 * k) as u8,
+        (c[1] as f32 * k) as u8,
+        (c[2] as f32 * k) as u8,
+        c[3],
+    ]
 }
 
 /// A round number (1, 2 or 5 times a power of ten) near x.
 pub fn nice_step(x: f64) -> f64 {
     let p = 10f64.powf(x.max(1e-6).log10().floor());
     let m = x / p;
-    p * if m < 1.5 { 1.0 } else if m < 3.5 { 2.0 } else if m < 7.5 { 5.0 } else { 10.0 }
+    p * if m < 1.5 {
+        1.0
+    } else if m < 3.5 {
+        2.0
+    } else if m < 7.5 {
+        5.0
+    } else {
+        10.0
+    }
 }
 
 fn orthonormal(n: DVec3) -> (DVec3, DVec3) {
@@ -311,7 +396,13 @@ fn cross(p: DVec3, r: f64, c: Color) {
 }
 
 fn box_lines(min: DVec3, max: DVec3, c: Color) {
-    let corner = |i: usize| DVec3::new(if i & 1 == 0 { min.x } else { max.x }, if i & 2 == 0 { min.y } else { max.y }, if i & 4 == 0 { min.z } else { max.z });
+    let corner = |i: usize| {
+        DVec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        )
+    };
     for i in 0..8 {
         for bit in [1, 2, 4] {
             if i & bit == 0 {
@@ -327,17 +418,25 @@ fn coil(a: DVec3, b: DVec3, towards_eye: DVec3, radius: f64, c: Color) {
     if axis.length() < 1e-12 {
         return;
     }
-    let u = axis.cross(towards_eye).try_normalize().unwrap_or_else(|| orthonormal(axis.normalize()).0);
+    let u = axis
+        .cross(towards_eye)
+        .try_normalize()
+        .unwrap_or_else(|| orthonormal(axis.normalize()).0);
     const TURNS: usize = 12;
     let lead = 0.1;
     let mut last = a;
     for k in 0..=2 * TURNS {
         let f = lead + (1.0 - 2.0 * lead) * k as f64 / (2 * TURNS) as f64;
-        let side = if k == 0 || k == 2 * TURNS { 0.0 } else if k % 2 == 0 { 1.0 } else { -1.0 };
+        let side = if k == 0 || k == 2 * TURNS {
+            0.0
+        } else if k % 2 == 0 {
+            1.0
+        } else {
+            -1.0
+        };
         let p = a + axis * f + u * radius * side;
         draw_line_3d(v3(last), v3(p), c);
         last = p;
     }
     draw_line_3d(v3(last), v3(b), c);
 }
-

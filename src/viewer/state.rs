@@ -43,7 +43,16 @@ pub struct Toggles {
 
 impl Default for Toggles {
     fn default() -> Self {
-        Toggles { contacts: false, velocities: false, aabbs: false, trails: false, links: true, graph: true, hud: true, help: false }
+        Toggles {
+            contacts: false,
+            velocities: false,
+            aabbs: false,
+            trails: false,
+            links: true,
+            graph: true,
+            hud: true,
+            help: false,
+        }
     }
 }
 
@@ -80,8 +89,15 @@ pub enum Command {
     Delete,
     ToggleStatic,
     /// A sphere (or a cube) of the given radius (half size) at a point.
-    Spawn { sphere: bool, at: DVec3, size: f64 },
-    BeginDrag { body: u64, point: DVec3 },
+    Spawn {
+        sphere: bool,
+        at: DVec3,
+        size: f64,
+    },
+    BeginDrag {
+        body: u64,
+        point: DVec3,
+    },
     DragTo(DVec3),
     EndDrag,
     Toggle(Toggle),
@@ -102,7 +118,11 @@ pub struct History {
 
 impl History {
     pub fn new(capacity: usize) -> History {
-        History { capacity, time: VecDeque::with_capacity(capacity), energy: VecDeque::with_capacity(capacity) }
+        History {
+            capacity,
+            time: VecDeque::with_capacity(capacity),
+            energy: VecDeque::with_capacity(capacity),
+        }
     }
 
     pub fn push(&mut self, t: f64, e: [f64; 6]) {
@@ -137,7 +157,10 @@ impl Trails {
             if !b.is_dynamic() || !present.get(row).copied().unwrap_or(true) {
                 continue;
             }
-            let trail = self.points.entry(b.id).or_insert_with(|| VecDeque::with_capacity(TRAIL_LENGTH));
+            let trail = self
+                .points
+                .entry(b.id)
+                .or_insert_with(|| VecDeque::with_capacity(TRAIL_LENGTH));
             if trail.len() == TRAIL_LENGTH {
                 trail.pop_front();
             }
@@ -167,7 +190,11 @@ impl RealTimeFactor {
     }
 
     fn value(&self) -> f64 {
-        if self.real > 0.0 { self.sim / self.real } else { 0.0 }
+        if self.real > 0.0 {
+            self.sim / self.real
+        } else {
+            0.0
+        }
     }
 }
 
@@ -293,7 +320,14 @@ impl ViewerState {
     }
 
     fn index_rows(&mut self) {
-        self.rows = self.world.bodies().bodies().iter().enumerate().map(|(row, b)| (b.id, row)).collect();
+        self.rows = self
+            .world
+            .bodies()
+            .bodies()
+            .iter()
+            .enumerate()
+            .map(|(row, b)| (b.id, row))
+            .collect();
         self.present = vec![true; self.world.bodies().len()];
     }
 
@@ -374,7 +408,10 @@ impl ViewerState {
         let before = self.world.time();
         let unknown = frame.apply_to(&mut self.world, &self.rows, &mut self.present);
         if unknown > 0 {
-            self.stream_error = Some(format!("the frame at t = {} names {unknown} bodies its scene lacks", frame.time));
+            self.stream_error = Some(format!(
+                "the frame at t = {} names {unknown} bodies its scene lacks",
+                frame.time
+            ));
         }
         self.frames_received += 1;
         self.pending_sim_time += (frame.time - before).max(0.0);
@@ -440,7 +477,11 @@ impl ViewerState {
             Mode::Replay if !self.paused => {
                 let len = self.replay_len();
                 self.playback_time += real_dt * self.time_scale;
-                let times = &self.replay.as_ref().expect("replay mode has a replay").frames;
+                let times = &self
+                    .replay
+                    .as_ref()
+                    .expect("replay mode has a replay")
+                    .frames;
                 let mut k = self.cursor;
                 // A frame is due when the clock reaches its time, give or take rounding.
                 while k + 1 < len && times[k + 1].time <= self.playback_time + 1e-9 {
@@ -472,8 +513,17 @@ impl ViewerState {
                 if let Ok(b) = self.world.body(h) {
                     let p = b.world_point(d.local_point);
                     let weight = -self.world.settings().gravity * b.gravity_scale;
-                    let force = b.mass() * (DRAG_OMEGA * DRAG_OMEGA * (d.target - p) - 2.0 * DRAG_ZETA * DRAG_OMEGA * b.velocity_at(p) + weight);
-                    let _ = self.world.apply_load(h, force, Some(d.local_point), DVec3::ZERO, Lasting::OneStep);
+                    let force = b.mass()
+                        * (DRAG_OMEGA * DRAG_OMEGA * (d.target - p)
+                            - 2.0 * DRAG_ZETA * DRAG_OMEGA * b.velocity_at(p)
+                            + weight);
+                    let _ = self.world.apply_load(
+                        h,
+                        force,
+                        Some(d.local_point),
+                        DVec3::ZERO,
+                        Lasting::OneStep,
+                    );
                 }
             }
         }
@@ -486,7 +536,11 @@ impl ViewerState {
 
     pub fn handle(&self, id: u64) -> Option<crate::body::BodyHandle> {
         let bodies = self.world.bodies();
-        bodies.bodies().iter().position(|b| b.id == id).map(|row| bodies.handles()[row])
+        bodies
+            .bodies()
+            .iter()
+            .position(|b| b.id == id)
+            .map(|row| bodies.handles()[row])
     }
 
     fn editable(&mut self) -> bool {
@@ -533,9 +587,13 @@ impl ViewerState {
                     }
                 }
                 Mode::Replay => self.show_replay_frame(0),
-                Mode::Stream => self.note = Some("the script is in charge: it cannot be reset from here".into()),
+                Mode::Stream => {
+                    self.note = Some("the script is in charge: it cannot be reset from here".into())
+                }
             },
-            Command::ScaleTime(f) => self.time_scale = (self.time_scale * f).clamp(1.0 / 64.0, 16.0),
+            Command::ScaleTime(f) => {
+                self.time_scale = (self.time_scale * f).clamp(1.0 / 64.0, 16.0)
+            }
             Command::NormalSpeed => self.time_scale = 1.0,
             Command::Select(id) => {
                 self.selected = id;
@@ -554,7 +612,11 @@ impl ViewerState {
             Command::ToggleStatic => {
                 if let Some(h) = self.selected.and_then(|id| self.handle(id)) {
                     if self.editable() {
-                        let kind = if self.world.body(h).is_ok_and(|b| b.is_dynamic()) { BodyKind::Static } else { BodyKind::Dynamic };
+                        let kind = if self.world.body(h).is_ok_and(|b| b.is_dynamic()) {
+                            BodyKind::Static
+                        } else {
+                            BodyKind::Dynamic
+                        };
                         if let Err(e) = self.world.set_kind(h, kind) {
                             self.note = Some(e.to_string());
                         }
@@ -564,8 +626,15 @@ impl ViewerState {
             }
             Command::Spawn { sphere, at, size } => {
                 if self.editable() {
-                    let shape = if sphere { Shape::sphere(size) } else { Shape::cuboid(DVec3::splat(size)) };
-                    let desc = BodyDesc { position: at, ..BodyDesc::new(shape.expect("a positive size")) };
+                    let shape = if sphere {
+                        Shape::sphere(size)
+                    } else {
+                        Shape::cuboid(DVec3::splat(size))
+                    };
+                    let desc = BodyDesc {
+                        position: at,
+                        ..BodyDesc::new(shape.expect("a positive size"))
+                    };
                     match self.world.add_body(desc) {
                         Ok(h) => {
                             self.selected = self.world.body(h).ok().map(|b| b.id);
@@ -580,9 +649,16 @@ impl ViewerState {
                 if let Some(h) = self.handle(body) {
                     self.selected = Some(body);
                     let Ok(b) = self.world.body(h) else { return };
-                    let (dynamic, local_point) = (b.is_dynamic(), b.orientation.inverse() * (point - b.position));
+                    let (dynamic, local_point) = (
+                        b.is_dynamic(),
+                        b.orientation.inverse() * (point - b.position),
+                    );
                     if dynamic && self.editable() {
-                        self.drag = Some(Drag { body, local_point, target: point });
+                        self.drag = Some(Drag {
+                            body,
+                            local_point,
+                            target: point,
+                        });
                     }
                 }
             }
@@ -612,13 +688,15 @@ impl ViewerState {
             Command::Preset(key) => self.load_preset(key),
             Command::Seek(fraction) => {
                 if self.mode == Mode::Replay {
-                    let k = (fraction.clamp(0.0, 1.0) * (self.replay_len() - 1) as f64).round() as usize;
+                    let k = (fraction.clamp(0.0, 1.0) * (self.replay_len() - 1) as f64).round()
+                        as usize;
                     self.show_replay_frame(k);
                 }
             }
             Command::StepFrames(n) => {
                 if self.mode == Mode::Replay {
-                    let k = (self.cursor as i64 + n).clamp(0, self.replay_len() as i64 - 1) as usize;
+                    let k =
+                        (self.cursor as i64 + n).clamp(0, self.replay_len() as i64 - 1) as usize;
                     self.show_replay_frame(k);
                 }
             }
@@ -634,7 +712,9 @@ impl ViewerState {
             Some((k, v)) if k == key => v + 1,
             _ => 0,
         };
-        let Some(p) = presets::for_key(key, variant) else { return };
+        let Some(p) = presets::for_key(key, variant) else {
+            return;
+        };
         match p.scene() {
             Ok(scene) => match ViewerState::simulate(scene, p.name) {
                 Ok(mut s) => {
@@ -653,11 +733,21 @@ impl ViewerState {
     /// and gravity in it, so a 2D view shows everything.
     pub fn is_planar(&self) -> bool {
         let w = &self.world;
-        let solids: Vec<_> = w.bodies().bodies().iter().filter(|b| !matches!(b.shape, Shape::Plane)).collect();
+        let solids: Vec<_> = w
+            .bodies()
+            .bodies()
+            .iter()
+            .filter(|b| !matches!(b.shape, Shape::Plane))
+            .collect();
         let flat = |v: DVec3| v.z.abs() < 1e-9;
         !solids.is_empty()
             && w.settings().gravity.z == 0.0
-            && solids.iter().all(|b| flat(b.position) && flat(b.velocity) && b.angular_velocity.x.abs() < 1e-9 && b.angular_velocity.y.abs() < 1e-9)
+            && solids.iter().all(|b| {
+                flat(b.position)
+                    && flat(b.velocity)
+                    && b.angular_velocity.x.abs() < 1e-9
+                    && b.angular_velocity.y.abs() < 1e-9
+            })
     }
 
     /// The box around every solid shown and every spring and joint anchor (planes left out).
@@ -674,8 +764,17 @@ impl ViewerState {
             let a = b.shape.aabb(b.position, b.orientation);
             add(a.min, a.max);
         }
-        let springs = self.world.springs().iter().filter_map(|s| s.world_anchors(bodies));
-        for (a, b) in springs.chain(self.world.joints().iter().filter_map(|j| j.world_anchors(bodies))) {
+        let springs = self
+            .world
+            .springs()
+            .iter()
+            .filter_map(|s| s.world_anchors(bodies));
+        for (a, b) in springs.chain(
+            self.world
+                .joints()
+                .iter()
+                .filter_map(|j| j.world_anchors(bodies)),
+        ) {
             add(a.min(b), a.max(b));
         }
         out
@@ -689,13 +788,34 @@ impl ViewerState {
             Mode::Replay => "replay",
         };
         let mut lines = vec![
-            format!("{}  [{mode}]{}", self.title, if self.paused { "  PAUSED" } else { "" }),
-            format!("FPS {fps:.0}   t = {:.3} s   real-time factor {:.2}   time scale {}", self.world.time(), self.real_time_factor(), format_scale(self.time_scale)),
-            format!("bodies {}   contacts {}   dt {:.5} s   steps/frame {}", self.present.iter().filter(|&&p| p).count(), self.contacts.len(), self.world.settings().dt, self.steps_last_frame),
+            format!(
+                "{}  [{mode}]{}",
+                self.title,
+                if self.paused { "  PAUSED" } else { "" }
+            ),
+            format!(
+                "FPS {fps:.0}   t = {:.3} s   real-time factor {:.2}   time scale {}",
+                self.world.time(),
+                self.real_time_factor(),
+                format_scale(self.time_scale)
+            ),
+            format!(
+                "bodies {}   contacts {}   dt {:.5} s   steps/frame {}",
+                self.present.iter().filter(|&&p| p).count(),
+                self.contacts.len(),
+                self.world.settings().dt,
+                self.steps_last_frame
+            ),
         ];
         if let Some(e) = self.energy {
-            lines.push(format!("energy {:.4} J: kinetic {:.4} (translation {:.4}, rotation {:.4})", e[5], e[2], e[0], e[1]));
-            lines.push(format!("       gravitational {:.4}, elastic {:.4}", e[3], e[4]));
+            lines.push(format!(
+                "energy {:.4} J: kinetic {:.4} (translation {:.4}, rotation {:.4})",
+                e[5], e[2], e[0], e[1]
+            ));
+            lines.push(format!(
+                "       gravitational {:.4}, elastic {:.4}",
+                e[3], e[4]
+            ));
         }
         if self.mode == Mode::Replay {
             lines.push(format!("frame {} / {}", self.cursor + 1, self.replay_len()));
@@ -708,25 +828,66 @@ impl ViewerState {
 
     /// The selected body's description.
     pub fn selection_lines(&self) -> Vec<String> {
-        let Some(b) = self.selected.and_then(|id| self.handle(id)).and_then(|h| self.world.body(h).ok()) else { return Vec::new() };
-        let name = b.name.as_deref().map(|n| format!(" '{n}'")).unwrap_or_default();
+        let Some(b) = self
+            .selected
+            .and_then(|id| self.handle(id))
+            .and_then(|h| self.world.body(h).ok())
+        else {
+            return Vec::new();
+        };
+        let name = b
+            .name
+            .as_deref()
+            .map(|n| format!(" '{n}'"))
+            .unwrap_or_default();
         let m = &b.material;
         let coefficient = |c: Option<f64>| c.map_or("default".to_string(), |c| format!("{c}"));
         let v = b.velocity;
         let w = b.angular_velocity;
         let ke = 0.5 * b.mass() * v.length_squared() + 0.5 * w.dot(b.inertia_world() * w);
-        let mass = if b.mass().is_finite() { format!("{:.4} kg", b.mass()) } else { "infinite".into() };
+        let mass = if b.mass().is_finite() {
+            format!("{:.4} kg", b.mass())
+        } else {
+            "infinite".into()
+        };
         vec![
-            format!("body {}{name}: {} {}, {}", b.id, b.kind.name(), b.shape.type_name(), mass),
-            format!("position ({:.3}, {:.3}, {:.3}) m", b.position.x, b.position.y, b.position.z),
-            format!("velocity ({:.3}, {:.3}, {:.3}) m/s, |v| = {:.3}", v.x, v.y, v.z, v.length()),
-            format!("angular velocity ({:.3}, {:.3}, {:.3}) rad/s", w.x, w.y, w.z),
+            format!(
+                "body {}{name}: {} {}, {}",
+                b.id,
+                b.kind.name(),
+                b.shape.type_name(),
+                mass
+            ),
+            format!(
+                "position ({:.3}, {:.3}, {:.3}) m",
+                b.position.x, b.position.y, b.position.z
+            ),
+            format!(
+                "velocity ({:.3}, {:.3}, {:.3}) m/s, |v| = {:.3}",
+                v.x,
+                v.y,
+                v.z,
+                v.length()
+            ),
+            format!(
+                "angular velocity ({:.3}, {:.3}, {:.3}) rad/s",
+                w.x, w.y, w.z
+            ),
             format!("kinetic energy {ke:.4} J"),
-            format!("restitution {}, friction {} (static {})", coefficient(m.restitution), coefficient(m.friction), coefficient(m.static_friction)),
+            format!(
+                "restitution {}, friction {} (static {})",
+                coefficient(m.restitution),
+                coefficient(m.friction),
+                coefficient(m.static_friction)
+            ),
         ]
     }
 }
 
 fn format_scale(s: f64) -> String {
-    if s >= 1.0 { format!("{s}x") } else { format!("1/{}x", (1.0 / s).round()) }
+    if s >= 1.0 {
+        format!("{s}x")
+    } else {
+        format!("1/{}x", (1.0 / s).round())
+    }
 }

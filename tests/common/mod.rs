@@ -1,14 +1,28 @@
 //! Helpers shared by the Rust integration tests.
 #![allow(dead_code)]
 
-use rigidlab::{BodyDesc, BodyHandle, BodyKind, IntegratorKind, MassSpec, Material, Settings, Shape, World};
 use glam::{DQuat, DVec3};
+use rigidlab::{
+    BodyDesc, BodyHandle, BodyKind, IntegratorKind, MassSpec, Material, Settings, Shape, World,
+};
 
 pub fn world(gravity: DVec3, dt: f64, integrator: IntegratorKind) -> World {
-    World::new(Settings { gravity, dt, integrator, ..Settings::default() })
+    World::new(Settings {
+        gravity,
+        dt,
+        integrator,
+        ..Settings::default()
+    })
 }
 
-pub fn sphere(w: &mut World, r: f64, mass: f64, position: DVec3, velocity: DVec3, restitution: Option<f64>) -> BodyHandle {
+pub fn sphere(
+    w: &mut World,
+    r: f64,
+    mass: f64,
+    position: DVec3,
+    velocity: DVec3,
+    restitution: Option<f64>,
+) -> BodyHandle {
     let mut d = BodyDesc::new(Shape::sphere(r).unwrap());
     d.mass = MassSpec::Mass(mass);
     d.position = position;

@@ -82,7 +82,10 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     /// Earliest first (the heap is a max-heap), then by point, so the order is deterministic.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.time.total_cmp(&self.time).then(other.point.cmp(&self.point))
+        other
+            .time
+            .total_cmp(&self.time)
+            .then(other.point.cmp(&self.point))
     }
 }
 
@@ -133,7 +136,11 @@ fn quadratic_closes(c0: f64, c1: f64, c2: f64, t0: f64, dt: f64) -> Option<(f64,
     };
     // A root a hair before t0 is one that round-off moved: the gap closes at t0.
     let early = ROOT_ROUND_OFF * dt;
-    roots.into_iter().filter(|&t| t >= t0 - early && t <= dt && rate(t) < 0.0).min_by(f64::total_cmp).map(|t| (t.max(t0), rate(t.max(t0))))
+    roots
+        .into_iter()
+        .filter(|&t| t >= t0 - early && t <= dt && rate(t) < 0.0)
+        .min_by(f64::total_cmp)
+        .map(|t| (t.max(t0), rate(t.max(t0))))
 }
 
 /// When two spheres whose centres are `d0` apart at the step's start (B's minus A's) and move
@@ -142,18 +149,33 @@ fn quadratic_closes(c0: f64, c1: f64, c2: f64, t0: f64, dt: f64) -> Option<(f64,
 /// accelerations are the same (uniform gravity, no other force), where the distance squared
 /// is a quadratic in t; otherwise the distance is followed by conservative advancement and the
 /// root polished by Newton's method.
-pub fn spheres_meet(d0: DVec3, ma: &Motion, mb: &Motion, reach: f64, t0: f64, dt: f64) -> Option<(f64, f64)> {
+pub fn spheres_meet(
+    d0: DVec3,
+    ma: &Motion,
+    mb: &Motion,
+    reach: f64,
+    t0: f64,
+    dt: f64,
+) -> Option<(f64, f64)> {
     let (p, q, r) = (d0 + mb.c0 - ma.c0, mb.c1 - ma.c1, mb.c2 - ma.c2);
     let at = |t: f64| p + (q + r * t) * t;
     let rate = |t: f64| {
         let d = at(t);
         let len = d.length();
-        if len > 0.0 { d.dot(q + r * (2.0 * t)) / len } else { -(q + r * (2.0 * t)).length() }
+        if len > 0.0 {
+            d.dot(q + r * (2.0 * t)) / len
+        } else {
+            -(q + r * (2.0 * t)).length()
+        }
     };
     // What the relative acceleration moves them by in the step, against their size and speed.
     if r.length() * dt * dt <= 1e-13 * (reach + q.length() * dt) {
         // |p + q t|^2 = reach^2.
-        let (a, b, c) = (q.length_squared(), 2.0 * p.dot(q), p.length_squared() - reach * reach);
+        let (a, b, c) = (
+            q.length_squared(),
+            2.0 * p.dot(q),
+            p.length_squared() - reach * reach,
+        );
         return quadratic_closes(c, b, a, t0, dt).map(|(t, _)| (t, rate(t)));
     }
     let mut t = t0;
@@ -188,17 +210,35 @@ pub fn spheres_meet(d0: DVec3, ma: &Motion, mb: &Motion, reach: f64, t0: f64, dt
 
 /// The relative normal motion at a point: B's motion minus A's along n at fixed lever arms
 /// (the point's row).
-fn along(row: &Row, n: DVec3, (la, aa): (Motion, Motion), (lb, ab): (Motion, Motion)) -> (f64, f64, f64) {
-    let f = |a: DVec3, b: DVec3, wa: DVec3, wb: DVec3| (b - a).dot(n) + wb.dot(row.cb) - wa.dot(row.ca);
-    (f(la.c0, lb.c0, aa.c0, ab.c0), f(la.c1, lb.c1, aa.c1, ab.c1), f(la.c2, lb.c2, aa.c2, ab.c2))
+fn along(
+    row: &Row,
+    n: DVec3,
+    (la, aa): (Motion, Motion),
+    (lb, ab): (Motion, Motion),
+) -> (f64, f64, f64) {
+    let f =
+        |a: DVec3, b: DVec3, wa: DVec3, wb: DVec3| (b - a).dot(n) + wb.dot(row.cb) - wa.dot(row.ca);
+    (
+        f(la.c0, lb.c0, aa.c0, ab.c0),
+        f(la.c1, lb.c1, aa.c1, ab.c1),
+        f(la.c2, lb.c2, aa.c2, ab.c2),
+    )
 }
 
 /// What the impacts alone do to a body (for resting contacts, whose free approach the resting
 /// solve holds).
 fn impacts_only(b: &SolverBody, dt: f64) -> (Motion, Motion) {
     (
-        Motion { c0: b.x_impact - b.v_impact * dt, c1: b.v_impact, c2: DVec3::ZERO },
-        Motion { c0: b.theta_impact - b.w_impact * dt, c1: b.w_impact, c2: DVec3::ZERO },
+        Motion {
+            c0: b.x_impact - b.v_impact * dt,
+            c1: b.v_impact,
+            c2: DVec3::ZERO,
+        },
+        Motion {
+            c0: b.theta_impact - b.w_impact * dt,
+            c1: b.w_impact,
+            c2: DVec3::ZERO,
+        },
     )
 }
 
@@ -249,7 +289,14 @@ impl ContactSolver {
     }
 
     /// When point p next closes at or after t0 within the step, and the rate then.
-    fn next_closing(&self, p: &SolverPoint, start: &State, dt: f64, weight: f64, t0: f64) -> Option<(f64, f64)> {
+    fn next_closing(
+        &self,
+        p: &SolverPoint,
+        start: &State,
+        dt: f64,
+        weight: f64,
+        t0: f64,
+    ) -> Option<(f64, f64)> {
         if let Some((r_a, r_b)) = p.spheres {
             let (ma, mb) = self.centres(p, dt, weight);
             return spheres_meet(start.x[p.b] - start.x[p.a], &ma, &mb, r_a + r_b, t0, dt);
@@ -274,7 +321,12 @@ impl ContactSolver {
         // impact can have one (the others are scheduled once an impact moves them).
         for (i, p) in self.points.iter().enumerate().filter(|(_, p)| p.predicted) {
             if let Some((t, _)) = self.next_closing(p, start, dt, weight, 0.0) {
-                sched.heap.push(Entry { time: t, point: i as u32, versions: (0, 0), touching: t <= ROOT_ROUND_OFF * dt });
+                sched.heap.push(Entry {
+                    time: t,
+                    point: i as u32,
+                    versions: (0, 0),
+                    touching: t <= ROOT_ROUND_OFF * dt,
+                });
             }
         }
         let threshold = set.restitution_threshold.max(LEAST_IMPACT_SPEED);
@@ -305,15 +357,26 @@ impl ContactSolver {
             left -= 1;
             self.impact(pi, t, -rate >= threshold, start, set, &mut sched);
             // A body that impacts cannot move (static, kinematic) keeps its schedule.
-            for row in [a, b].into_iter().filter(|&r| self.bodies[r].inv_mass > 0.0) {
+            for row in [a, b]
+                .into_iter()
+                .filter(|&r| self.bodies[r].inv_mass > 0.0)
+            {
                 sched.versions[row] += 1;
             }
-            for row in [a, b].into_iter().filter(|&r| self.bodies[r].inv_mass > 0.0) {
+            for row in [a, b]
+                .into_iter()
+                .filter(|&r| self.bodies[r].inv_mass > 0.0)
+            {
                 for k in sched.offsets[row]..sched.offsets[row + 1] {
                     let q = sched.points[k] as usize;
                     let p = &self.points[q];
                     if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
-                        sched.heap.push(Entry { time: tq, point: q as u32, versions: (sched.versions[p.a], sched.versions[p.b]), touching: tq - t <= ROOT_ROUND_OFF * dt });
+                        sched.heap.push(Entry {
+                            time: tq,
+                            point: q as u32,
+                            versions: (sched.versions[p.a], sched.versions[p.b]),
+                            touching: tq - t <= ROOT_ROUND_OFF * dt,
+                        });
                     }
                 }
             }
@@ -330,7 +393,9 @@ impl ContactSolver {
     /// until no contact approaches. Binary impacts would pass ever smaller impacts back and
     /// forth (inelastic collapse); this is their limit.
     fn settle_plastic(&mut self, sched: &mut Schedule, start: &State, set: &super::SolverSettings) {
-        let Some(t) = sched.plastic.iter().map(|&(_, t)| t).min_by(f64::total_cmp) else { return };
+        let Some(t) = sched.plastic.iter().map(|&(_, t)| t).min_by(f64::total_cmp) else {
+            return;
+        };
         let (dt, weight) = (set.dt, set.position_weight);
         sched.in_cluster.clear();
         sched.in_cluster.resize(self.points.len(), false);
@@ -376,7 +441,9 @@ impl ContactSolver {
         sched.offset.clear();
         for &q in &sched.cluster {
             let p = &self.points[q];
-            sched.offset.push(self.closing_rate(p, start, dt, weight, t) - Self::normal_velocity(&self.bodies, p));
+            sched.offset.push(
+                self.closing_rate(p, start, dt, weight, t) - Self::normal_velocity(&self.bodies, p),
+            );
         }
         let mut first = None;
         for _ in 0..PLASTIC_SWEEPS * set.iterations {
@@ -410,7 +477,15 @@ impl ContactSolver {
     /// The impact of the block of point `pi` at time t: its points that touch then, solved
     /// together. Without `bounce` (slower than the restitution threshold) it only stops the
     /// approach.
-    fn impact(&mut self, pi: usize, t: f64, bounce: bool, start: &State, set: &super::SolverSettings, sched: &mut Schedule) {
+    fn impact(
+        &mut self,
+        pi: usize,
+        t: f64,
+        bounce: bool,
+        start: &State,
+        set: &super::SolverSettings,
+        sched: &mut Schedule,
+    ) {
         let (dt, weight) = (set.dt, set.position_weight);
         let block = self.blocks[self.block_of(pi)];
         let (a, b) = (block.a, block.b);
@@ -434,14 +509,27 @@ impl ContactSolver {
         let resting = self.points[pi].resting;
         let motion = |sb: &SolverBody| {
             let (l, r) = sb.motion(dt, weight);
-            let (v, w) = if resting { (l.c1, r.c1) } else { (l.rate(t), r.rate(t)) };
-            ImpactBody { inv_mass: sb.inv_mass, inv_inertia: sb.inv_inertia, v, w }
+            let (v, w) = if resting {
+                (l.c1, r.c1)
+            } else {
+                (l.rate(t), r.rate(t))
+            };
+            ImpactBody {
+                inv_mass: sb.inv_mass,
+                inv_inertia: sb.inv_inertia,
+                v,
+                w,
+            }
         };
         let (ia, ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
         let mut points = [ImpactPoint::default(); impact::MAX];
         for (q, &k) in points.iter_mut().zip(&sched.taking_part) {
             let p = &self.points[k];
-            *q = ImpactPoint { ra: p.ra, rb: p.rb, n: p.n };
+            *q = ImpactPoint {
+                ra: p.ra,
+                rb: p.rb,
+                n: p.n,
+            };
         }
         let points = &points[..sched.taking_part.len()];
         let trigger = &self.points[pi];
@@ -449,7 +537,11 @@ impl ContactSolver {
             let vel = (ib.v + ib.w.cross(trigger.rb)) - (ia.v + ia.w.cross(trigger.ra));
             (vel - trigger.n * vel.dot(trigger.n)).length()
         };
-        let mu = if slip < STICK_SPEED { block.patch.mu_s } else { block.patch.mu_k };
+        let mu = if slip < STICK_SPEED {
+            block.patch.mu_s
+        } else {
+            block.patch.mu_k
+        };
         let mut e = if bounce { trigger.restitution } else { 0.0 };
         // Bounces under a steady pull towards the surface that would all be over within the
         // step (see the module's comment): the contact comes to rest now. A restitution
@@ -458,15 +550,29 @@ impl ContactSolver {
             let (_, c1, c2) = self.gap_polynomial(trigger, dt, weight);
             (c1 + 2.0 * c2 * t, 2.0 * c2)
         };
-        if set.restitution_threshold == 0.0 && e < 1.0 && pull < 0.0 && t + 2.0 * e * (-rate) / (-pull * (1.0 - e)) <= dt {
+        if set.restitution_threshold == 0.0
+            && e < 1.0
+            && pull < 0.0
+            && t + 2.0 * e * (-rate) / (-pull * (1.0 - e)) <= dt
+        {
             e = 0.0;
         }
         sched.impulses.clear();
         sched.impulses.resize(points.len(), PointImpulse::default());
         let speed = impact::solve(&ia, &ib, points, e, mu, &mut sched.impulses);
-        let (mut total, mut weighted, mut dv_a, mut dw_a, mut dv_b, mut dw_b) = (0.0, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+        let (mut total, mut weighted, mut dv_a, mut dw_a, mut dv_b, mut dw_b) = (
+            0.0,
+            DVec3::ZERO,
+            DVec3::ZERO,
+            DVec3::ZERO,
+            DVec3::ZERO,
+            DVec3::ZERO,
+        );
         // Where the two surfaces meet at t: A's point and B's, each carried by its body.
-        let (xa, xb) = (start.x[a] + self.bodies[a].motion(dt, weight).0.at(t), start.x[b] + self.bodies[b].motion(dt, weight).0.at(t));
+        let (xa, xb) = (
+            start.x[a] + self.bodies[a].motion(dt, weight).0.at(t),
+            start.x[b] + self.bodies[b].motion(dt, weight).0.at(t),
+        );
         for (&k, imp) in sched.taking_part.iter().zip(&sched.impulses) {
             let p = &mut self.points[k];
             let j = p.n * imp.normal + imp.tangent;
@@ -475,7 +581,11 @@ impl ContactSolver {
             dv_b += j;
             dw_b += p.rb.cross(j);
             total += imp.normal;
-            let at = if p.spheres.is_some() { xa + p.ra } else { 0.5 * (xa + p.ra + xb + p.rb) };
+            let at = if p.spheres.is_some() {
+                xa + p.ra
+            } else {
+                0.5 * (xa + p.ra + xb + p.rb)
+            };
             weighted += at * imp.normal;
             p.impact_impulse += imp.normal;
             if !p.bounced {
@@ -490,7 +600,14 @@ impl ContactSolver {
         }
         if bounce && total > 0.0 {
             let p = &self.points[pi];
-            self.impacts.push(Impact { manifold: p.manifold, time: t, speed, point: weighted / total, normal: p.n, impulse: total });
+            self.impacts.push(Impact {
+                manifold: p.manifold,
+                time: t,
+                speed,
+                point: weighted / total,
+                normal: p.n,
+                impulse: total,
+            });
         }
     }
 
@@ -509,12 +626,27 @@ impl ContactSolver {
         p.ra = n * r_a;
         p.rb = -n * r_b;
         let (ca, cb) = (p.ra.cross(n), p.rb.cross(n));
-        p.row = Row { ca, cb, spin_a: ba.inv_inertia * ca, spin_b: bb.inv_inertia * cb };
+        p.row = Row {
+            ca,
+            cb,
+            spin_a: ba.inv_inertia * ca,
+            spin_b: bb.inv_inertia * cb,
+        };
         let k = ba.inv_mass + bb.inv_mass + ca.dot(p.row.spin_a) + cb.dot(p.row.spin_b);
         p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
         p.n = n;
         let bl = &mut self.blocks[block];
-        bl.patch = crate::dynamics::friction_patch::Patch::new(ba, bb, n, &[p.ra], &[p.rb], &[DVec3::ZERO], bl.patch.mu_s, bl.patch.mu_k, bl.patch.sticking);
+        bl.patch = crate::dynamics::friction_patch::Patch::new(
+            ba,
+            bb,
+            n,
+            &[p.ra],
+            &[p.rb],
+            &[DVec3::ZERO],
+            bl.patch.mu_s,
+            bl.patch.mu_k,
+            bl.patch.sticking,
+        );
     }
 
     /// The resting solve's targets of the contacts whose bodies an impact moved: the
@@ -539,13 +671,21 @@ impl ContactSolver {
                 // The resting solve still holds its free approach, through the whole step;
                 // the impacts change the end gap and the velocity it starts from.
                 let (c0, c1, _) = along(&p.row, p.n, impacts_only(ba, dt), impacts_only(bb, dt));
-                self.points[i].target = if p.reach > 0.0 { p.target + c1 - (c0 + c1 * dt) / p.reach } else { p.target };
+                self.points[i].target = if p.reach > 0.0 {
+                    p.target + c1 - (c0 + c1 * dt) / p.reach
+                } else {
+                    p.target
+                };
                 continue;
             }
             let reach = weight * (dt - ba.t_impact.max(bb.t_impact));
             let end_gap = self.gap_at(p, start, dt, weight, dt);
             let vn = Self::normal_velocity(&self.bodies, p);
-            let target = if reach > 0.0 { (vn - end_gap / reach).min(0.0) } else { vn.min(0.0) };
+            let target = if reach > 0.0 {
+                (vn - end_gap / reach).min(0.0)
+            } else {
+                vn.min(0.0)
+            };
             let p = &mut self.points[i];
             p.reach = reach;
             p.target = target;

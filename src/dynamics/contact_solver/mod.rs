@@ -182,7 +182,10 @@ pub struct ContactSolver {
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
-fn per_point<T: Copy + Default>(pts: &[SolverPoint], of: impl Fn(&SolverPoint) -> T) -> [T; block_lcp::MAX] {
+fn per_point<T: Copy + Default>(
+    pts: &[SolverPoint],
+    of: impl Fn(&SolverPoint) -> T,
+) -> [T; block_lcp::MAX] {
     std::array::from_fn(|i| pts.get(i).map_or(T::default(), &of))
 }
 
@@ -193,7 +196,11 @@ fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
     }
     let (qa, qb, qc) = (0.5 * a, v, s);
     let t = if qa.abs() < 1e-300 {
-        if qb < 0.0 { -qc / qb } else { return None }
+        if qb < 0.0 {
+            -qc / qb
+        } else {
+            return None;
+        }
     } else {
         let disc = qb * qb - 4.0 * qa * qc;
         if disc < 0.0 {
@@ -201,7 +208,10 @@ fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
         }
         let q = -0.5 * (qb + qb.signum() * disc.sqrt());
         let roots = [q / qa, if q != 0.0 { qc / q } else { f64::INFINITY }];
-        roots.into_iter().filter(|t| *t >= 0.0).fold(f64::INFINITY, f64::min)
+        roots
+            .into_iter()
+            .filter(|t| *t >= 0.0)
+            .fold(f64::INFINITY, f64::min)
     };
     (t <= dt).then_some(t)
 }
@@ -209,15 +219,31 @@ fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
 impl ContactSolver {
     /// Stage 1: builds solver bodies from the free state and solver points from the manifolds.
     /// `radii` holds each body's radius if it is a sphere (0 otherwise).
-    pub fn prepare(&mut self, manifolds: &[Manifold], start: &State, free: &State, masses: &[BodyMass], radii: &[f64], set: &SolverSettings) {
+    pub fn prepare(
+        &mut self,
+        manifolds: &[Manifold],
+        start: &State,
+        free: &State,
+        masses: &[BodyMass],
+        radii: &[f64],
+        set: &SolverSettings,
+    ) {
         let n = start.len();
         self.bodies.clear();
         // Resting contacts' reach (see `prepare`'s points), the one most impulses have.
         let resting_reach = set.position_weight * set.dt;
-        self.bodies.extend((0..n).map(|i| SolverBody::free((start.v[i], start.w[i]), free.v[i], free.w[i], resting_reach)));
+        self.bodies.extend((0..n).map(|i| {
+            SolverBody::free(
+                (start.v[i], start.w[i]),
+                free.v[i],
+                free.w[i],
+                resting_reach,
+            )
+        }));
         // Contacts between bodies that cannot move (static, kinematic, sleeping) are left as
         // they are.
-        let movable = |m: &&Manifold| masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0;
+        let movable =
+            |m: &&Manifold| masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0;
         for m in manifolds.iter().filter(movable) {
             for row in [m.row_a, m.row_b] {
                 self.bodies[row].touch(start.q[row], &masses[row]);
@@ -239,7 +265,9 @@ impl ContactSolver {
             let rested = m.points.iter().any(|p| p.pushed);
             // The approach the smooth forces alone give the bodies in a couple of steps (see
             // `resting` below).
-            let leftover = set.restitution_threshold + RESTING_STEPS * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
+            let leftover = set.restitution_threshold
+                + RESTING_STEPS
+                    * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
             let mut sticking = true;
             let (mut holds, mut struck) = (false, false);
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
@@ -265,7 +293,12 @@ impl ContactSolver {
                 let an = (vn_free - vn0) / dt;
                 let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
                 let (ca, cb) = (ra.cross(n_), rb.cross(n_));
-                let row = Row { ca, cb, spin_a: ba.inv_inertia * ca, spin_b: bb.inv_inertia * cb };
+                let row = Row {
+                    ca,
+                    cb,
+                    spin_a: ba.inv_inertia * ca,
+                    spin_b: bb.inv_inertia * cb,
+                };
                 let k = ba.inv_mass + bb.inv_mass + ca.dot(row.spin_a) + cb.dot(row.spin_b);
                 // Points within the slop count as touching: an impact elsewhere can push them
                 // together at once.
@@ -290,16 +323,22 @@ impl ContactSolver {
                 // of the radii, and how far apart they end (what the gap along this step's
                 // normal says of two balls passing each other is not).
                 let (toi, gap) = if let Some((r_a, r_b)) = spheres.filter(|_| !resting) {
-                    let (ma, mb) = (self.bodies[a].motion(dt, w_pos).0, self.bodies[b].motion(dt, w_pos).0);
+                    let (ma, mb) = (
+                        self.bodies[a].motion(dt, w_pos).0,
+                        self.bodies[b].motion(dt, w_pos).0,
+                    );
                     let toi = impact_events::spheres_meet(xb - xa, &ma, &mb, r_a + r_b, 0.0, dt);
                     (toi, (free.x[b] - free.x[a]).length() - (r_a + r_b))
                 } else if resting {
                     (Some((0.0, vn0.max(0.0))), s.max(0.0) + d_free)
                 } else {
-                    let toi = time_of_impact(s, vn0, an, dt).map(|tc| (tc, vn0 + an * tc)).or(touching.then_some((0.0, vn0)));
+                    let toi = time_of_impact(s, vn0, an, dt)
+                        .map(|tc| (tc, vn0 + an * tc))
+                        .or(touching.then_some((0.0, vn0)));
                     (toi, s.max(0.0) + d_free)
                 };
-                let impact = toi.filter(|&(_, vc)| vc < -set.restitution_threshold.max(LEAST_IMPACT_SPEED));
+                let impact =
+                    toi.filter(|&(_, vc)| vc < -set.restitution_threshold.max(LEAST_IMPACT_SPEED));
                 let reach = match impact {
                     Some((tc, _)) => dt - tc,
                     None => w_pos * dt,
@@ -308,11 +347,18 @@ impl ContactSolver {
                 // gap + reach (v - vn_free), must not be negative. When impulses cannot move
                 // bodies within the step (explicit Euler), keep next step's motion v dt out of
                 // the surface instead. Never ask for separation.
-                let target = if reach > 0.0 { vn_free - gap / reach } else { -gap / dt };
+                let target = if reach > 0.0 {
+                    vn_free - gap / reach
+                } else {
+                    -gap / dt
+                };
                 let warm = impact.is_none();
                 holds |= touching && warm && vn0 <= 0.0;
                 struck |= !warm;
-                sticking = sticking && !m.sliding.unwrap_or_else(|| (vel0 - n_ * vn0).length_squared() >= STICK_SPEED * STICK_SPEED);
+                sticking = sticking
+                    && !m.sliding.unwrap_or_else(|| {
+                        (vel0 - n_ * vn0).length_squared() >= STICK_SPEED * STICK_SPEED
+                    });
                 if let Some(t) = tangent.get_mut(pi).filter(|_| warm) {
                     *t = p.tangent_impulse;
                 }
@@ -358,34 +404,71 @@ impl ContactSolver {
     /// from: they start from the loads the bodies' weights put on them, shared by their
     /// touching points so that each body is in balance (see load_estimate.rs).
     fn guess_new_loads(&mut self, start: &State, free: &State, masses: &[BodyMass], down: DVec3) {
-        let is_new = |block: &Block, points: &[SolverPoint]| points[block.start..block.start + block.len].iter().all(|p| p.normal_impulse == 0.0);
+        let is_new = |block: &Block, points: &[SolverPoint]| {
+            points[block.start..block.start + block.len]
+                .iter()
+                .all(|p| p.normal_impulse == 0.0)
+        };
         // Nothing to guess unless a new contact can hold something up (not a touching side
         // face).
-        let bearing = |block: &Block| self.points[block.start].n.dot(down).abs() >= load_estimate::LEAST_FACING;
-        if down == DVec3::ZERO || !self.holding.iter().any(|&bi| bearing(&self.blocks[bi]) && is_new(&self.blocks[bi], &self.points)) {
+        let bearing = |block: &Block| {
+            self.points[block.start].n.dot(down).abs() >= load_estimate::LEAST_FACING
+        };
+        if down == DVec3::ZERO
+            || !self
+                .holding
+                .iter()
+                .any(|&bi| bearing(&self.blocks[bi]) && is_new(&self.blocks[bi], &self.points))
+        {
             return;
         }
         let touching = |p: &SolverPoint| p.toi.is_some_and(|(t, _)| t == 0.0);
         let e = &mut self.loads;
         e.clear();
         e.down = down;
-        e.weight.extend((0..start.len()).map(|i| load_estimate::weight(start.v[i], free.v[i], masses[i].inv_mass, down)));
+        e.weight.extend(
+            (0..start.len())
+                .map(|i| load_estimate::weight(start.v[i], free.v[i], masses[i].inv_mass, down)),
+        );
         e.centre.extend_from_slice(&start.x);
         for &bi in &self.holding {
             let block = &self.blocks[bi];
             let pts = &self.points[block.start..block.start + block.len];
-            let (up, new, first) = (-pts[0].n.dot(down), is_new(block, &self.points), e.points.len());
-            e.points.extend(pts.iter().filter(|p| touching(p)).map(|p| start.x[p.a] + p.ra));
+            let (up, new, first) = (
+                -pts[0].n.dot(down),
+                is_new(block, &self.points),
+                e.points.len(),
+            );
+            e.points.extend(
+                pts.iter()
+                    .filter(|p| touching(p))
+                    .map(|p| start.x[p.a] + p.ra),
+            );
             let count = e.points.len() - first;
             // The normal points from body A to body B.
-            let (upper, lower) = if up >= 0.0 { (block.b, block.a) } else { (block.a, block.b) };
-            e.supports.push(Support { upper, lower, facing: up.abs(), new, first, count });
+            let (upper, lower) = if up >= 0.0 {
+                (block.b, block.a)
+            } else {
+                (block.a, block.b)
+            };
+            e.supports.push(Support {
+                upper,
+                lower,
+                facing: up.abs(),
+                new,
+                first,
+                count,
+            });
         }
         e.estimate();
         for (&bi, support) in self.holding.iter().zip(&e.supports) {
             let block = self.blocks[bi];
             let pts = &mut self.points[block.start..block.start + block.len];
-            for (p, &normal) in pts.iter_mut().filter(|p| touching(p)).zip(&e.normal[support.first..support.first + support.count]) {
+            for (p, &normal) in pts
+                .iter_mut()
+                .filter(|p| touching(p))
+                .zip(&e.normal[support.first..support.first + support.count])
+            {
                 if normal > 0.0 {
                     p.normal_impulse = normal;
                     self.warm = false;
@@ -414,38 +497,73 @@ impl ContactSolver {
                 self.struck[row] |= self.bodies[row].inv_mass > 0.0;
             }
         }
-        for block in self.blocks.iter_mut().filter(|bl| self.struck[bl.a] || self.struck[bl.b]) {
+        for block in self
+            .blocks
+            .iter_mut()
+            .filter(|bl| self.struck[bl.a] || self.struck[bl.b])
+        {
             block.patch.impulse = DVec3::ZERO;
-            self.points[block.start..block.start + block.len].iter_mut().for_each(|p| p.normal_impulse = 0.0);
+            self.points[block.start..block.start + block.len]
+                .iter_mut()
+                .for_each(|p| p.normal_impulse = 0.0);
         }
     }
 
     /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
     /// one normal), with their coupling matrix and their friction patch (warm started from the
     /// points' last friction impulses `tangent`).
-    fn block(&mut self, start: usize, tangent: &[DVec3], mu_s: f64, mu_k: f64, sticking: bool) -> Block {
+    fn block(
+        &mut self,
+        start: usize,
+        tangent: &[DVec3],
+        mu_s: f64,
+        mu_k: f64,
+        sticking: bool,
+    ) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
         let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
         let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
-        let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], mu_s, mu_k, sticking);
+        let patch = Patch::new(
+            ba,
+            bb,
+            n,
+            &ra[..len],
+            &rb[..len],
+            &tangent[..len],
+            mu_s,
+            mu_k,
+            sticking,
+        );
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
-            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| &pts[i].row);
+            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
+                &pts[i].row
+            });
             self.couplings.push(Coupling { k, factor: None });
             self.couplings.len() - 1
         } else {
             NO_COUPLING
         };
-        Block { start, len: pts.len(), a, b, coupling, patch }
+        Block {
+            start,
+            len: pts.len(),
+            a,
+            b,
+            coupling,
+            patch,
+        }
     }
 
     /// How long the patch's friction acts within the step: its points' reach, weighted by their
     /// loads (evenly without load), so a corner that struck carries its friction from the
     /// impact on.
     fn patch_reach(pts: &[SolverPoint]) -> f64 {
-        if let Some(p) = pts.first().filter(|p| pts.iter().all(|q| q.reach == p.reach)) {
+        if let Some(p) = pts
+            .first()
+            .filter(|p| pts.iter().all(|q| q.reach == p.reach))
+        {
             return p.reach;
         }
         let total: f64 = pts.iter().map(|p| p.normal_impulse).sum();
@@ -471,7 +589,13 @@ impl ContactSolver {
                 Self::apply_normal(&mut self.bodies, p, p.normal_impulse);
             }
             if block.patch.impulse != DVec3::ZERO {
-                block.patch.apply(&mut self.bodies, block.a, block.b, block.patch.impulse, Self::patch_reach(pts));
+                block.patch.apply(
+                    &mut self.bodies,
+                    block.a,
+                    block.b,
+                    block.patch.impulse,
+                    Self::patch_reach(pts),
+                );
             }
         }
     }
@@ -501,11 +625,21 @@ impl ContactSolver {
     /// for), falling back to one point at a time when the block is too large or has no
     /// solution. Returns the largest change of a point's relative normal velocity by its own
     /// impulse (m/s).
-    fn solve_block(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], target: impl Fn(&SolverPoint) -> Option<f64>) -> f64 {
+    fn solve_block(
+        bodies: &mut [SolverBody],
+        block: &Block,
+        couplings: &mut [Coupling],
+        points: &mut [SolverPoint],
+        target: impl Fn(&SolverPoint) -> Option<f64>,
+    ) -> f64 {
         let pts = &points[block.start..block.start + block.len];
         // The points with a target: where they are in the block, their targets and their
         // impulses so far.
-        let (mut active, mut goal, mut x0) = ([0usize; block_lcp::MAX], [0.0; block_lcp::MAX], [0.0; block_lcp::MAX]);
+        let (mut active, mut goal, mut x0) = (
+            [0usize; block_lcp::MAX],
+            [0.0; block_lcp::MAX],
+            [0.0; block_lcp::MAX],
+        );
         let mut n = 0;
         if block.len <= block_lcp::MAX {
             for (i, p) in pts.iter().enumerate() {
@@ -515,14 +649,33 @@ impl ContactSolver {
                 }
             }
         }
-        Self::solve_active(bodies, block, couplings, points, (&active, &goal, &x0, n), target)
+        Self::solve_active(
+            bodies,
+            block,
+            couplings,
+            points,
+            (&active, &goal, &x0, n),
+            target,
+        )
     }
 
     /// `solve_block` of the `n` points `active` of the block, with targets `goal` and impulses
     /// so far `x0`. Inlined, so that a face of four points (the common case, see
     /// `solve_iteration`) is solved with its count known.
     #[inline(always)]
-    fn solve_active(bodies: &mut [SolverBody], block: &Block, couplings: &mut [Coupling], points: &mut [SolverPoint], (active, goal, x0, n): (&[usize; block_lcp::MAX], &[f64; block_lcp::MAX], &[f64; block_lcp::MAX], usize), target: impl Fn(&SolverPoint) -> Option<f64>) -> f64 {
+    fn solve_active(
+        bodies: &mut [SolverBody],
+        block: &Block,
+        couplings: &mut [Coupling],
+        points: &mut [SolverPoint],
+        (active, goal, x0, n): (
+            &[usize; block_lcp::MAX],
+            &[f64; block_lcp::MAX],
+            &[f64; block_lcp::MAX],
+            usize,
+        ),
+        target: impl Fn(&SolverPoint) -> Option<f64>,
+    ) -> f64 {
         let pts = &mut points[block.start..block.start + block.len];
         if let Some(coupling) = couplings.get_mut(block.coupling).filter(|_| n >= 2) {
             // The points share their bodies and normal.
@@ -544,7 +697,11 @@ impl ContactSolver {
                 coupling.factor = Some(block_lcp::factor(&coupling.k, n));
             }
             let coupling = &*coupling;
-            let factor = if all { coupling.factor.as_ref().and_then(Option::as_ref) } else { None };
+            let factor = if all {
+                coupling.factor.as_ref().and_then(Option::as_ref)
+            } else {
+                None
+            };
             let mut sub = [[0.0; block_lcp::MAX]; block_lcp::MAX];
             if !all {
                 for (r, &i) in active[..n].iter().enumerate() {
@@ -558,7 +715,9 @@ impl ContactSolver {
             for r in 0..n {
                 b[r] -= block_lcp::row_times(k, r, x0, n);
             }
-            let pushing = (0..n).filter(|&r| x0[r] > 0.0).fold(0u32, |m, r| m | 1 << r);
+            let pushing = (0..n)
+                .filter(|&r| x0[r] > 0.0)
+                .fold(0u32, |m, r| m | 1 << r);
             let x = block_lcp::solve(k, &b, n, pushing, factor, Some((x0, &errors)));
             if let Some(x) = x {
                 // The points' changes summed, then applied to each body once.
@@ -566,7 +725,8 @@ impl ContactSolver {
                 // another (see `SolverBody`).
                 let common = bodies[block.a].reach;
                 let (mut sum, mut sum_extra, mut change) = (0.0, 0.0, 0.0f64);
-                let (mut spin_a, mut spin_a_extra, mut spin_b, mut spin_b_extra) = (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+                let (mut spin_a, mut spin_a_extra, mut spin_b, mut spin_b_extra) =
+                    (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
@@ -584,9 +744,19 @@ impl ContactSolver {
                 }
                 let n_ = pts[0].n;
                 let ba = &mut bodies[block.a];
-                ba.shift(n_ * (-sum * ba.inv_mass), -spin_a, n_ * (-sum_extra * ba.inv_mass), -spin_a_extra);
+                ba.shift(
+                    n_ * (-sum * ba.inv_mass),
+                    -spin_a,
+                    n_ * (-sum_extra * ba.inv_mass),
+                    -spin_a_extra,
+                );
                 let bb = &mut bodies[block.b];
-                bb.shift(n_ * (sum * bb.inv_mass), spin_b, n_ * (sum_extra * bb.inv_mass), spin_b_extra);
+                bb.shift(
+                    n_ * (sum * bb.inv_mass),
+                    spin_b,
+                    n_ * (sum_extra * bb.inv_mass),
+                    spin_b_extra,
+                );
                 return change;
             }
         }
@@ -607,31 +777,65 @@ impl ContactSolver {
     pub fn solve_iteration(&mut self) -> f64 {
         let mut change = 0.0f64;
         for block in &mut self.blocks {
-            change = change.max(Self::solve_one(&mut self.bodies, block, &mut self.couplings, &mut self.points));
+            change = change.max(Self::solve_one(
+                &mut self.bodies,
+                block,
+                &mut self.couplings,
+                &mut self.points,
+            ));
         }
         change
     }
 
     /// One Gauss-Seidel update of one block (see `solve_iteration`).
-    fn solve_one(bodies: &mut [SolverBody], block: &mut Block, couplings: &mut [Coupling], points: &mut [SolverPoint]) -> f64 {
+    fn solve_one(
+        bodies: &mut [SolverBody],
+        block: &mut Block,
+        couplings: &mut [Coupling],
+        points: &mut [SolverPoint],
+    ) -> f64 {
         let pts = &points[block.start..block.start + block.len];
         let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
-        let change = block.patch.solve(bodies, block.a, block.b, normal, Self::patch_reach(pts));
+        let change = block
+            .patch
+            .solve(bodies, block.a, block.b, normal, Self::patch_reach(pts));
         let target = |p: &SolverPoint| Some(p.target);
-        change.max(if let Some(face) = pts.first_chunk::<{ block_lcp::MAX }>().filter(|_| block.len == block_lcp::MAX) {
-            // A face's four points, all with their targets.
-            let (goal, x0) = (face.each_ref().map(|p| p.target), face.each_ref().map(|p| p.normal_impulse));
-            Self::solve_active(bodies, block, couplings, points, (&std::array::from_fn(|i| i), &goal, &x0, block_lcp::MAX), target)
-        } else {
-            Self::solve_block(bodies, block, couplings, points, target)
-        })
+        change.max(
+            if let Some(face) = pts
+                .first_chunk::<{ block_lcp::MAX }>()
+                .filter(|_| block.len == block_lcp::MAX)
+            {
+                // A face's four points, all with their targets.
+                let (goal, x0) = (
+                    face.each_ref().map(|p| p.target),
+                    face.each_ref().map(|p| p.normal_impulse),
+                );
+                Self::solve_active(
+                    bodies,
+                    block,
+                    couplings,
+                    points,
+                    (&std::array::from_fn(|i| i), &goal, &x0, block_lcp::MAX),
+                    target,
+                )
+            } else {
+                Self::solve_block(bodies, block, couplings, points, target)
+            },
+        )
     }
 
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
     /// sliding one) when kinetic friction stopped it. None without load.
     fn holds(&self, block: &Block) -> Option<bool> {
-        let normal: f64 = self.points[block.start..block.start + block.len].iter().map(|p| p.normal_impulse).sum();
-        (normal > 0.0).then(|| block.patch.holds(&self.bodies[block.a], &self.bodies[block.b], normal))
+        let normal: f64 = self.points[block.start..block.start + block.len]
+            .iter()
+            .map(|p| p.normal_impulse)
+            .sum();
+        (normal > 0.0).then(|| {
+            block
+                .patch
+                .holds(&self.bodies[block.a], &self.bodies[block.b], normal)
+        })
     }
 
     /// Lets go of the sticking contacts that static friction cannot hold: they slide, so
@@ -664,9 +868,14 @@ impl ContactSolver {
             let pts = &self.points[block.start..block.start + block.len];
             let Some(first) = pts.first() else { continue };
             let len = pts.len().min(block_lcp::MAX);
-            let (ra, normal) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.normal_impulse));
+            let (ra, normal) = (
+                per_point(pts, |p| p.ra),
+                per_point(pts, |p| p.normal_impulse),
+            );
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
-            block.patch.at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
+            block
+                .patch
+                .at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
             // A block is one manifold's points.
             let m = &mut manifolds[first.manifold];
             for (i, p) in pts.iter().enumerate() {
