@@ -77,3 +77,16 @@ def turns(names, repeats: int) -> Iterator[str]:
 def medians(runs: list[tuple]) -> tuple:
     """Column by column medians of the runs' tuples of numbers."""
     return tuple(statistics.median(column) for column in zip(*runs))
+
+
+def size_rows(rows: list[tuple], done: int, steps: int, cells) -> list[str]:
+    """Table lines of rows (size, engine, build s, time, ...) grouped by size, each
+    "| size | engine (and a note if it stopped early) | cells(row, rigidlab's time) |"; column
+    `done` holds the steps the engine did."""
+    lines = []
+    for n in sorted({r[0] for r in rows}):
+        ref = next(r[3] for r in rows if r[0] == n and r[1] == "rigidlab")
+        for r in (r for r in rows if r[0] == n):
+            note = "" if r[done] == steps else f" (stopped after {r[done]} steps: over {BUDGET:.0f} s)"
+            lines.append(f"| {n} | {r[1]}{note} | {cells(r, ref)} |")
+    return lines

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from engines.base import DT, GAS_FILL, GAS_RADIUS
-from timing import BUDGET, medians, stepped, timed, turns
+from timing import medians, size_rows, stepped, timed, turns
 
 
 def kinetic(velocities: np.ndarray) -> float:
@@ -40,10 +40,6 @@ def section(rows, steps) -> list[str]:
     lines = [f"## 8. Gas of elastic spheres (radius {GAS_RADIUS} m, filling {GAS_FILL:.0%} of a closed box, restitution 1, no friction, no gravity)", "",
              f"Kinetic energy after {steps} steps ({steps * DT:.2f} s) against the start: it should not change.", "",
              "| spheres | engine | ms per step | ratio | build (s) | kinetic energy change |", "|---|---|---|---|---|---|"]
-    for n in sorted({r[0] for r in rows}):
-        ref = next(r[3] for r in rows if r[0] == n and r[1] == "rigidlab")
-        for r in (r for r in rows if r[0] == n):
-            note = "" if r[5] == steps else f" (stopped after {r[5]} steps: over {BUDGET:.0f} s)"
-            lines.append(f"| {n} | {r[1]}{note} | {r[3] * 1e3:.3f} | {r[3] / ref:.2f} | {r[2]:.3f} | {r[4]:+.2e} |")
+    lines += size_rows(rows, 5, steps, lambda r, ref: f"{r[3] * 1e3:.3f} | {r[3] / ref:.2f} | {r[2]:.3f} | {r[4]:+.2e}")
     lines += ["", "pymunk's gas is discs filling the same fraction of a square; MuJoCo's restitution is its contact spring-damper's (see the materials notes)."]
     return lines

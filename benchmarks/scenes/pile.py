@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engines.base import BIN
-from timing import BUDGET, TOO_SLOW, medians, run_scene, turns
+from timing import TOO_SLOW, medians, run_scene, size_rows, turns
 
 RADIUS = 0.05
 
@@ -51,11 +51,7 @@ def measure(engines, sizes, steps, repeats, radius=RADIUS):
 def section(rows, skipped, steps) -> list[str]:
     lines = [f"## 1. Sphere pile (radius {RADIUS} m into a {BIN:g} m x {BIN:g} m walled bin)", "",
              "| spheres | engine | ms per step | ratio | build (s) | pile height (m) | largest overlap (mm) |", "|---|---|---|---|---|---|---|"]
-    for n in sorted({r[0] for r in rows}):
-        ref = next(r[3] for r in rows if r[0] == n and r[1] == "rigidlab")
-        for r in (r for r in rows if r[0] == n):
-            note = "" if r[6] == steps else f" (stopped after {r[6]} steps: over {BUDGET:.0f} s)"
-            lines.append(f"| {n} | {r[1]}{note} | {r[3] / steps * 1e3:.3f} | {r[3] / ref:.2f} | {r[2]:.3f} | {r[4]:.3f} | {r[5] * 1e3:.2f} |")
+    lines += size_rows(rows, 6, steps, lambda r, ref: f"{r[3] / steps * 1e3:.3f} | {r[3] / ref:.2f} | {r[2]:.3f} | {r[4]:.3f} | {r[5] * 1e3:.2f}")
     for name, n in skipped.items():
         lines.append(f"\n{name} took over {TOO_SLOW * 1e3:.0f} ms a step at {n} spheres, so it was not run with more.")
     return lines

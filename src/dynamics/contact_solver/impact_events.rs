@@ -96,6 +96,8 @@ pub struct Schedule {
     /// The points of each body (by row): `points[offsets[row]..offsets[row + 1]]`.
     offsets: Vec<usize>,
     points: Vec<u32>,
+    /// Where `index` puts each body's next point.
+    cursor: Vec<usize>,
     versions: Vec<u32>,
     /// The points taking part in the current impact, and what they get.
     taking_part: Vec<usize>,
@@ -709,11 +711,12 @@ impl Schedule {
         }
         self.points.clear();
         self.points.resize(self.offsets[bodies], 0);
-        let mut next = self.offsets.clone();
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.offsets[..bodies]);
         for (i, p) in points.iter().enumerate() {
             for row in [p.a, p.b] {
-                self.points[next[row]] = i as u32;
-                next[row] += 1;
+                self.points[self.cursor[row]] = i as u32;
+                self.cursor[row] += 1;
             }
         }
     }
