@@ -1,10 +1,12 @@
-//! Surface materials: restitution and static/kinetic friction, and how two bodies' values combine.
+//! Surface materials: restitution, static/kinetic friction and tangential restitution, and how two
+//! bodies' values combine.
 //!
 //! A body's coefficient may be left unset (`None`). A pair then takes the value of the body that
 //! has one, so `add_sphere(..., restitution=0.8)` dropped on a plain floor bounces with e = 0.8.
 //! When both bodies set a coefficient the world's combine rule mixes them (default: the
 //! average); `World::set_pair` overrides any of the three for one pair of bodies. When neither sets
-//! it, the world default applies (restitution 0, friction 0.5, static friction = friction).
+//! it, the world default applies (restitution 0, friction 0.5, static friction = friction,
+//! tangential restitution 0). Tangential restitution combines by the restitution rule.
 
 use crate::error::{check_non_negative, Error, Result};
 
@@ -63,32 +65,54 @@ pub struct Material {
     pub friction: Option<f64>,
     /// Static friction coefficient; unset means equal to `friction`.
     pub static_friction: Option<f64>,
+    /// Tangential restitution beta in [-1, 1]: in an impact, the slip of the two surfaces at the
+    /// contact turns into -beta times itself as far as friction can hold (Walton's model; see
+    /// dynamics/impact.rs). 0 stops the slip, 1 reverses it (perfectly rough: no energy lost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tangential_restitution: Option<f64>,
 }
 
 impl Material {
-    /// Checks the coefficients: restitution in [0, 1], frictions finite and >= 0.
+    /// Checks the coefficients: restitution in [0, 1], frictions finite and >= 0, tangential
+    /// restitution in [-1, 1].
     pub fn new(
         restitution: Option<f64>,
         friction: Option<f64>,
         static_friction: Option<f64>,
     ) -> Result<Material> {
-        if let Some(e) = restitution {
+        Material {
+            restitution,
+            friction,
+            static_friction,
+            tangential_restitution: None,
+        }
+        .checked()
+    }
+
+    /// This material, once its coefficients are checked (see `new`).
+    pub fn checked(self) -> Result<Material> {
+        if let Some(e) = self.restitution {
             check_non_negative("restitution", e)?;
             if e > 1.0 {
                 return Err(Error::invalid("restitution", e, "must lie in [0, 1]"));
             }
         }
-        if let Some(mu) = friction {
+        if let Some(mu) = self.friction {
             check_non_negative("friction", mu)?;
         }
-        if let Some(mu) = static_friction {
+        if let Some(mu) = self.static_friction {
             check_non_negative("static_friction", mu)?;
         }
-        Ok(Material {
-            restitution,
-            friction,
-            static_friction,
-        })
+        if let Some(beta) = self.tangential_restitution {
+            if !(-1.0..=1.0).contains(&beta) {
+                return Err(Error::invalid(
+                    "tangential_restitution",
+                    beta,
+                    "must lie in [-1, 1]",
+                ));
+            }
+        }
+        Ok(self)
     }
 
     fn static_or_kinetic(&self) -> Option<f64> {
@@ -122,6 +146,7 @@ pub struct PairCoefficients {
     pub restitution: f64,
     pub friction: f64,
     pub static_friction: f64,
+    pub tangential_restitution: f64,
 }
 
 fn mix(rule: CombineRule, a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -159,10 +184,21 @@ impl MaterialRules {
                 )
             })
             .unwrap_or(friction);
+        let tangential_restitution = pair
+            .tangential_restitution
+            .or_else(|| {
+                mix(
+                    self.restitution_rule,
+                    a.tangential_restitution,
+                    b.tangential_restitution,
+                )
+            })
+            .unwrap_or(0.0);
         PairCoefficients {
             restitution,
             friction,
             static_friction,
+            tangential_restitution,
         }
     }
 }
@@ -233,6 +269,14 @@ mod tests {
         ] {
             let err = Material::new(e, mu, mus).unwrap_err().to_string();
             assert!(err.starts_with(param), "{err}");
+        }
+        for beta in [1.5, -1.01, f64::NAN] {
+            let m = Material {
+                tangential_restitution: Some(beta),
+                ..Default::default()
+            };
+            let err = m.checked().unwrap_err().to_string();
+            assert!(err.starts_with("tangential_restitution"), "{err}");
         }
     }
 }

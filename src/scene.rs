@@ -536,12 +536,10 @@ impl World {
                 orientation: bd.orientation,
                 velocity: bd.velocity,
                 angular_velocity: bd.angular_velocity,
-                material: Material::new(
-                    bd.material.restitution,
-                    bd.material.friction,
-                    bd.material.static_friction,
-                )
-                .map_err(|e| at(format!("{path}.material"), e))?,
+                material: bd
+                    .material
+                    .checked()
+                    .map_err(|e| at(format!("{path}.material"), e))?,
                 linear_damping: bd.linear_damping,
                 angular_damping: bd.angular_damping,
                 quadratic_drag: bd.quadratic_drag,

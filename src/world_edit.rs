@@ -129,11 +129,7 @@ impl World {
     }
 
     pub fn set_material(&mut self, h: BodyHandle, material: Material) -> Result<()> {
-        let m = Material::new(
-            material.restitution,
-            material.friction,
-            material.static_friction,
-        )?;
+        let m = material.checked()?;
         self.body_mut(h)?.material = m;
         self.content_changed();
         Ok(())
@@ -355,11 +351,7 @@ impl World {
 
     /// Overrides the material coefficients used between two bodies (None keeps the rule).
     pub fn set_pair(&mut self, a: BodyHandle, b: BodyHandle, material: Material) -> Result<()> {
-        let m = Material::new(
-            material.restitution,
-            material.friction,
-            material.static_friction,
-        )?;
+        let m = material.checked()?;
         let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
         if ia == ib {
             return Err(Error::invalid("b", ib, "must be a different body from a"));

@@ -70,7 +70,7 @@ def kinetic(w):
 # A gas of elastic spheres
 
 
-def gas(n, dt, radius=0.1, half=1.0, seed=1, friction=0.0):
+def gas(n, dt, radius=0.1, half=1.0, seed=1, friction=0.0, roughness=0.0):
     """n spheres (e = 1) at random places and velocities in a closed box, no gravity."""
     w = rl.World(gravity=(0, 0, 0), dt=dt)
     for axis in range(3):
@@ -84,7 +84,7 @@ def gas(n, dt, radius=0.1, half=1.0, seed=1, friction=0.0):
         p = rng.uniform(-half + radius, half - radius, 3)
         if all(np.linalg.norm(p - q) > 2 * radius for q in placed):
             placed.append(p)
-    balls = [w.add_sphere(radius, mass=1.0, position=p, velocity=rng.normal(0, 1, 3), restitution=1.0, friction=friction) for p in placed]
+    balls = [w.add_sphere(radius, mass=1.0, position=p, velocity=rng.normal(0, 1, 3), restitution=1.0, friction=friction, tangential_restitution=roughness) for p in placed]
     return w, balls
 
 
@@ -112,6 +112,103 @@ def test_rough_gas_spheres_keep_their_energy_less_what_friction_takes():
         assert e <= last * (1 + 1e-12)
         last = e
     assert w.energy()["rotational"] > 0.0
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_gas_of_perfectly_rough_spheres_keeps_its_energy_and_spins_up(dt):
+    # Tangential restitution 1 with friction that always holds: every impact reverses the
+    # slip, which keeps the kinetic energy and moves it into rotation, towards equipartition.
+    w, _ = gas(100, dt, friction=1e6, roughness=1.0)
+    e0 = kinetic(w)
+    assert w.energy()["rotational"] == 0.0
+    w.run(5.0)
+    assert abs(kinetic(w) / e0 - 1) < 1e-9
+    share = w.energy()["rotational"] / w.energy()["translational"]
+    assert 0.5 < share < 2.0
+
+
+def slip(a, b, n):
+    """Slip of b's surface over a's where two spheres touch along n (from a to b)."""
+    ra, rb = a.dimensions["radius"] * n, -b.dimensions["radius"] * n
+    u = b.velocity + np.cross(b.angular_velocity, rb) - a.velocity - np.cross(a.angular_velocity, ra)
+    return u - n * np.dot(u, n)
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("beta", [-1.0, -0.4, 0.0, 0.5, 1.0])
+def test_tangential_restitution_turns_the_slip_by_minus_beta(dt, beta):
+    # A spinning ball strikes another off-centre, friction high enough to hold: the slip after
+    # the impact is -beta times the slip before it, the normal part is Newton's (e = 1) and
+    # angular momentum about any point is kept; beta = +-1 keeps the energy too.
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    k = dict(restitution=1.0, friction=1e6, tangential_restitution=beta)
+    a = w.add_sphere(0.1, mass=1.0, position=(0, 0, 0), velocity=(2.0, 0, 0.3), angular_velocity=(5.0, -3.0, 30.0), **k)
+    s = w.add_sphere(0.15, mass=2.5, position=(0.6, 0.11, -0.02), angular_velocity=(0, 8.0, 0), **k)
+    p = (0.3, -0.7, 0.2)
+    l0, e0 = w.angular_momentum(about=p), kinetic(w)
+    # Before: the relative slip where they will touch, along the line of centres then.
+    v_rel = s.velocity - a.velocity
+    w.run(0.5)
+    ev = impacts(w.contact_events())
+    assert len(ev["time"]) == 1
+    n = ev["normal"][0]
+    after = slip(a, s, n)
+    w0 = rl.World(gravity=(0, 0, 0), dt=dt)
+    a0 = w0.add_sphere(0.1, mass=1.0, velocity=(2.0, 0, 0.3), angular_velocity=(5.0, -3.0, 30.0))
+    s0 = w0.add_sphere(0.15, mass=2.5, position=(0.6, 0.11, -0.02), angular_velocity=(0, 8.0, 0))
+    before = slip(a0, s0, n)
+    assert np.linalg.norm(before) > 1.0
+    np.testing.assert_allclose(after, -beta * before, atol=1e-9 * np.linalg.norm(before))
+    assert abs(np.dot(s.velocity - a.velocity, n) + np.dot(v_rel, n)) < 1e-9
+    np.testing.assert_allclose(w.angular_momentum(about=p), l0, atol=1e-9 * np.linalg.norm(l0))
+    if abs(beta) == 1.0:
+        assert abs(kinetic(w) / e0 - 1) < 1e-12
+    else:
+        assert kinetic(w) < e0
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_superball_bounces_back_and_forth(dt):
+    # A perfectly rough, elastic ball thrown onto a floor without spin: the first bounce leaves
+    # v_x' = 3/7 v_x and r w_z' = -10/7 v_x (Garwin, Am. J. Phys. 37, 88, 1969), the second
+    # gives back v_x and no spin.
+    r, vx = 0.05, 1.0
+    w = rl.World(dt=dt)
+    w.add_plane()
+    ball = w.add_sphere(r, mass=0.1, position=(0, 0.5, 0), velocity=(vx, 0, 0), restitution=1.0, friction=1e6, tangential_restitution=1.0)
+    e0 = w.energy()["total"]
+    bounce = math.sqrt(2 * 0.45 / 9.81)  # time of the first bounce
+    w.run(2 * bounce)  # past the first, before the second (one flight takes 2 x bounce)
+    np.testing.assert_allclose(ball.velocity[[0, 2]], [3 / 7 * vx, 0], atol=1e-9)
+    np.testing.assert_allclose(ball.angular_velocity * r, [0, 0, -10 / 7 * vx], atol=1e-9)
+    w.run(2 * bounce)
+    np.testing.assert_allclose(ball.velocity[[0, 2]], [vx, 0], atol=1e-9)
+    np.testing.assert_allclose(ball.angular_velocity, [0, 0, 0], atol=1e-9)
+    assert abs(w.energy()["total"] / e0 - 1) < 1e-9
+    assert len(impacts(w.contact_events())["time"]) == 2
+
+
+def test_tangential_restitution_is_checked_combined_and_saved(tmp_path):
+    w = rl.World()
+    for bad in (1.5, -1.2, float("nan"), "rough"):
+        with pytest.raises((ValueError, TypeError), match="tangential_restitution"):
+            w.add_sphere(0.1, tangential_restitution=bad)
+    assert len(w) == 0
+    a = w.add_sphere(0.1, tangential_restitution=0.5)
+    b = w.add_sphere(0.1, position=(1, 0, 0))
+    assert a.tangential_restitution == 0.5 and b.tangential_restitution is None
+    with pytest.raises(ValueError, match="tangential_restitution"):
+        a.tangential_restitution = 2.0
+    assert a.tangential_restitution == 0.5
+    with pytest.raises(ValueError, match="tangential_restitution"):
+        w.set_pair(a, b, tangential_restitution=-3.0)
+    w.set_pair(a, b, tangential_restitution=1.0)
+    path = tmp_path / "rough.json"
+    w.save(path)
+    w2 = rl.World.load(path)
+    assert w2.bodies[0].tangential_restitution == 0.5
+    assert w2.bodies[1].tangential_restitution is None
+    assert w2.to_json() == w.to_json()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ class _Options(TypedDict, total=False):
     restitution: Optional[float]
     friction: Optional[float]
     static_friction: Optional[float]
+    tangential_restitution: Optional[float]
     name: Optional[str]
     color: Vec3
     velocity: Vec3
@@ -80,6 +81,7 @@ class Body:
     restitution: Optional[float]
     friction: Optional[float]
     static_friction: Optional[float]
+    tangential_restitution: Optional[float]
     linear_damping: float
     angular_damping: float
     quadratic_drag: float
@@ -324,6 +326,7 @@ class World:
         restitution: Optional[float] = None,
         friction: Optional[float] = None,
         static_friction: Optional[float] = None,
+        tangential_restitution: Optional[float] = None,
     ) -> None: ...
 
 def view_main(argv: list[str]) -> int:

@@ -118,6 +118,7 @@ mod tests {
                 restitution: 0.0,
                 friction: 0.5,
                 static_friction: 0.5,
+                tangential_restitution: 0.0,
             },
             sliding: None,
             frame,

@@ -19,6 +19,16 @@
 //! energetic bound of Stronge's coefficient, which Poisson's impulse otherwise meets. Without
 //! friction both phases are Newton's law for every e: one frictionless point changes its
 //! relative normal velocity from u to -e u, exactly.
+//!
+//! Tangential restitution beta (Walton and Braun 1986, J. Rheol. 30, 949; the model of granular
+//! gases since): a third phase turns each point's slip at the start of the impact, s0, into
+//! -beta s0 as far as friction holds (|P_t| <= mu P_n for the whole impact), else the surfaces
+//! slide with friction mu P_n. beta = 0 is what the two phases above give (the slip stops);
+//! beta = 1 with friction that holds is Bryan's perfectly rough sphere (1894), whose impacts
+//! keep the kinetic energy and share it between translation and rotation. For two spheres the
+//! tangent rows are independent of the normal ones, and the phase changes the energy by
+//! (beta^2 - 1) m_t |s0|^2 / 2 <= 0. For other shapes they are coupled, and as for restitution
+//! the phase is scaled down where it would make the impact's work positive.
 
 use crate::math::{DMat3, DVec3};
 
@@ -60,17 +70,27 @@ pub struct PointImpulse {
     pub tangent: DVec3,
 }
 
-/// The impact of bodies `a` and `b` at `points` (at most `MAX`), with restitution `e` and
-/// friction coefficient `mu`. Returns each point's impulse and the approach speed (the fastest
-/// point's, m/s).
+/// The coefficients of one impact.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Coefficients {
+    /// Restitution e in [0, 1].
+    pub restitution: f64,
+    /// Friction coefficient mu >= 0.
+    pub friction: f64,
+    /// Tangential restitution beta in [-1, 1].
+    pub tangential: f64,
+}
+
+/// The impact of bodies `a` and `b` at `points` (at most `MAX`) with coefficients `k`. Returns
+/// each point's impulse and the approach speed (the fastest point's, m/s).
 pub fn solve(
     a: &ImpactBody,
     b: &ImpactBody,
     points: &[ImpactPoint],
-    e: f64,
-    mu: f64,
+    k: Coefficients,
     out: &mut [PointImpulse],
 ) -> f64 {
+    let (e, mu) = (k.restitution, k.friction);
     let m = points.len().min(MAX);
     let rows = 3 * m;
     // Directions and angular parts of each row: for point i, rows 3i (normal), 3i+1, 3i+2.
@@ -109,8 +129,7 @@ pub fn solve(
     // Phase 1: compression.
     let mut pc = [0.0; ROWS];
     let mut u = u0;
-    let no_limit = [f64::INFINITY; MAX];
-    pgs(&w, &mut u, &mut pc, m, true, mu, &no_limit, scale);
+    pgs(&w, &mut u, &mut pc, m, true, mu, &[0.0; MAX], scale);
     let work_c = work(&w, &u0, &pc, rows);
 
     // Phase 2: restitution, the normal impulses e times those of compression.
@@ -123,31 +142,67 @@ pub fn solve(
     }
     pgs(&w, &mut u, &mut pr, m, false, mu, &limit, scale);
 
-    // The impact's work, pc + s pr, as a quadratic in s: work_c + s u1.pr + s^2 pr.W.pr / 2.
+    let s = bounded_step(&w, &u0, work_c, &pc, &pr, rows);
+    let mut p: [f64; ROWS] = std::array::from_fn(|r| pc[r] + s * pr[r]);
+
+    // Phase 3: tangential restitution, from each point's slip s0 towards -beta s0 within the
+    // friction the whole impact allows. The solve drives the tangent rows' u to zero, so they
+    // are offset by the target. Where the rows are coupled (not two spheres) turning the slip
+    // can push a point back into the surface: its normal impulse may then grow, never shrink,
+    // to keep it from approaching.
+    if k.tangential != 0.0 && mu > 0.0 {
+        let mut u: [f64; ROWS] =
+            std::array::from_fn(|r| u0[r] + (0..rows).map(|c| w[r][c] * p[c]).sum::<f64>());
+        let mut floor = [0.0; MAX];
+        for i in 0..m {
+            floor[i] = p[3 * i];
+            for r in [3 * i + 1, 3 * i + 2] {
+                u[r] += k.tangential * u0[r];
+            }
+        }
+        let before = p;
+        let work_p = work(&w, &u0, &before, rows);
+        pgs(&w, &mut u, &mut p, m, true, mu, &floor, scale);
+        let added: [f64; ROWS] = std::array::from_fn(|r| p[r] - before[r]);
+        let s = bounded_step(&w, &u0, work_p, &before, &added, rows);
+        p = std::array::from_fn(|r| before[r] + s * added[r]);
+    }
+    for (i, o) in out[..m].iter_mut().enumerate() {
+        let r = 3 * i;
+        o.normal = p[r];
+        o.tangent = dir[r + 1] * p[r + 1] + dir[r + 2] * p[r + 2];
+    }
+    speed
+}
+
+/// The largest s in [0, 1] for which the impulse p + s dp does no positive work, given the
+/// work `work_p` <= 0 of p: its work is work_p + s u1.dp + s^2 dp.W.dp / 2, with u1 the
+/// velocities after p.
+fn bounded_step(
+    w: &[[f64; ROWS]; ROWS],
+    u0: &[f64; ROWS],
+    work_p: f64,
+    p: &[f64; ROWS],
+    dp: &[f64; ROWS],
+    rows: usize,
+) -> f64 {
     let u1: [f64; ROWS] =
-        std::array::from_fn(|r| u0[r] + (0..rows).map(|c| w[r][c] * pc[c]).sum::<f64>());
-    let linear: f64 = (0..rows).map(|r| u1[r] * pr[r]).sum();
+        std::array::from_fn(|r| u0[r] + (0..rows).map(|c| w[r][c] * p[c]).sum::<f64>());
+    let linear: f64 = (0..rows).map(|r| u1[r] * dp[r]).sum();
     let quad: f64 = 0.5
         * (0..rows)
-            .map(|r| pr[r] * (0..rows).map(|c| w[r][c] * pr[c]).sum::<f64>())
+            .map(|r| dp[r] * (0..rows).map(|c| w[r][c] * dp[c]).sum::<f64>())
             .sum::<f64>();
-    let total = work_c + linear + quad;
-    // Round-off of an elastic frictionless impact (whose work is zero) must not scale it.
-    let s = if total > 1e-12 * (work_c.abs() + linear.abs() + quad.abs()) && quad > 0.0 {
-        // The larger root of the quadratic, where the work comes back to zero; work_c <= 0
+    let total = work_p + linear + quad;
+    // Round-off of an impact that keeps the energy (whose work is zero) must not scale it.
+    if total > 1e-12 * (work_p.abs() + linear.abs() + quad.abs()) && quad > 0.0 {
+        // The larger root of the quadratic, where the work comes back to zero; work_p <= 0
         // puts it in [0, 1).
-        let disc = (linear * linear - 4.0 * quad * work_c).max(0.0);
+        let disc = (linear * linear - 4.0 * quad * work_p).max(0.0);
         ((-linear + disc.sqrt()) / (2.0 * quad)).clamp(0.0, 1.0)
     } else {
         1.0
-    };
-    for (i, o) in out[..m].iter_mut().enumerate() {
-        let r = 3 * i;
-        let (t1, t2) = (dir[r + 1], dir[r + 2]);
-        o.normal = pc[r] + s * pr[r];
-        o.tangent = t1 * (pc[r + 1] + s * pr[r + 1]) + t2 * (pc[r + 2] + s * pr[r + 2]);
     }
-    speed
 }
 
 /// The kinetic energy an impulse p adds when the relative velocities were u0: p.u0 + p.W.p / 2.
@@ -168,8 +223,8 @@ fn add_column(w: &[[f64; ROWS]; ROWS], u: &mut [f64; ROWS], col: usize, d: f64, 
 
 /// Projected Gauss-Seidel on the rows of `m` points, updating the impulses `p` and the
 /// velocities `u` together. With `normal`, each point's normal impulse keeps u_n >= 0 (and
-/// p_n >= 0) and its friction is limited by mu p_n; otherwise the normal impulses stay as they
-/// are and friction is limited by `limit`.
+/// p_n >= bound) and its friction is limited by mu p_n; otherwise the normal impulses stay as
+/// they are and friction is limited by `bound`.
 #[allow(clippy::too_many_arguments)]
 fn pgs(
     w: &[[f64; ROWS]; ROWS],
@@ -178,7 +233,7 @@ fn pgs(
     m: usize,
     normal: bool,
     mu: f64,
-    limit: &[f64; MAX],
+    bound: &[f64; MAX],
     scale: f64,
 ) {
     let rows = 3 * m;
@@ -188,10 +243,10 @@ fn pgs(
     }
     for _ in 0..SWEEPS {
         let mut change = 0.0f64;
-        for (i, &point_limit) in limit.iter().enumerate().take(m) {
+        for (i, &point_bound) in bound.iter().enumerate().take(m) {
             let r = 3 * i;
             if normal {
-                let new = (p[r] - u[r] / w[r][r]).max(0.0);
+                let new = (p[r] - u[r] / w[r][r]).max(point_bound);
                 let d = new - p[r];
                 if d != 0.0 {
                     p[r] = new;
@@ -202,7 +257,7 @@ fn pgs(
             if frictionless {
                 continue;
             }
-            let lim = if normal { mu * p[r] } else { point_limit };
+            let lim = if normal { mu * p[r] } else { point_bound };
             // The two tangent rows together: the impulse that stops the slip, within the disc.
             let (a11, a12, a22) = (w[r + 1][r + 1], w[r + 1][r + 2], w[r + 2][r + 2]);
             let det = a11 * a22 - a12 * a12;
@@ -249,6 +304,14 @@ mod tests {
         }
     }
 
+    fn coefficients(restitution: f64, friction: f64, tangential: f64) -> Coefficients {
+        Coefficients {
+            restitution,
+            friction,
+            tangential,
+        }
+    }
+
     fn kinetic(b: &ImpactBody) -> f64 {
         let inertia = b.inv_inertia.inverse();
         0.5 * b.v.length_squared() / b.inv_mass + 0.5 * b.w.dot(inertia * b.w)
@@ -277,7 +340,7 @@ mod tests {
                 n: DVec3::X,
             }];
             let mut out = [PointImpulse::default()];
-            solve(&a, &b, &p, e, 0.0, &mut out);
+            solve(&a, &b, &p, coefficients(e, 0.0, 0.0), &mut out);
             apply(&mut a, &mut b, &p, &out);
             // Closed form: v_a' = (m_a - e m_b) v / (m_a + m_b), v_b' = (1 + e) m_a v / (m_a + m_b).
             assert!(
@@ -303,7 +366,7 @@ mod tests {
             n: DVec3::X,
         }];
         let mut out = [PointImpulse::default()];
-        solve(&a, &b, &p, 1.0, 0.5, &mut out);
+        solve(&a, &b, &p, coefficients(1.0, 0.5, 0.0), &mut out);
         apply(&mut a, &mut b, &p, &out);
         assert!((out[0].normal - 1.0).abs() < 1e-14, "{:?}", out[0]);
         assert!(
@@ -330,7 +393,10 @@ mod tests {
             w: DVec3::ZERO,
         };
         for e in [0.0, 0.5, 0.8, 0.9, 1.0] {
-            for mu in [0.0, 0.3, 0.5, 1.0, 3.0] {
+            for (mu, beta) in [0.0, 0.3, 0.5, 1.0, 3.0]
+                .into_iter()
+                .flat_map(|mu| [-1.0, 0.0, 0.5, 1.0].map(|beta| (mu, beta)))
+            {
                 for k in 0..40 {
                     let t = k as f64;
                     let r = DVec3::new(0.5 * (0.3 * t).cos(), -0.7, 0.5 * (0.7 * t).sin());
@@ -353,12 +419,12 @@ mod tests {
                     let mut a = floor;
                     let before = kinetic(&b);
                     let mut out = [PointImpulse::default()];
-                    solve(&a, &b, &p, e, mu, &mut out);
+                    solve(&a, &b, &p, coefficients(e, mu, beta), &mut out);
                     apply(&mut a, &mut b, &p, &out);
                     let after = kinetic(&b);
                     assert!(
                         after <= before * (1.0 + 1e-12),
-                        "e {e} mu {mu} case {k}: {before} -> {after}"
+                        "e {e} mu {mu} beta {beta} case {k}: {before} -> {after}"
                     );
                     assert!((b.v + b.w.cross(r)).y >= -1e-12, "still approaching");
                     if mu == 0.0 {
@@ -369,5 +435,86 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Slip of B's surface over A's at the point, in the tangent plane.
+    fn slip(a: &ImpactBody, b: &ImpactBody, p: &ImpactPoint) -> DVec3 {
+        let u = b.v + b.w.cross(p.rb) - a.v - a.w.cross(p.ra);
+        u - p.n * u.dot(p.n)
+    }
+
+    #[test]
+    fn rough_spheres_turn_their_slip_by_minus_beta() {
+        // Two spheres of different mass and size in an oblique, spinning impact, friction
+        // high enough to hold: the slip after is exactly -beta times the slip before, the
+        // normal part is Newton's, and beta = 1 with e = 1 keeps the energy.
+        for beta in [-1.0, -0.3, 0.0, 0.4, 1.0] {
+            for e in [0.5, 1.0] {
+                let mut a = ball(
+                    1.0,
+                    0.1,
+                    DVec3::new(0.3, -0.2, 0.1),
+                    DVec3::new(0.0, 4.0, -7.0),
+                );
+                let mut b = ball(
+                    2.5,
+                    0.15,
+                    DVec3::new(-1.0, 0.4, 0.0),
+                    DVec3::new(5.0, 1.0, 3.0),
+                );
+                let n = DVec3::new(1.0, 0.2, -0.1).normalize();
+                let p = [ImpactPoint {
+                    ra: n * 0.1,
+                    rb: -n * 0.15,
+                    n,
+                }];
+                let (s0, un0) = (slip(&a, &b, &p[0]), (b.v - a.v).dot(n));
+                let before = kinetic(&a) + kinetic(&b);
+                let mut out = [PointImpulse::default()];
+                solve(&a, &b, &p, coefficients(e, 100.0, beta), &mut out);
+                apply(&mut a, &mut b, &p, &out);
+                let s1 = slip(&a, &b, &p[0]);
+                assert!(
+                    (s1 + beta * s0).length() < 1e-13 * s0.length(),
+                    "{beta}: {s0} -> {s1}"
+                );
+                assert!(((b.v - a.v).dot(n) + e * un0).abs() < 1e-13 * un0.abs());
+                let after = kinetic(&a) + kinetic(&b);
+                if e == 1.0 && beta.abs() == 1.0 {
+                    assert!(
+                        (after - before).abs() < 1e-14 * before,
+                        "{before} -> {after}"
+                    );
+                } else {
+                    assert!(after < before);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rough_spheres_slide_where_friction_cannot_hold() {
+        // A grazing hit: reversing the slip would need more than mu N, so the friction is
+        // mu N against the slip, as for beta = 0.
+        let (a, b) = (
+            ball(1.0, 0.1, DVec3::ZERO, DVec3::ZERO),
+            ball(1.0, 0.1, DVec3::new(-0.1, 3.0, 0.0), DVec3::ZERO),
+        );
+        let p = [ImpactPoint {
+            ra: DVec3::X * 0.1,
+            rb: -DVec3::X * 0.1,
+            n: DVec3::X,
+        }];
+        let mut rough = [PointImpulse::default()];
+        let mut plain = [PointImpulse::default()];
+        solve(&a, &b, &p, coefficients(1.0, 0.2, 1.0), &mut rough);
+        solve(&a, &b, &p, coefficients(1.0, 0.2, 0.0), &mut plain);
+        assert!((rough[0].normal - 0.1).abs() < 1e-14, "{:?}", rough[0]);
+        assert!(
+            (rough[0].tangent - DVec3::Y * -0.02).length() < 1e-14,
+            "{:?}",
+            rough[0]
+        );
+        assert!((rough[0].tangent - plain[0].tangent).length() < 1e-15);
     }
 }

@@ -333,6 +333,28 @@ impl PyBody {
         self.edit(py, |w| w.set_material(self.handle, m))
     }
 
+    /// Tangential restitution beta in [-1, 1], or None when unset (the pair then uses the other
+    /// body's, else 0): in an impact, the slip of the surfaces at the contact becomes -beta
+    /// times itself as far as friction allows. 0 stops the slip; 1 reverses it and keeps the
+    /// energy (perfectly rough spheres, with friction high enough to hold).
+    #[getter]
+    fn tangential_restitution(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        Ok(self.material(py)?.tangential_restitution)
+    }
+
+    #[setter(tangential_restitution)]
+    fn set_tangential_restitution(
+        &self,
+        py: Python<'_>,
+        tangential_restitution: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let m = Material {
+            tangential_restitution: opt_float(tangential_restitution, "tangential_restitution")?,
+            ..self.material(py)?
+        };
+        self.edit(py, |w| w.set_material(self.handle, m))
+    }
+
     /// Linear damping coefficient c of the force -c v (N s/m).
     #[getter]
     fn linear_damping(&self, py: Python<'_>) -> PyResult<f64> {

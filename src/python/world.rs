@@ -29,6 +29,7 @@ const COMMON_KEYS: &[&str] = &[
     "restitution",
     "friction",
     "static_friction",
+    "tangential_restitution",
     "kind",
     "name",
     "color",
@@ -121,11 +122,13 @@ fn body_desc(
         "angular_velocity",
         desc.angular_velocity,
     )?;
-    desc.material = Material::new(
-        float("restitution")?,
-        float("friction")?,
-        float("static_friction")?,
-    )
+    desc.material = Material {
+        restitution: float("restitution")?,
+        friction: float("friction")?,
+        static_friction: float("static_friction")?,
+        tangential_restitution: float("tangential_restitution")?,
+    }
+    .checked()
     .py()?;
     if let Some(k) = get("kind")? {
         desc.kind = BodyKind::parse("kind", &string(&k, "kind")?).py()?;
@@ -463,7 +466,8 @@ impl PyWorld {
     ///
     /// Keywords: mass (kg) or density (kg/m^3, default 1000), position, orientation (x, y, z, w),
     /// velocity, angular_velocity, restitution, friction (kinetic), static_friction (default:
-    /// friction), kind ("dynamic", "static", "kinematic"), name, linear_damping (force -c v),
+    /// friction), tangential_restitution (in impacts: -1 keeps the slip, 0 stops it, 1 reverses
+    /// it; default 0), kind ("dynamic", "static", "kinematic"), name, linear_damping (force -c v),
     /// angular_damping (torque -c w), quadratic_drag (force -c2 |v| v), gravity_scale (share of
     /// the world's gravity, default 1).
     #[pyo3(signature = (radius, **kwargs))]
@@ -587,7 +591,7 @@ impl PyWorld {
     /// Adds an infinite plane {x : normal . x = offset}, solid on the side opposite the normal.
     ///
     /// Planes are static (or kinematic, with a velocity); keywords: restitution, friction,
-    /// static_friction, kind, name, velocity, angular_velocity.
+    /// static_friction, tangential_restitution, kind, name, velocity, angular_velocity.
     #[pyo3(signature = (normal=None, offset=None, **kwargs))]
     fn add_plane(
         slf: &Bound<'_, Self>,
@@ -1197,7 +1201,7 @@ impl PyWorld {
     }
 
     /// Overrides the coefficients used between bodies a and b (None keeps the combine rule).
-    #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None))]
+    #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None, tangential_restitution=None))]
     fn set_pair(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
@@ -1205,13 +1209,16 @@ impl PyWorld {
         restitution: Option<&Bound<'_, PyAny>>,
         friction: Option<&Bound<'_, PyAny>>,
         static_friction: Option<&Bound<'_, PyAny>>,
+        tangential_restitution: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
-        let m = Material::new(
-            opt_float(restitution, "restitution")?,
-            opt_float(friction, "friction")?,
-            opt_float(static_friction, "static_friction")?,
-        )
+        let m = Material {
+            restitution: opt_float(restitution, "restitution")?,
+            friction: opt_float(friction, "friction")?,
+            static_friction: opt_float(static_friction, "static_friction")?,
+            tangential_restitution: opt_float(tangential_restitution, "tangential_restitution")?,
+        }
+        .checked()
         .py()?;
         slf.borrow_mut().inner.set_pair(ha, hb, m).py()
     }

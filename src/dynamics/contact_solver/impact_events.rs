@@ -544,7 +544,11 @@ impl ContactSolver {
         } else {
             block.patch.mu_k
         };
-        let mut e = if bounce { trigger.restitution } else { 0.0 };
+        let (mut e, mut beta) = if bounce {
+            (trigger.restitution, trigger.tangential_restitution)
+        } else {
+            (0.0, 0.0)
+        };
         // Bounces under a steady pull towards the surface that would all be over within the
         // step (see the module's comment): the contact comes to rest now. A restitution
         // threshold ends the bounces itself, after finitely many: they are followed one by one.
@@ -557,11 +561,16 @@ impl ContactSolver {
             && pull < 0.0
             && t + 2.0 * e * (-rate) / (-pull * (1.0 - e)) <= dt
         {
-            e = 0.0;
+            (e, beta) = (0.0, 0.0);
         }
         sched.impulses.clear();
         sched.impulses.resize(points.len(), PointImpulse::default());
-        let speed = impact::solve(&ia, &ib, points, e, mu, &mut sched.impulses);
+        let k = impact::Coefficients {
+            restitution: e,
+            friction: mu,
+            tangential: beta,
+        };
+        let speed = impact::solve(&ia, &ib, points, k, &mut sched.impulses);
         let (mut total, mut weighted, mut dv_a, mut dw_a, mut dv_b, mut dw_b) = (
             0.0,
             DVec3::ZERO,

@@ -103,6 +103,7 @@ struct SolverPoint {
     /// centres exactly, and the normal is the line of centres at the time of impact.
     spheres: Option<(f64, f64)>,
     restitution: f64,
+    tangential_restitution: f64,
     /// Whether the impact stage bounced this point.
     bounced: bool,
     /// Normal impulse of this step's impacts (N s), apart from `normal_impulse` (that of the
@@ -279,8 +280,13 @@ impl ContactSolver {
                 let pa = xa + qa * p.local_a;
                 let pb = xb + qb * p.local_b;
                 let c = 0.5 * (pa + pb);
-                let (ra, rb) = (c - xa, c - xb);
                 let s = (pb - pa).dot(n_);
+                // Touching or overlapping, the bodies push at the point midway. Apart, each at
+                // its own surface point: those are the points that meet when the gap closes,
+                // so an impact turns each body about its point of contact (the midway point
+                // would give a ball landing on a floor a lever arm half a gap too long).
+                let half_gap = 0.5 * s.max(0.0) * n_;
+                let (ra, rb) = (c - half_gap - xa, c + half_gap - xb);
                 let vel0 = (vb + wb.cross(rb)) - (va + wa.cross(ra));
                 let vel_free = (vb_free + wb_free.cross(rb)) - (va_free + wa_free.cross(ra));
                 let (vn0, vn_free) = (vel0.dot(n_), vel_free.dot(n_));
@@ -381,6 +387,7 @@ impl ContactSolver {
                     resting,
                     spheres,
                     restitution: m.coefficients.restitution,
+                    tangential_restitution: m.coefficients.tangential_restitution,
                     bounced: false,
                     impact_impulse: 0.0,
                     approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
