@@ -880,6 +880,10 @@ impl ViewerState {
                 coefficient(m.friction),
                 coefficient(m.static_friction)
             ),
+            format!(
+                "tangential restitution {}",
+                coefficient(m.tangential_restitution)
+            ),
         ]
     }
 }
