@@ -9,16 +9,19 @@ use rayon::prelude::*;
 
 /// Advances every world by `steps` steps, on `threads` threads (None: one per core).
 pub fn step_many(worlds: &mut [&mut World], steps: u64, threads: Option<usize>) -> Result<()> {
-    let run = |worlds: &mut [&mut World]| {
+    // Every world runs its steps (or up to the step that fails); the first failing world's
+    // error is reported.
+    let run = |worlds: &mut [&mut World]| -> Vec<Result<()>> {
         worlds
             .par_iter_mut()
             .with_max_len(1)
-            .for_each(|w| w.step_n(steps))
+            .map(|w| w.step_n(steps))
+            .collect()
     };
-    match threads {
+    let results = match threads {
         None => run(worlds),
         Some(0) => return Err(Error::invalid("threads", 0, "must be at least 1")),
-        Some(1) => worlds.iter_mut().for_each(|w| w.step_n(steps)),
+        Some(1) => worlds.iter_mut().map(|w| w.step_n(steps)).collect(),
         Some(k) => rayon::ThreadPoolBuilder::new()
             .num_threads(k)
             .build()
@@ -26,6 +29,6 @@ pub fn step_many(worlds: &mut [&mut World], steps: u64, threads: Option<usize>) 
                 Error::invalid("threads", k, &format!("could not start the threads: {e}"))
             })?
             .install(|| run(worlds)),
-    }
-    Ok(())
+    };
+    results.into_iter().collect()
 }

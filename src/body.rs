@@ -206,22 +206,25 @@ impl Body {
 
 /// Checks a body description and builds the body (no world is touched).
 pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
-    use crate::error::{check_finite3, check_non_negative, check_positive};
-    check_finite3("position", desc.position)?;
-    check_finite3("velocity", desc.velocity)?;
-    check_finite3("angular_velocity", desc.angular_velocity)?;
-    let q = desc.orientation;
-    if !q.is_finite() || q.length() < 1e-9 {
-        return Err(Error::invalid(
-            "orientation",
-            format!("{:?}", q.to_array()),
-            "must be a finite, non-zero quaternion (x, y, z, w)",
-        ));
-    }
-    check_non_negative("linear_damping", desc.linear_damping)?;
-    check_non_negative("angular_damping", desc.angular_damping)?;
-    check_non_negative("quadratic_drag", desc.quadratic_drag)?;
-    crate::error::check_finite("gravity_scale", desc.gravity_scale)?;
+    use crate::error::check_positive;
+    use crate::limits;
+    limits::coordinate3("position", desc.position)?;
+    limits::bounded3("velocity", desc.velocity, limits::SPEED)?;
+    limits::bounded3(
+        "angular_velocity",
+        desc.angular_velocity,
+        limits::ANGULAR_SPEED,
+    )?;
+    let q = limits::orientation("orientation", desc.orientation)?;
+    limits::coefficient("linear_damping", desc.linear_damping)?;
+    limits::coefficient("angular_damping", desc.angular_damping)?;
+    limits::coefficient("quadratic_drag", desc.quadratic_drag)?;
+    limits::within(
+        "gravity_scale",
+        desc.gravity_scale,
+        -limits::GRAVITY_SCALE,
+        limits::GRAVITY_SCALE,
+    )?;
     if matches!(desc.shape, Shape::Plane) && desc.kind == BodyKind::Dynamic {
         return Err(Error::invalid(
             "kind",
@@ -244,10 +247,14 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         }
     }
     let volume = desc.shape.volume();
-    let shape_mass = match desc.mass {
-        MassSpec::Mass(m) => check_positive("mass", m)?,
-        MassSpec::Density(rho) => check_positive("density", rho)? * volume,
+    let (param, given, shape_mass) = match desc.mass {
+        MassSpec::Mass(m) => ("mass", m, check_positive("mass", m)?),
+        MassSpec::Density(rho) => ("density", rho, check_positive("density", rho)? * volume),
     };
+    // A plane's volume, and so its mass, is infinite: it never moves.
+    if volume.is_finite() {
+        limits::mass(param, given, shape_mass)?;
+    }
     let shape_inertia = desc.shape.unit_inertia() * shape_mass;
     Ok(Body {
         id,
@@ -256,7 +263,7 @@ pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         kind: desc.kind,
         shape: desc.shape,
         position: desc.position,
-        orientation: q.normalize(),
+        orientation: q,
         velocity: desc.velocity,
         angular_velocity: desc.angular_velocity,
         material: desc.material,

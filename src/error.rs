@@ -29,6 +29,20 @@ pub enum Error {
     /// A scene file that cannot be read: the message says what is wrong and where.
     #[error("scene file: {message}")]
     Scene { message: String },
+    /// A step whose result left the ranges the engine simulates (see limits.rs); the world
+    /// stays as it was before that step.
+    #[error(
+        "{body}: its {quantity} would become {value} in the step from t = {time} s, outside the \
+         range the engine simulates; the world was left as it was before that step. (Explicit \
+         integration of a large damping, drag or stiffness on a light body is unstable: lower \
+         dt or the coefficient.)"
+    )]
+    Diverged {
+        body: String,
+        quantity: &'static str,
+        value: String,
+        time: f64,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -43,12 +57,22 @@ impl Error {
     }
 }
 
+/// A number as an error message shows it: plainly, or in exponent form when very large or
+/// small (1e300, not 301 digits).
+pub fn number(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Checks that x is finite; the error names `param`.
 pub fn check_finite(param: &str, x: f64) -> Result<f64> {
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(Error::invalid(param, x, "must be a finite number"))
+        Err(Error::invalid(param, number(x), "must be a finite number"))
     }
 }
 
@@ -58,7 +82,7 @@ pub fn check_positive(param: &str, x: f64) -> Result<f64> {
     if x > 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(param, x, "must be positive"))
+        Err(Error::invalid(param, number(x), "must be positive"))
     }
 }
 
@@ -68,7 +92,7 @@ pub fn check_non_negative(param: &str, x: f64) -> Result<f64> {
     if x >= 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(param, x, "must not be negative"))
+        Err(Error::invalid(param, number(x), "must not be negative"))
     }
 }
 

@@ -30,6 +30,7 @@ pub mod body;
 pub mod collision;
 pub mod dynamics;
 pub mod error;
+pub mod limits;
 pub mod material;
 pub mod math;
 pub mod measure;

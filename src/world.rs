@@ -19,8 +19,9 @@ use crate::dynamics::sleep::Islands;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::state::State;
+use crate::error::{Error, Result};
 use crate::material::{Material, MaterialRules};
-use crate::math::{DMat3, DVec3};
+use crate::math::{DMat3, DQuat, DVec3};
 use crate::profile::{Laps, StepTimes};
 use crate::shape::Shape;
 
@@ -231,17 +232,27 @@ impl World {
     }
 
     /// Advances the world by `n` steps.
-    pub fn step_n(&mut self, n: u64) {
+    /// Steps n times, stopping at the first step that fails (see `step`).
+    pub fn step_n(&mut self, n: u64) -> Result<()> {
         for _ in 0..n {
-            self.step();
+            self.step()?;
         }
+        Ok(())
     }
 
-    /// Advances the world by one step of length dt.
-    pub fn step(&mut self) {
+    /// Advances the world by one step of length dt. A step whose result would take a body out
+    /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body
+    /// and the world stays as it was.
+    pub fn step(&mut self) -> Result<()> {
+        self.check_state(
+            self.bodies
+                .bodies()
+                .iter()
+                .map(|b| (b.position, b.orientation, b.velocity, b.angular_velocity)),
+        )?;
         if self.at_rest() {
             self.rest_step();
-            return;
+            return Ok(());
         }
         let mut laps = Laps::start();
         self.find_candidate_pairs();
@@ -257,11 +268,53 @@ impl World {
         laps.lap();
         self.correct_positions();
         laps.lap();
+        let end = &self.scratch.end;
+        let ended = (0..end.x.len()).map(|i| (end.x[i], end.q[i], end.v[i], end.w[i]));
+        if let Err(e) = self.check_state(ended) {
+            // The step's arrays hold the rejected state, not the bodies'.
+            self.state_current = false;
+            return Err(e);
+        }
         self.finish_step();
         laps.lap();
         self.fall_asleep();
         laps.lap();
         self.laps = Some(laps);
+        Ok(())
+    }
+
+    /// Checks each body's (position, orientation, velocity, angular velocity), in row order,
+    /// against the ranges the engine simulates.
+    fn check_state(
+        &self,
+        states: impl Iterator<Item = (DVec3, DQuat, DVec3, DVec3)>,
+    ) -> Result<()> {
+        use crate::limits::{ANGULAR_SPEED, COORDINATE, SPEED};
+        for (body, (x, q, v, w)) in self.bodies.bodies().iter().zip(states) {
+            let bad = if !(x.is_finite() && x.abs().max_element() <= COORDINATE) {
+                Some(("position", format!("{:?}", x.to_array())))
+            } else if !q.is_finite() {
+                Some(("orientation", format!("{:?}", q.to_array())))
+            } else if !(v.is_finite() && v.length() <= SPEED) {
+                Some(("velocity", format!("{:?}", v.to_array())))
+            } else if !(w.is_finite() && w.length() <= ANGULAR_SPEED) {
+                Some(("angular velocity", format!("{:?}", w.to_array())))
+            } else {
+                None
+            };
+            if let Some((quantity, value)) = bad {
+                return Err(Error::Diverged {
+                    body: match &body.name {
+                        Some(n) => format!("body {} '{n}'", body.id),
+                        None => format!("body {}", body.id),
+                    },
+                    quantity,
+                    value,
+                    time: self.time(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Velocity-solver iterations the last step ran (at most `solver_iterations`, twice that

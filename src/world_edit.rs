@@ -5,7 +5,8 @@
 use crate::body::{build_body, Body, BodyDesc, BodyHandle, BodyKind};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
-use crate::error::{check_finite3, check_non_negative, check_positive, Error, Result};
+use crate::error::{check_non_negative, check_positive, Error, Result};
+use crate::limits;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
 use crate::shape::Shape;
@@ -18,17 +19,6 @@ pub struct StateUpdate {
     pub orientations: Option<Vec<DQuat>>,
     pub velocities: Option<Vec<DVec3>>,
     pub angular_velocities: Option<Vec<DVec3>>,
-}
-
-fn check_orientation(param: &str, q: DQuat) -> Result<DQuat> {
-    if !q.is_finite() || q.length() < 1e-9 {
-        return Err(Error::invalid(
-            param,
-            format!("{:?}", q.to_array()),
-            "must be a finite, non-zero quaternion (x, y, z, w)",
-        ));
-    }
-    Ok(q.normalize())
 }
 
 fn check_can_move(param: &str, body: &Body, v: DVec3) -> Result<()> {
@@ -82,26 +72,26 @@ impl World {
     }
 
     pub fn set_position(&mut self, h: BodyHandle, p: DVec3) -> Result<()> {
-        check_finite3("position", p)?;
+        limits::coordinate3("position", p)?;
         self.body_mut(h)?.position = p;
         Ok(())
     }
 
     pub fn set_orientation(&mut self, h: BodyHandle, q: DQuat) -> Result<()> {
-        let q = check_orientation("orientation", q)?;
+        let q = limits::orientation("orientation", q)?;
         self.body_mut(h)?.orientation = q;
         Ok(())
     }
 
     pub fn set_velocity(&mut self, h: BodyHandle, v: DVec3) -> Result<()> {
-        check_finite3("velocity", v)?;
+        limits::bounded3("velocity", v, limits::SPEED)?;
         check_can_move("velocity", self.body(h)?, v)?;
         self.body_mut(h)?.velocity = v;
         Ok(())
     }
 
     pub fn set_angular_velocity(&mut self, h: BodyHandle, w: DVec3) -> Result<()> {
-        check_finite3("angular_velocity", w)?;
+        limits::bounded3("angular_velocity", w, limits::ANGULAR_SPEED)?;
         check_can_move("angular_velocity", self.body(h)?, w)?;
         self.body_mut(h)?.angular_velocity = w;
         Ok(())
@@ -136,8 +126,8 @@ impl World {
     }
 
     pub fn set_damping(&mut self, h: BodyHandle, linear: f64, angular: f64) -> Result<()> {
-        check_non_negative("linear_damping", linear)?;
-        check_non_negative("angular_damping", angular)?;
+        limits::coefficient("linear_damping", linear)?;
+        limits::coefficient("angular_damping", angular)?;
         let b = self.body_mut(h)?;
         b.linear_damping = linear;
         b.angular_damping = angular;
@@ -147,7 +137,7 @@ impl World {
 
     /// Sets the quadratic drag coefficient c2 of the force -c2 |v| v (kg/m).
     pub fn set_quadratic_drag(&mut self, h: BodyHandle, c2: f64) -> Result<()> {
-        check_non_negative("quadratic_drag", c2)?;
+        limits::coefficient("quadratic_drag", c2)?;
         self.body_mut(h)?.quadratic_drag = c2;
         self.content_changed();
         Ok(())
@@ -155,7 +145,12 @@ impl World {
 
     /// Sets how much of the world's gravity acts on a body (0: none, 1: all).
     pub fn set_gravity_scale(&mut self, h: BodyHandle, scale: f64) -> Result<()> {
-        crate::error::check_finite("gravity_scale", scale)?;
+        limits::within(
+            "gravity_scale",
+            scale,
+            -limits::GRAVITY_SCALE,
+            limits::GRAVITY_SCALE,
+        )?;
         self.body_mut(h)?.gravity_scale = scale;
         self.content_changed();
         Ok(())
@@ -198,26 +193,30 @@ impl World {
         let bodies = self.bodies.bodies();
         if let Some(p) = &update.positions {
             for (i, v) in p.iter().enumerate() {
-                check_finite3(&format!("positions[{i}]"), *v)?;
+                limits::coordinate3(&format!("positions[{i}]"), *v)?;
             }
         }
         let orientations = match &update.orientations {
             Some(qs) => Some(
                 qs.iter()
                     .enumerate()
-                    .map(|(i, q)| check_orientation(&format!("orientations[{i}]"), *q))
+                    .map(|(i, q)| limits::orientation(&format!("orientations[{i}]"), *q))
                     .collect::<Result<Vec<_>>>()?,
             ),
             None => None,
         };
-        for (param, arr) in [
-            ("velocities", &update.velocities),
-            ("angular_velocities", &update.angular_velocities),
+        for (param, arr, max) in [
+            ("velocities", &update.velocities, limits::SPEED),
+            (
+                "angular_velocities",
+                &update.angular_velocities,
+                limits::ANGULAR_SPEED,
+            ),
         ] {
             if let Some(vs) = arr {
                 for (i, v) in vs.iter().enumerate() {
                     let name = format!("{param}[{i}]");
-                    check_finite3(&name, *v)?;
+                    limits::bounded3(&name, *v, max)?;
                     check_can_move(&name, &bodies[i], *v)?;
                 }
             }
@@ -251,10 +250,10 @@ impl World {
         torque: DVec3,
         lasting: Lasting,
     ) -> Result<LoadHandle> {
-        check_finite3("force", force)?;
-        check_finite3("torque", torque)?;
+        limits::bounded3("force", force, limits::LOAD)?;
+        limits::bounded3("torque", torque, limits::LOAD)?;
         if let Some(p) = local_point {
-            check_finite3("point", p)?;
+            limits::coordinate3("point", p)?;
         }
         if let Lasting::For(d) = lasting {
             check_positive("duration", d)?;
@@ -284,7 +283,7 @@ impl World {
         duration: Option<f64>,
     ) -> Result<LoadHandle> {
         if let Some(p) = point {
-            check_finite3("point", p)?;
+            limits::coordinate3("point", p)?;
         }
         let b = self.body(h)?;
         let local_point = point.map(|p| b.orientation.inverse() * (p - b.position));
@@ -333,9 +332,9 @@ impl World {
         impulse: DVec3,
         point: Option<DVec3>,
     ) -> Result<()> {
-        check_finite3("impulse", impulse)?;
+        limits::bounded3("impulse", impulse, limits::LOAD)?;
         if let Some(p) = point {
-            check_finite3("point", p)?;
+            limits::coordinate3("point", p)?;
         }
         let b = self.body_mut(h)?;
         if !b.is_dynamic() {
@@ -362,13 +361,13 @@ impl World {
     }
 
     pub fn set_gravity(&mut self, g: DVec3) -> Result<()> {
-        self.settings.gravity = check_finite3("gravity", g)?;
+        self.settings.gravity = limits::bounded3("gravity", g, limits::GRAVITY)?;
         self.content_changed();
         Ok(())
     }
 
     pub fn set_dt(&mut self, dt: f64) -> Result<()> {
-        check_positive("dt", dt)?;
+        limits::within("dt", dt, limits::DT.0, limits::DT.1)?;
         self.content_changed();
         self.base_time = self.time();
         self.steps_since_base = 0;

@@ -4,9 +4,8 @@
 use crate::body::BodyHandle;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
 use crate::dynamics::springs::{Spring, SpringHandle};
-use crate::error::{
-    check_finite, check_finite3, check_non_negative, check_positive, Error, Result,
-};
+use crate::error::{check_finite, check_finite3, check_positive, Error, Result};
+use crate::limits;
 use crate::math::{DQuat, DVec3};
 use crate::world::World;
 
@@ -28,7 +27,7 @@ impl Attachment {
         b: Option<BodyHandle>,
         point: DVec3,
     ) -> Result<Attachment> {
-        check_finite3("anchor", point)?;
+        limits::coordinate3("anchor", point)?;
         let local = |h: BodyHandle| -> Result<DVec3> {
             let body = world.body(h)?;
             Ok(body.orientation.inverse() * (point - body.position))
@@ -67,8 +66,8 @@ impl World {
                 ));
             }
         }
-        check_finite3("anchor_a", at.anchor_a)?;
-        check_finite3("anchor_b", at.anchor_b)?;
+        limits::coordinate3("anchor_a", at.anchor_a)?;
+        limits::coordinate3("anchor_b", at.anchor_b)?;
         Ok(())
     }
 
@@ -96,11 +95,11 @@ impl World {
         rest_length: Option<f64>,
     ) -> Result<SpringHandle> {
         self.check_attachment(&at)?;
-        check_non_negative("stiffness", stiffness)?;
-        check_non_negative("damping", damping)?;
+        limits::coefficient("stiffness", stiffness)?;
+        limits::coefficient("damping", damping)?;
         let (pa, pb) = self.anchors_now(&at)?;
         let rest_length = match rest_length {
-            Some(l) => check_non_negative("rest_length", l)?,
+            Some(l) => limits::within("rest_length", l, 0.0, limits::SPAN)?,
             None => (pb - pa).length(),
         };
         let handle = SpringHandle(self.take_handle());
@@ -130,10 +129,9 @@ impl World {
         damping: f64,
         rest_length: f64,
     ) -> Result<()> {
-        self.content_changed();
-        check_non_negative("stiffness", stiffness)?;
-        check_non_negative("damping", damping)?;
-        check_non_negative("rest_length", rest_length)?;
+        limits::coefficient("stiffness", stiffness)?;
+        limits::coefficient("damping", damping)?;
+        limits::within("rest_length", rest_length, 0.0, limits::SPAN)?;
         let s = self
             .springs
             .iter_mut()
@@ -142,6 +140,7 @@ impl World {
         s.stiffness = stiffness;
         s.damping = damping;
         s.rest_length = rest_length;
+        self.content_changed();
         Ok(())
     }
 
@@ -149,8 +148,11 @@ impl World {
     pub fn remove_spring(&mut self, h: SpringHandle) -> bool {
         let before = self.springs.len();
         self.springs.retain(|s| s.handle != h);
-        self.content_changed();
-        self.springs.len() != before
+        let removed = self.springs.len() != before;
+        if removed {
+            self.content_changed();
+        }
+        removed
     }
 
     fn push_joint(&mut self, at: Attachment, kind: JointKind) -> JointHandle {
@@ -178,7 +180,7 @@ impl World {
         self.check_attachment(&at)?;
         let (pa, pb) = self.anchors_now(&at)?;
         let length = match length {
-            Some(l) => check_positive("length", l)?,
+            Some(l) => limits::within("length", l, 0.0, limits::SPAN)?,
             None => (pb - pa).length(),
         };
         if length < 1e-9 {
@@ -203,6 +205,7 @@ impl World {
             Some(l) => check_positive("max_length", l)?,
             None => check_positive("max_length", (pb - pa).length())?,
         };
+        let max_length = limits::within("max_length", max_length, 0.0, limits::SPAN)?;
         Ok(self.push_joint(at, JointKind::Rope { max_length }))
     }
 
@@ -249,8 +252,7 @@ impl World {
             }
         }
         if let Some(m) = options.motor {
-            check_finite("motor speed", m.speed)?;
-            check_non_negative("motor max_torque", m.max_torque)?;
+            check_motor(m)?;
         }
         let axis = axis.normalize();
         let reference = axis.any_orthonormal_vector();
@@ -298,10 +300,8 @@ impl World {
 
     /// Changes a hinge's motor (None switches it off).
     pub fn set_hinge_motor(&mut self, h: JointHandle, motor: Option<Motor>) -> Result<()> {
-        self.content_changed();
         if let Some(m) = motor {
-            check_finite("motor speed", m.speed)?;
-            check_non_negative("motor max_torque", m.max_torque)?;
+            check_motor(m)?;
         }
         let j = self
             .joints
@@ -311,6 +311,7 @@ impl World {
         match &mut j.kind {
             JointKind::Hinge { motor: m, .. } => {
                 *m = motor;
+                self.content_changed();
                 Ok(())
             }
             other => Err(Error::invalid(
@@ -325,8 +326,11 @@ impl World {
     pub fn remove_joint(&mut self, h: JointHandle) -> bool {
         let before = self.joints.len();
         self.joints.retain(|j| j.handle != h);
-        self.content_changed();
-        self.joints.len() != before
+        let removed = self.joints.len() != before;
+        if removed {
+            self.content_changed();
+        }
+        removed
     }
 
     pub fn springs(&self) -> &[Spring] {
@@ -336,4 +340,16 @@ impl World {
     pub fn joints(&self) -> &[Joint] {
         &self.joints
     }
+}
+
+/// A hinge motor's target speed and torque, within the engine's ranges.
+pub(crate) fn check_motor(m: Motor) -> Result<()> {
+    limits::within(
+        "motor speed",
+        m.speed,
+        -limits::ANGULAR_SPEED,
+        limits::ANGULAR_SPEED,
+    )?;
+    limits::within("motor max_torque", m.max_torque, 0.0, limits::LOAD)?;
+    Ok(())
 }

@@ -10,7 +10,7 @@ const G0: f64 = 9.80665;
 fn fall(kind: IntegratorKind, dt: f64, seconds: f64) -> f64 {
     let mut w = world(DVec3::new(0.0, -G0, 0.0), dt, kind);
     let b = sphere(&mut w, 0.1, 1.0, DVec3::ZERO, DVec3::ZERO, None);
-    w.step_n((seconds / dt).round() as u64);
+    w.step_n((seconds / dt).round() as u64).unwrap();
     w.body(b).unwrap().position.y
 }
 
@@ -47,7 +47,7 @@ fn drag_error(kind: IntegratorKind, dt: f64) -> f64 {
     let b = sphere(&mut w, 0.1, m, DVec3::ZERO, v0, None);
     w.set_damping(b, c, 0.0).unwrap();
     let t = 2.0;
-    w.step_n((t / dt).round() as u64);
+    w.step_n((t / dt).round() as u64).unwrap();
     let v_inf = g / k;
     let exact = v_inf * t + (v0 - v_inf) * (1.0 - (-k * t).exp()) / k;
     (w.body(b).unwrap().position - exact).length()
@@ -87,7 +87,7 @@ fn projectile_range_and_apex_every_integrator() {
             let mut max_y: f64 = 0.0;
             let (mut prev, mut landing_x) = (DVec3::ZERO, f64::NAN);
             for _ in 0..((flight * 1.5 / dt) as usize) {
-                w.step();
+                w.step().unwrap();
                 let p = w.body(b).unwrap().position;
                 max_y = max_y.max(p.y);
                 if prev.y > 0.0 && p.y <= 0.0 {

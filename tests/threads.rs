@@ -72,7 +72,7 @@ fn run(threads: usize) -> (String, usize) {
         w.set_threads(None).unwrap();
         let mut most_pairs = 0;
         for _ in 0..240 {
-            w.step();
+            w.step().unwrap();
             most_pairs = most_pairs.max(w.candidate_pair_count());
         }
         (w.to_json_compact(), most_pairs)

@@ -48,7 +48,7 @@ fn recorded_stream() -> (Vec<String>, World) {
     let mut lines = vec![Message::scene_of(&w).to_line()];
     let mut revision = w.revision();
     let mut step = |w: &mut World, lines: &mut Vec<String>| {
-        w.step();
+        w.step().unwrap();
         if w.revision() != revision {
             revision = w.revision();
             lines.push(Message::scene_of(w).to_line());
@@ -153,7 +153,7 @@ fn a_frame_of_an_older_scene_or_with_bad_rows_is_ignored() {
     let mut w = bouncing_world();
     let mut state = ViewerState::stream();
     state.receive(Message::scene_of(&w));
-    w.step();
+    w.step().unwrap();
     let old = Frame::capture(&w);
     common::sphere(
         &mut w,
@@ -327,7 +327,7 @@ fn spawn_delete_and_toggle_static_edit_the_simulated_world() {
 fn a_replay_plays_in_real_time_seeks_and_steps_frames() {
     let mut w = bouncing_world();
     let rec = w.record(4, Quantities::all()).unwrap();
-    w.step_n(480);
+    w.step_n(480).unwrap();
     let replay = Replay::from_recording(&rec.lock().unwrap()).unwrap();
     assert_eq!(replay.frames.len(), 121);
     let path = std::env::temp_dir().join(format!("rigidlab-replay-{}.jsonl", std::process::id()));

@@ -48,6 +48,11 @@ class _SolidOptions(_Options, total=False):
 class RemovedBodyError(IndexError):
     """Raised when a Body handle is used after its body was removed from the world."""
 
+class SimulationError(RuntimeError):
+    """Raised when a step would take a body outside the ranges the engine simulates (a
+    position, speed or spin that is not finite or too large): the world stays as it was
+    before that step."""
+
 class Body:
     """A body in a World. Properties read and write the live world; arrays are copies."""
 

@@ -36,7 +36,7 @@ impl PyBody {
 
     /// Runs `f` on the live body.
     fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Body) -> T) -> PyResult<T> {
-        let w = self.world.borrow(py);
+        let w = PyWorld::get(&self.world, py)?;
         match w.inner.body(self.handle) {
             Ok(b) if b.id == self.id => Ok(f(b)),
             _ => Err(self.removed()),
@@ -50,7 +50,7 @@ impl PyBody {
         py: Python<'_>,
         f: impl FnOnce(&mut crate::world::World) -> crate::error::Result<T>,
     ) -> PyResult<T> {
-        let mut w = self.world.borrow_mut(py);
+        let mut w = PyWorld::get_mut(&self.world, py)?;
         if !w.inner.body(self.handle).is_ok_and(|b| b.id == self.id) {
             return Err(self.removed());
         }
@@ -96,16 +96,17 @@ impl PyBody {
 
     /// False once the body has been removed.
     #[getter]
-    fn alive(&self, py: Python<'_>) -> bool {
-        self.live_handle(&self.world.borrow(py).inner).is_some()
+    fn alive(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self
+            .live_handle(&PyWorld::get(&self.world, py)?.inner)
+            .is_some())
     }
 
     /// Row of the body in the world's whole-world arrays (changes when earlier bodies are
     /// removed).
     #[getter]
     fn index(&self, py: Python<'_>) -> PyResult<usize> {
-        self.world
-            .borrow(py)
+        PyWorld::get(&self.world, py)?
             .inner
             .row(self.handle)
             .map_err(|_| self.removed())
@@ -552,7 +553,10 @@ impl PyBody {
                     self.id, p.x, p.y, p.z
                 )
             }
-            Err(_) => format!("<Body {} (removed)>", self.id),
+            Err(e) if e.is_instance_of::<RemovedBodyError>(py) => {
+                format!("<Body {} (removed)>", self.id)
+            }
+            Err(_) => format!("<Body {}>", self.id),
         }
     }
 }

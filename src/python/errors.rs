@@ -9,6 +9,15 @@ use crate::error::Error;
 
 create_exception!(
     rigidlab,
+    SimulationError,
+    pyo3::exceptions::PyRuntimeError,
+    "Raised when a step would take a body outside the ranges the engine simulates (a \
+     position, speed or spin that is not finite or too large): the world stays as it was \
+     before that step."
+);
+
+create_exception!(
+    rigidlab,
     RemovedBodyError,
     PyIndexError,
     "Raised when a Body handle is used after its body was removed from the world."
@@ -21,7 +30,15 @@ pub fn to_py(e: Error) -> PyErr {
         Error::InvalidValue { .. } | Error::UnknownName { .. } | Error::Scene { .. } => {
             PyValueError::new_err(e.to_string())
         }
+        Error::Diverged { .. } => SimulationError::new_err(e.to_string()),
     }
+}
+
+/// A handle used while its world is busy with another call (see `PyWorld::get`).
+pub fn in_use() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err(
+        "the world is in the middle of another call (a handle was passed where a value is expected?)",
+    )
 }
 
 /// `?` on engine results inside binding functions.

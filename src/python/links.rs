@@ -28,7 +28,7 @@ pub fn lasting(duration: Option<f64>) -> Lasting {
 
 /// The Body of this world with handle h.
 fn body_object(world: &Py<PyWorld>, py: Python<'_>, h: BodyHandle) -> PyResult<PyBody> {
-    let id = world.borrow(py).inner.body(h).py()?.id;
+    let id = PyWorld::get(world, py)?.inner.body(h).py()?.id;
     Ok(PyBody::new(world.clone_ref(py), h, id))
 }
 
@@ -147,20 +147,27 @@ impl PyLoad {
 impl PyLoad {
     /// Whether the load still acts.
     #[getter]
-    fn active(&self, py: Python<'_>) -> bool {
-        self.world.borrow(py).inner.load_active(self.handle)
+    fn active(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(PyWorld::get(&self.world, py)?
+            .inner
+            .load_active(self.handle))
     }
 
     /// Stops the load; returns whether it was still acting.
-    pub fn remove(&self, py: Python<'_>) -> bool {
-        self.world.borrow_mut(py).inner.remove_load(self.handle)
+    pub fn remove(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(PyWorld::get_mut(&self.world, py)?
+            .inner
+            .remove_load(self.handle))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
             "<Load {}{}>",
             self.handle.0,
-            if self.active(py) { "" } else { " (finished)" }
+            match self.active(py) {
+                Ok(false) => " (finished)",
+                _ => "",
+            }
         )
     }
 }
@@ -178,7 +185,7 @@ impl PySpring {
     }
 
     fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Spring, &World) -> T) -> PyResult<T> {
-        let w = self.world.borrow(py);
+        let w = PyWorld::get(&self.world, py)?;
         let s = w.inner.spring(self.handle).ok_or_else(|| {
             PyIndexError::new_err(format!(
                 "spring {} has been removed from the world",
@@ -191,8 +198,7 @@ impl PySpring {
     fn set(&self, py: Python<'_>, change: impl FnOnce(&mut (f64, f64, f64))) -> PyResult<()> {
         let mut v = self.read(py, |s, _| (s.stiffness, s.damping, s.rest_length))?;
         change(&mut v);
-        self.world
-            .borrow_mut(py)
+        PyWorld::get_mut(&self.world, py)?
             .inner
             .set_spring(self.handle, v.0, v.1, v.2)
             .py()
@@ -277,13 +283,18 @@ impl PySpring {
 
     /// Whether the spring is still in the world.
     #[getter]
-    fn alive(&self, py: Python<'_>) -> bool {
-        self.world.borrow(py).inner.spring(self.handle).is_some()
+    fn alive(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(PyWorld::get(&self.world, py)?
+            .inner
+            .spring(self.handle)
+            .is_some())
     }
 
     /// Removes the spring; returns whether it was still there.
-    pub fn remove(&self, py: Python<'_>) -> bool {
-        self.world.borrow_mut(py).inner.remove_spring(self.handle)
+    pub fn remove(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(PyWorld::get_mut(&self.world, py)?
+            .inner
+            .remove_spring(self.handle))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -294,7 +305,10 @@ impl PySpring {
                 "<Spring {}: k={k} N/m, c={c} N s/m, rest {l0} m, now {l:.6} m>",
                 self.handle.0
             ),
-            Err(_) => format!("<Spring {} (removed)>", self.handle.0),
+            Err(e) if e.is_instance_of::<PyIndexError>(py) => {
+                format!("<Spring {} (removed)>", self.handle.0)
+            }
+            Err(_) => format!("<Spring {}>", self.handle.0),
         }
     }
 }
@@ -312,7 +326,7 @@ impl PyJoint {
     }
 
     fn read<T>(&self, py: Python<'_>, f: impl FnOnce(&Joint, &World) -> T) -> PyResult<T> {
-        let w = self.world.borrow(py);
+        let w = PyWorld::get(&self.world, py)?;
         let j = w.inner.joint(self.handle).ok_or_else(|| {
             PyIndexError::new_err(format!(
                 "joint {} has been removed from the world",
@@ -405,8 +419,7 @@ impl PyJoint {
     #[setter(motor)]
     fn set_motor(&self, py: Python<'_>, motor: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let m = motor_arg(motor)?;
-        self.world
-            .borrow_mut(py)
+        PyWorld::get_mut(&self.world, py)?
             .inner
             .set_hinge_motor(self.handle, m)
             .py()
@@ -445,19 +458,27 @@ impl PyJoint {
 
     /// Whether the joint is still in the world.
     #[getter]
-    fn alive(&self, py: Python<'_>) -> bool {
-        self.world.borrow(py).inner.joint(self.handle).is_some()
+    fn alive(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(PyWorld::get(&self.world, py)?
+            .inner
+            .joint(self.handle)
+            .is_some())
     }
 
     /// Removes the joint; returns whether it was still there.
-    pub fn remove(&self, py: Python<'_>) -> bool {
-        self.world.borrow_mut(py).inner.remove_joint(self.handle)
+    pub fn remove(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(PyWorld::get_mut(&self.world, py)?
+            .inner
+            .remove_joint(self.handle))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
         match self.read(py, |j, _| j.kind.name()) {
             Ok(kind) => format!("<Joint {}: {kind}>", self.handle.0),
-            Err(_) => format!("<Joint {} (removed)>", self.handle.0),
+            Err(e) if e.is_instance_of::<PyIndexError>(py) => {
+                format!("<Joint {} (removed)>", self.handle.0)
+            }
+            Err(_) => format!("<Joint {}>", self.handle.0),
         }
     }
 }

@@ -27,6 +27,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "RemovedBodyError",
         m.py().get_type::<errors::RemovedBodyError>(),
     )?;
+    m.add(
+        "SimulationError",
+        m.py().get_type::<errors::SimulationError>(),
+    )?;
     #[cfg(feature = "viewer")]
     m.add_function(wrap_pyfunction!(view::view_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -10,7 +10,7 @@ use super::convert::{
     any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table,
     thread_count, vec3, vec3_or,
 };
-use super::errors::{IntoPyResult, RemovedBodyError};
+use super::errors::{in_use, IntoPyResult, RemovedBodyError};
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
 use super::recording::{PyRecording, PySnapshot};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
@@ -193,22 +193,39 @@ impl PyWorld {
         PyWorld { inner, link: None }
     }
 
+    /// The world behind a handle (Body, Spring, ...), or an error while a call of the world
+    /// itself is changing it: a handle passed to such a call in place of a number is read
+    /// (its repr, for the error message) while the world is borrowed.
+    pub(crate) fn get<'py>(w: &'py Py<PyWorld>, py: Python<'py>) -> PyResult<PyRef<'py, PyWorld>> {
+        w.try_borrow(py).map_err(|_| in_use())
+    }
+
+    /// As `get`, to change the world.
+    pub(crate) fn get_mut<'py>(
+        w: &'py Py<PyWorld>,
+        py: Python<'py>,
+    ) -> PyResult<PyRefMut<'py, PyWorld>> {
+        w.try_borrow_mut(py).map_err(|_| in_use())
+    }
+
     fn viewer_open(&mut self) -> bool {
         self.link.as_mut().is_some_and(|l| l.is_open())
     }
 
     /// Steps `n` times without the GIL, offering each step's state to the viewer.
-    fn step_detached(&mut self, py: Python<'_>, n: u64) {
+    fn step_detached(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
         let PyWorld { inner, link } = self;
         py.detach(|| match link {
             Some(link) => {
                 for _ in 0..n {
-                    inner.step();
+                    inner.step()?;
                     link.offer(inner, false);
                 }
+                Ok(())
             }
             None => inner.step_n(n),
-        });
+        })
+        .py()
     }
 
     /// Gives the viewer (if one is open) the world's state as it is now.
@@ -627,12 +644,10 @@ impl PyWorld {
     /// invalid afterwards.
     fn remove(slf: &Bound<'_, Self>, body: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Ok(s) = body.cast::<PySpring>() {
-            s.get().remove(slf.py());
-            return Ok(());
+            return s.get().remove(slf.py()).map(|_| ());
         }
         if let Ok(j) = body.cast::<PyJoint>() {
-            j.get().remove(slf.py());
-            return Ok(());
+            return j.get().remove(slf.py()).map(|_| ());
         }
         let h = own_body(slf, body, "body")?;
         slf.borrow_mut().inner.remove(h).py().map(|_| ())
@@ -854,8 +869,7 @@ impl PyWorld {
             )));
         }
         let py = slf.py();
-        slf.step_detached(py, n as u64);
-        Ok(())
+        slf.step_detached(py, n as u64)
     }
 
     /// Runs the world for `seconds` (rounded to whole steps) and returns the number of steps.
@@ -911,7 +925,7 @@ impl PyWorld {
         let mut done = 0;
         while done < steps {
             let k = chunk.min(steps - done);
-            slf.step_detached(py, k);
+            slf.step_detached(py, k)?;
             done += k;
             if realtime && asked.is_none() && !slf.viewer_open() {
                 realtime = false;

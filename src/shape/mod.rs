@@ -6,7 +6,8 @@ pub mod hull;
 use std::sync::Arc;
 
 use crate::collision::aabb::Aabb;
-use crate::error::{check_finite3, check_positive, Error, Result};
+use crate::error::Result;
+use crate::limits;
 use crate::math::{DMat3, DQuat, DVec3};
 pub use hull::{ConvexHull, MassProperties};
 
@@ -47,19 +48,12 @@ pub enum ShapeKind {
 impl Shape {
     pub fn sphere(radius: f64) -> Result<Shape> {
         Ok(Shape::Sphere {
-            radius: check_positive("radius", radius)?,
+            radius: limits::length("radius", radius)?,
         })
     }
 
     pub fn cuboid(half_extents: DVec3) -> Result<Shape> {
-        check_finite3("half_extents", half_extents)?;
-        if half_extents.min_element() <= 0.0 {
-            return Err(Error::invalid(
-                "half_extents",
-                format!("{:?}", half_extents.to_array()),
-                "every half extent must be positive",
-            ));
-        }
+        limits::lengths3("half_extents", half_extents)?;
         let corners: Vec<DVec3> = (0..8)
             .map(|c| half_extents * DVec3::new(sign(c & 1), sign(c & 2), sign(c & 4)))
             .collect();
@@ -72,8 +66,8 @@ impl Shape {
 
     pub fn capsule(radius: f64, half_height: f64) -> Result<Shape> {
         Ok(Shape::Capsule {
-            radius: check_positive("radius", radius)?,
-            half_height: check_positive("half_height", half_height)?,
+            radius: limits::length("radius", radius)?,
+            half_height: limits::length("half_height", half_height)?,
         })
     }
 

@@ -527,7 +527,11 @@ impl ViewerState {
                 }
             }
         }
-        self.world.step();
+        // A step the engine refuses (the scene diverged) pauses the simulation with the reason.
+        if let Err(e) = self.world.step() {
+            self.paused = true;
+            self.note = Some(e.to_string());
+        }
     }
 
     pub fn real_time_factor(&self) -> f64 {
