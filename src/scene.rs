@@ -196,6 +196,9 @@ pub struct JointData {
     pub anchor_b: DVec3,
     pub impulse: DVec3,
     pub angular_impulse: DVec3,
+    /// Whether the joined bodies collide with each other (default: no).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collide: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -374,6 +377,7 @@ impl World {
                     anchor_b: j.anchor_b,
                     impulse: j.impulse,
                     angular_impulse: j.angular_impulse,
+                    collide: j.collide,
                 })
                 .collect(),
             loads: self
@@ -594,10 +598,21 @@ impl World {
                 ("damping", sd.damping),
                 ("rest_length", sd.rest_length),
             ] {
-                crate::error::check_non_negative(name, v).map_err(|e| at(&path, e))?;
+                let max = if name == "rest_length" {
+                    crate::limits::SPAN
+                } else {
+                    crate::limits::COEFFICIENT
+                };
+                crate::limits::within(name, v, 0.0, max).map_err(|e| at(&path, e))?;
+            }
+            if Some(sd.a) == sd.b {
+                return Err(at(
+                    &path,
+                    Error::invalid("b", sd.a, "must be a different body from a"),
+                ));
             }
             for (name, v) in [("anchor_a", sd.anchor_a), ("anchor_b", sd.anchor_b)] {
-                crate::error::check_finite3(name, v).map_err(|e| at(&path, e))?;
+                crate::limits::coordinate3(name, v).map_err(|e| at(&path, e))?;
             }
             w.springs.push(Spring {
                 handle: SpringHandle(new_handle(&path, sd.handle)?),
@@ -615,10 +630,14 @@ impl World {
             let kind = match &jd.kind {
                 JointKindData::Distance { length } => JointKind::Distance {
                     length: crate::error::check_positive("length", *length)
+                        .and_then(|l| crate::limits::within("length", l, 0.0, crate::limits::SPAN))
                         .map_err(|e| at(&path, e))?,
                 },
                 JointKindData::Rope { max_length } => JointKind::Rope {
                     max_length: crate::error::check_positive("max_length", *max_length)
+                        .and_then(|l| {
+                            crate::limits::within("max_length", l, 0.0, crate::limits::SPAN)
+                        })
                         .map_err(|e| at(&path, e))?,
                 },
                 JointKindData::Ball => JointKind::Ball,
@@ -647,6 +666,16 @@ impl World {
                             ));
                         }
                     }
+                    if let Some(l) = limits {
+                        crate::world_links::check_hinge_limits(*l).map_err(|e| at(&path, e))?;
+                    }
+                    if let Some((speed, max_torque)) = motor {
+                        crate::world_links::check_motor(Motor {
+                            speed: *speed,
+                            max_torque: *max_torque,
+                        })
+                        .map_err(|e| at(&path, e))?;
+                    }
                     JointKind::Hinge {
                         axis_a: *axis_a,
                         axis_b: *axis_b,
@@ -657,20 +686,30 @@ impl World {
                     }
                 }
                 JointKindData::Fixed { relative } => JointKind::Fixed {
-                    relative: *relative,
+                    relative: crate::limits::orientation("relative", *relative)
+                        .map_err(|e| at(&path, e))?,
                 },
             };
+            if Some(jd.a) == jd.b {
+                return Err(at(
+                    &path,
+                    Error::invalid("b", jd.a, "must be a different body from a"),
+                ));
+            }
             w.joints.push(Joint {
                 handle: JointHandle(new_handle(&path, jd.handle)?),
                 a: body(&path, jd.a)?,
                 b: opt_body(&path, jd.b)?,
                 kind,
-                anchor_a: crate::error::check_finite3("anchor_a", jd.anchor_a)
+                anchor_a: crate::limits::coordinate3("anchor_a", jd.anchor_a)
                     .map_err(|e| at(&path, e))?,
-                anchor_b: crate::error::check_finite3("anchor_b", jd.anchor_b)
+                anchor_b: crate::limits::coordinate3("anchor_b", jd.anchor_b)
                     .map_err(|e| at(&path, e))?,
-                impulse: jd.impulse,
-                angular_impulse: jd.angular_impulse,
+                impulse: crate::error::check_finite3("impulse", jd.impulse)
+                    .map_err(|e| at(&path, e))?,
+                angular_impulse: crate::error::check_finite3("angular_impulse", jd.angular_impulse)
+                    .map_err(|e| at(&path, e))?,
+                collide: jd.collide,
             });
         }
         for (i, ld) in file.loads.iter().enumerate() {

@@ -80,6 +80,8 @@ struct Scratch {
     boxes: Vec<Aabb>,
     margins: Vec<f64>,
     pairs: Vec<(u32, u32)>,
+    /// Row pairs joined by a joint whose bodies do not collide, sorted.
+    joined: Vec<(u32, u32)>,
     pair_contacts: PairContacts,
     /// Bodies with an applied load this step, by row.
     loaded: Vec<bool>,
@@ -479,6 +481,21 @@ impl World {
         // Pairs with no awake body keep last step's contact (see `update_manifolds`).
         self.broad_phase
             .find_pairs(&sc.boxes, |i| bodies[i].is_awake(), &mut sc.pairs);
+        // Bodies joined by a joint do not collide unless the joint says so.
+        sc.joined.clear();
+        sc.joined
+            .extend(self.joints.iter().filter(|j| !j.collide).filter_map(|j| {
+                let (a, b) = (
+                    self.bodies.dense_index(j.a)?,
+                    self.bodies.dense_index(j.b?)?,
+                );
+                Some((a.min(b) as u32, a.max(b) as u32))
+            }));
+        if !sc.joined.is_empty() {
+            sc.joined.sort_unstable();
+            let joined = &sc.joined;
+            sc.pairs.retain(|p| joined.binary_search(p).is_err());
+        }
     }
 
     /// Narrow phase: the manifold of each candidate pair, matched to last step's.

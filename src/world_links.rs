@@ -166,9 +166,24 @@ impl World {
             anchor_b: at.anchor_b,
             impulse: DVec3::ZERO,
             angular_impulse: DVec3::ZERO,
+            collide: false,
         });
         self.content_changed();
         handle
+    }
+
+    /// Sets whether a joint's two bodies collide with each other.
+    pub fn set_joint_collide(&mut self, h: JointHandle, collide: bool) -> Result<()> {
+        let j = self
+            .joints
+            .iter_mut()
+            .find(|j| j.handle == h)
+            .ok_or(Error::RemovedLink { what: "joint" })?;
+        if j.collide != collide {
+            j.collide = collide;
+            self.content_changed();
+        }
+        Ok(())
     }
 
     /// A rigid rod between the anchors; length None takes their current distance.
@@ -240,16 +255,8 @@ impl World {
                 "must be a non-zero vector",
             ));
         }
-        if let Some((lo, hi)) = options.limits {
-            check_finite("limits", lo)?;
-            check_finite("limits", hi)?;
-            if lo > hi || lo < -std::f64::consts::PI || hi > std::f64::consts::PI {
-                return Err(Error::invalid(
-                    "limits",
-                    format!("({lo}, {hi})"),
-                    "must be (lower, upper) with -pi <= lower <= upper <= pi",
-                ));
-            }
+        if let Some(l) = options.limits {
+            check_hinge_limits(l)?;
         }
         if let Some(m) = options.motor {
             check_motor(m)?;
@@ -351,5 +358,19 @@ pub(crate) fn check_motor(m: Motor) -> Result<()> {
         limits::ANGULAR_SPEED,
     )?;
     limits::within("motor max_torque", m.max_torque, 0.0, limits::LOAD)?;
+    Ok(())
+}
+
+/// Hinge limits (lower, upper), radians.
+pub(crate) fn check_hinge_limits((lo, hi): (f64, f64)) -> Result<()> {
+    check_finite("limits", lo)?;
+    check_finite("limits", hi)?;
+    if lo > hi || lo < -std::f64::consts::PI || hi > std::f64::consts::PI {
+        return Err(Error::invalid(
+            "limits",
+            format!("({lo}, {hi})"),
+            "must be (lower, upper) with -pi <= lower <= upper <= pi",
+        ));
+    }
     Ok(())
 }

@@ -138,6 +138,7 @@ JointKind = Literal["distance", "rope", "ball", "hinge", "fixed"]
 class Joint:
     """A joint (from the World.add_*_joint methods). Properties read the live world."""
 
+    collide: bool
     @property
     def kind(self) -> JointKind: ...
     @property
@@ -264,12 +265,26 @@ class World:
         anchor_b: Vec3 = (0, 0, 0),
     ) -> Spring: ...
     def add_distance_joint(
-        self, a: Body, b: Optional[Body] = None, anchor_a: Vec3 = (0, 0, 0), anchor_b: Vec3 = (0, 0, 0), length: Optional[float] = None
+        self,
+        a: Body,
+        b: Optional[Body] = None,
+        anchor_a: Vec3 = (0, 0, 0),
+        anchor_b: Vec3 = (0, 0, 0),
+        length: Optional[float] = None,
+        *,
+        collide: bool = False,
     ) -> Joint: ...
     def add_rope_joint(
-        self, a: Body, b: Optional[Body] = None, anchor_a: Vec3 = (0, 0, 0), anchor_b: Vec3 = (0, 0, 0), max_length: Optional[float] = None
+        self,
+        a: Body,
+        b: Optional[Body] = None,
+        anchor_a: Vec3 = (0, 0, 0),
+        anchor_b: Vec3 = (0, 0, 0),
+        max_length: Optional[float] = None,
+        *,
+        collide: bool = False,
     ) -> Joint: ...
-    def add_ball_joint(self, a: Body, b: Optional[Body] = None, anchor: Optional[Vec3] = None) -> Joint: ...
+    def add_ball_joint(self, a: Body, b: Optional[Body] = None, anchor: Optional[Vec3] = None, *, collide: bool = False) -> Joint: ...
     def add_hinge_joint(
         self,
         a: Body,
@@ -278,8 +293,10 @@ class World:
         axis: Vec3 = (0, 0, 1),
         limits: Optional[tuple[float, float]] = None,
         motor: Optional[MotorSpec] = None,
+        *,
+        collide: bool = False,
     ) -> Joint: ...
-    def add_fixed_joint(self, a: Body, b: Optional[Body] = None) -> Joint: ...
+    def add_fixed_joint(self, a: Body, b: Optional[Body] = None, *, collide: bool = False) -> Joint: ...
     @property
     def springs(self) -> list[Spring]: ...
     @property

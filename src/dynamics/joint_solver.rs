@@ -14,13 +14,14 @@
 //! With velocity Verlet under uniform gravity a pendulum step is exactly RATTLE, which is
 //! symplectic and second order: energy stays bounded and the rod length exact.
 
+use crate::dynamics::joint_tree::{Arms, JointTree};
 use crate::dynamics::joints::{hinge_angle, Joint, JointKind};
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
 use crate::math::{DMat3, DQuat, DVec3};
 
 /// Largest joint error (m or rad) the position phase leaves.
-const TOLERANCE: f64 = 1e-12;
+pub(super) const TOLERANCE: f64 = 1e-12;
 
 /// A joint as one step sees it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,6 +46,8 @@ struct Row {
 #[derive(Default)]
 pub struct JointSolver {
     rows: Vec<Row>,
+    arms: Vec<Arms>,
+    tree: JointTree,
 }
 
 /// [r]x, the matrix of r x.
@@ -148,6 +151,7 @@ impl JointSolver {
         start: &State,
     ) {
         self.rows.clear();
+        self.arms.clear();
         for (joint, (a, b)) in joints.iter().zip(rows) {
             let (xa, qa) = (start.x[a], start.q[a]);
             let (xb, qb) = b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| (start.x[b], start.q[b]));
@@ -166,6 +170,14 @@ impl JointSolver {
                 axis0,
                 ..Default::default()
             });
+            self.arms.push(Arms {
+                a,
+                b,
+                ra0,
+                rb0,
+                n0,
+                axis0,
+            });
         }
     }
 
@@ -174,7 +186,14 @@ impl JointSolver {
     }
 
     /// Phase 1: iterates position impulses until every joint holds at the end of the step (or
-    /// `max_sweeps` sweeps have run).
+    /// `max_sweeps` sweeps have run). Sweeps alternate direction, so that a correction runs
+    /// along a chain both ways (one direction only takes a sweep per link to reach the far
+    /// end). RATTLE's impulses act along the start-of-step directions; when a body turns far in
+    /// a step (a long chain at a large dt) the system they make can have no solution, and the
+    /// iteration then grows instead of converging. Once an error grows from one sweep to the
+    /// next, the remaining sweeps take the directions at the predicted end poses instead (a
+    /// projection onto the joints, which always exists: the joints then hold at the price of
+    /// RATTLE's second-order energy behaviour in that step).
     pub fn solve_positions(
         &mut self,
         joints: &[Joint],
@@ -183,20 +202,42 @@ impl JointSolver {
         dt: f64,
         max_sweeps: u32,
     ) {
-        for _ in 0..max_sweeps {
+        let rows = &mut self.rows;
+        self.tree
+            .solve(joints, &self.arms, bodies, free, dt, &mut |j, lin, ang| {
+                rows[j].impulse += lin;
+                rows[j].angular_impulse += ang;
+            });
+        let mut project = false;
+        let mut last = f64::INFINITY;
+        for sweep in 0..max_sweeps {
             let mut worst: f64 = 0.0;
-            for (row, joint) in self.rows.iter_mut().zip(joints) {
+            let mut pass = |row: &mut Row, joint: &Joint| {
                 let mut s = Sides {
-                    bodies,
+                    bodies: &mut *bodies,
                     free,
                     a: row.a,
                     b: row.b,
                 };
-                worst = worst.max(position_pass(joint, row, &mut s, dt));
+                worst = worst.max(position_pass(joint, row, &mut s, dt, project));
+            };
+            if sweep % 2 == 0 {
+                self.rows
+                    .iter_mut()
+                    .zip(joints)
+                    .for_each(|(r, j)| pass(r, j));
+            } else {
+                self.rows
+                    .iter_mut()
+                    .zip(joints)
+                    .rev()
+                    .for_each(|(r, j)| pass(r, j));
             }
             if worst <= TOLERANCE {
                 break;
             }
+            project |= worst > last;
+            last = worst;
         }
     }
 
@@ -208,7 +249,25 @@ impl JointSolver {
         free: &State,
         dt: f64,
     ) {
-        for (row, joint) in self.rows.iter_mut().zip(joints) {
+        let rows = &mut self.rows;
+        self.tree
+            .solve_velocities(joints, &self.arms, bodies, free, &mut |j, lin, ang| {
+                rows[j].impulse += lin;
+                rows[j].angular_impulse += ang;
+            });
+        for (j, (row, joint)) in self.rows.iter_mut().zip(joints).enumerate() {
+            // A joint of the tree solve holds already, unless a motor or limit acts on it.
+            let extra = matches!(
+                joint.kind,
+                JointKind::Hinge { motor: Some(_), .. }
+                    | JointKind::Hinge {
+                        limits: Some(_),
+                        ..
+                    }
+            );
+            if self.tree.takes(j) && !extra {
+                continue;
+            }
             let mut s = Sides {
                 bodies,
                 free,
@@ -237,12 +296,17 @@ fn arms(joint: &Joint, s: &Sides) -> (DVec3, DVec3, DVec3) {
 
 /// The anchors together: an impulse at the start-of-step arms that moves them by -c within
 /// the step.
-fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
+fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: bool) -> f64 {
     let (ra, rb, c) = arms(joint, s);
-    let k = s.coupling(ra, rb, row.ra0, row.rb0);
+    let (ia, ib) = if project {
+        (ra, rb)
+    } else {
+        (row.ra0, row.rb0)
+    };
+    let k = s.coupling(ra, rb, ia, ib);
     if k.determinant().abs() > 1e-300 {
         let p = k.inverse() * (-c / dt);
-        s.push(p, row.ra0, row.rb0, dt);
+        s.push(p, ia, ib, dt);
         row.impulse += p;
     }
     c.length()
@@ -257,6 +321,7 @@ fn hold_distance(
     dt: f64,
     length: f64,
     rope: bool,
+    project: bool,
 ) -> f64 {
     let (ra, rb, d) = arms(joint, s);
     let dist = d.length();
@@ -264,15 +329,15 @@ fn hold_distance(
     if dist < 1e-12 || (rope && err <= 0.0) {
         return 0.0;
     }
-    let n0 = if row.n0 == DVec3::ZERO {
-        d / dist
+    let (n0, ia, ib) = if project || row.n0 == DVec3::ZERO {
+        (d / dist, ra, rb)
     } else {
-        row.n0
+        (row.n0, row.ra0, row.rb0)
     };
-    let k = (d / dist).dot(s.coupling(ra, rb, row.ra0, row.rb0) * n0);
+    let k = (d / dist).dot(s.coupling(ra, rb, ia, ib) * n0);
     if k > 0.0 {
         let p = n0 * (-err / (k * dt));
-        s.push(p, row.ra0, row.rb0, dt);
+        s.push(p, ia, ib, dt);
         row.impulse += p;
     }
     err.abs()
@@ -308,7 +373,7 @@ fn hold_rotation(row: &mut Row, s: &mut Sides, dt: f64, e: DVec3, axis: Option<D
 }
 
 /// The rotation vector taking q_from to q_to (shortest way).
-fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
+pub(super) fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
     let d = q_to * q_from.conjugate();
     let d = if d.w < 0.0 { -d } else { d };
     let (axis, angle) = d.normalize().to_axis_angle();
@@ -320,11 +385,13 @@ fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
 }
 
 /// One position pass over a joint; returns its error before the pass.
-fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
+fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: bool) -> f64 {
     match &joint.kind {
-        JointKind::Distance { length } => hold_distance(joint, row, s, dt, *length, false),
-        JointKind::Rope { max_length } => hold_distance(joint, row, s, dt, *max_length, true),
-        JointKind::Ball => hold_point(joint, row, s, dt),
+        JointKind::Distance { length } => hold_distance(joint, row, s, dt, *length, false, project),
+        JointKind::Rope { max_length } => {
+            hold_distance(joint, row, s, dt, *max_length, true, project)
+        }
+        JointKind::Ball => hold_point(joint, row, s, dt, project),
         JointKind::Hinge {
             axis_a,
             axis_b,
@@ -335,8 +402,8 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
         } => {
             let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
             let (wa, wb) = (qa * *axis_a, qb * *axis_b);
-            let axis0 = row.axis0;
-            let mut worst = hold_rotation(row, s, dt, wa.cross(wb), Some(axis0));
+            let axis = if project { wa } else { row.axis0 };
+            let mut worst = hold_rotation(row, s, dt, wa.cross(wb), Some(axis));
             if let Some((lo, hi)) = limits {
                 let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
                 let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
@@ -359,12 +426,12 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
                     worst = worst.max(over.abs());
                 }
             }
-            worst.max(hold_point(joint, row, s, dt))
+            worst.max(hold_point(joint, row, s, dt, project))
         }
         JointKind::Fixed { relative } => {
             let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
             let e = rotation_between(qa * *relative, qb);
-            hold_rotation(row, s, dt, e, None).max(hold_point(joint, row, s, dt))
+            hold_rotation(row, s, dt, e, None).max(hold_point(joint, row, s, dt, project))
         }
     }
 }

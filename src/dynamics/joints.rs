@@ -69,6 +69,10 @@ pub struct Joint {
     pub impulse: DVec3,
     /// Angular reaction impulse on b in the last step (N m s), besides the moment of `impulse`.
     pub angular_impulse: DVec3,
+    /// Whether a and b still collide with each other. Off by default: jointed bodies usually
+    /// overlap or touch where they are joined (links of a chain, a door in its frame), and
+    /// their contacts would fight the joint.
+    pub collide: bool,
 }
 
 /// A pose of one side of a joint: a body's, or the world's (origin, identity).

@@ -7,6 +7,7 @@ pub mod friction_patch;
 pub mod impact;
 pub mod integrator;
 pub mod joint_solver;
+pub mod joint_tree;
 pub mod joints;
 pub mod load_estimate;
 pub mod loads;

@@ -339,6 +339,21 @@ impl PyJoint {
 
 #[pymethods]
 impl PyJoint {
+    /// Whether the two joined bodies collide with each other (default False: a joint's bodies
+    /// pass through each other where they meet, as links of a chain do).
+    #[getter]
+    fn collide(&self, py: Python<'_>) -> PyResult<bool> {
+        self.read(py, |j, _| j.collide)
+    }
+
+    #[setter(collide)]
+    fn set_collide(&self, py: Python<'_>, collide: bool) -> PyResult<()> {
+        PyWorld::get_mut(&self.world, py)?
+            .inner
+            .set_joint_collide(self.handle, collide)
+            .py()
+    }
+
     /// "distance", "rope", "ball", "hinge" or "fixed".
     #[getter]
     fn kind(&self, py: Python<'_>) -> PyResult<&'static str> {

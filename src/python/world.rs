@@ -208,6 +208,18 @@ impl PyWorld {
         w.try_borrow_mut(py).map_err(|_| in_use())
     }
 
+    /// The Joint of a joint just made, its bodies set to collide with each other if asked.
+    fn joint_made(
+        slf: &Bound<'_, Self>,
+        h: crate::dynamics::joints::JointHandle,
+        collide: bool,
+    ) -> PyResult<PyJoint> {
+        if collide {
+            slf.borrow_mut().inner.set_joint_collide(h, true).py()?;
+        }
+        Ok(PyJoint::new(slf.clone().unbind(), h))
+    }
+
     fn viewer_open(&mut self) -> bool {
         self.link.as_mut().is_some_and(|l| l.is_open())
     }
@@ -684,8 +696,10 @@ impl PyWorld {
     /// Adds a rigid massless rod between anchor_a on a and anchor_b on b (body-frame points),
     /// or, with b=None, from a to the world point anchor_b. length defaults to the anchors'
     /// current distance.
-    #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, length=None))]
-    #[pyo3(text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), length=None)")]
+    #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, length=None, *, collide=false))]
+    #[pyo3(
+        text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), length=None, *, collide=False)"
+    )]
     fn add_distance_joint(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
@@ -693,17 +707,20 @@ impl PyWorld {
         anchor_a: Option<&Bound<'_, PyAny>>,
         anchor_b: Option<&Bound<'_, PyAny>>,
         length: Option<&Bound<'_, PyAny>>,
+        collide: bool,
     ) -> PyResult<PyJoint> {
         let at = attachment(slf, a, b, anchor_a, anchor_b)?;
         let l = opt_float(length, "length")?;
         let h = slf.borrow_mut().inner.add_distance_joint(at, l).py()?;
-        Ok(PyJoint::new(slf.clone().unbind(), h))
+        Self::joint_made(slf, h, collide)
     }
 
     /// Adds a rope: the anchors (as for add_distance_joint) stay at most max_length apart and
     /// may come closer. max_length defaults to their current distance.
-    #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, max_length=None))]
-    #[pyo3(text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), max_length=None)")]
+    #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, max_length=None, *, collide=false))]
+    #[pyo3(
+        text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), max_length=None, *, collide=False)"
+    )]
     fn add_rope_joint(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
@@ -711,32 +728,36 @@ impl PyWorld {
         anchor_a: Option<&Bound<'_, PyAny>>,
         anchor_b: Option<&Bound<'_, PyAny>>,
         max_length: Option<&Bound<'_, PyAny>>,
+        collide: bool,
     ) -> PyResult<PyJoint> {
         let at = attachment(slf, a, b, anchor_a, anchor_b)?;
         let l = opt_float(max_length, "max_length")?;
         let h = slf.borrow_mut().inner.add_rope_joint(at, l).py()?;
-        Ok(PyJoint::new(slf.clone().unbind(), h))
+        Self::joint_made(slf, h, collide)
     }
 
     /// Adds a ball-and-socket joint at the world point `anchor`: a and b (or a and the world)
     /// keep that point in common and turn freely about it.
-    #[pyo3(signature = (a, b=None, anchor=None))]
+    #[pyo3(signature = (a, b=None, anchor=None, *, collide=false))]
     fn add_ball_joint(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
         b: Option<&Bound<'_, PyAny>>,
         anchor: Option<&Bound<'_, PyAny>>,
+        collide: bool,
     ) -> PyResult<PyJoint> {
         let (ha, hb, p) = pivot(slf, a, b, anchor)?;
         let h = slf.borrow_mut().inner.add_ball_joint(ha, hb, p).py()?;
-        Ok(PyJoint::new(slf.clone().unbind(), h))
+        Self::joint_made(slf, h, collide)
     }
 
     /// Adds a hinge at the world point `anchor` turning about the world direction `axis`.
     /// limits: (lower, upper) angle in radians within [-pi, pi], measured from the pose now;
     /// motor: (speed rad/s, max_torque N m) or a dict with those keys.
-    #[pyo3(signature = (a, b=None, anchor=None, axis=None, limits=None, motor=None))]
-    #[pyo3(text_signature = "(a, b=None, anchor, axis=(0, 0, 1), limits=None, motor=None)")]
+    #[pyo3(signature = (a, b=None, anchor=None, axis=None, limits=None, motor=None, *, collide=false))]
+    #[pyo3(
+        text_signature = "(a, b=None, anchor, axis=(0, 0, 1), limits=None, motor=None, *, collide=False)"
+    )]
     fn add_hinge_joint(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
@@ -745,6 +766,7 @@ impl PyWorld {
         axis: Option<&Bound<'_, PyAny>>,
         limits: Option<&Bound<'_, PyAny>>,
         motor: Option<&Bound<'_, PyAny>>,
+        collide: bool,
     ) -> PyResult<PyJoint> {
         let (ha, hb, p) = pivot(slf, a, b, anchor)?;
         let axis = vec3_or(axis, "axis", DVec3::Z)?;
@@ -754,15 +776,16 @@ impl PyWorld {
             .inner
             .add_hinge_joint(ha, hb, p, axis, options)
             .py()?;
-        Ok(PyJoint::new(slf.clone().unbind(), h))
+        Self::joint_made(slf, h, collide)
     }
 
     /// Welds a to b (or to the world) in their present relative pose.
-    #[pyo3(signature = (a, b=None))]
+    #[pyo3(signature = (a, b=None, *, collide=false))]
     fn add_fixed_joint(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
         b: Option<&Bound<'_, PyAny>>,
+        collide: bool,
     ) -> PyResult<PyJoint> {
         let ha = own_body(slf, a, "a")?;
         let hb = b
@@ -770,7 +793,7 @@ impl PyWorld {
             .map(|o| own_body(slf, o, "b"))
             .transpose()?;
         let h = slf.borrow_mut().inner.add_fixed_joint(ha, hb).py()?;
-        Ok(PyJoint::new(slf.clone().unbind(), h))
+        Self::joint_made(slf, h, collide)
     }
 
     /// The springs, in the order they were added.

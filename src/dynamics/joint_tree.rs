@@ -1,0 +1,693 @@
+//! Direct solve of the joints' position phase where the joints join bodies in trees (chains,
+//! ropes of links, ragdolls): Newton's method on all their equations at once, each linear
+//! system solved exactly by block elimination in O(joints).
+//!
+//! Gauss-Seidel over joints, one at a time, passes a correction one link along a chain per
+//! sweep: a chain of n links needs of the order of n^2 sweeps, and one of 200 links hung from
+//! a support does not converge in hundreds, leaving errors that grow step after step until it
+//! explodes (or a heavy weight at its end does the same to a short one). Solved together the
+//! joints hold to round-off in a few Newton iterations whatever the chain's length or masses.
+//!
+//! The system K lambda = -c / dt couples two joints when they share a moving body (Baraff,
+//! "Linear-time dynamics using Lagrange multipliers", SIGGRAPH 1996, solves the same systems).
+//! Where the joints form a tree over the moving bodies, eliminating joints from the leaves
+//! inwards (each body's own joints to the world before the joint to its parent) leaves the
+//! remaining neighbours of every eliminated joint on one body, which are all coupled already:
+//! the elimination makes no new couplings, so its cost is linear in the joints. Joints in a
+//! closed loop of moving bodies, ropes and hinge limits (inequalities) stay with the
+//! Gauss-Seidel sweeps, which run after this solve and find these joints already holding.
+
+use crate::dynamics::joints::{Joint, JointKind};
+use crate::dynamics::solver_body::SolverBody;
+use crate::dynamics::state::State;
+use crate::math::{DQuat, DVec3};
+
+/// Most equations of one joint (a fixed joint's).
+const M: usize = 6;
+
+/// Newton iterations at most; each one's linear solve is exact, so a few reach round-off
+/// unless the step turns bodies so far that the equations have no solution.
+const NEWTON: usize = 40;
+
+/// A dense block of up to M x M.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    rows: usize,
+    cols: usize,
+    a: [[f64; M]; M],
+}
+
+impl Block {
+    fn zero(rows: usize, cols: usize) -> Block {
+        Block {
+            rows,
+            cols,
+            a: [[0.0; M]; M],
+        }
+    }
+
+    fn mul(&self, o: &Block) -> Block {
+        let mut r = Block::zero(self.rows, o.cols);
+        for i in 0..self.rows {
+            for k in 0..self.cols {
+                let x = self.a[i][k];
+                if x != 0.0 {
+                    for j in 0..o.cols {
+                        r.a[i][j] += x * o.a[k][j];
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    fn sub_assign(&mut self, o: &Block) {
+        for i in 0..self.rows {
+            for j in 0..self.cols {
+                self.a[i][j] -= o.a[i][j];
+            }
+        }
+    }
+
+    fn mul_vec(&self, x: &[f64; M]) -> [f64; M] {
+        let mut r = [0.0; M];
+        for (i, ri) in r.iter_mut().enumerate().take(self.rows) {
+            *ri = (0..self.cols).map(|k| self.a[i][k] * x[k]).sum();
+        }
+        r
+    }
+
+    /// The inverse by Gauss-Jordan elimination with partial pivoting; None if singular.
+    fn inverse(&self) -> Option<Block> {
+        let n = self.rows;
+        let (mut a, mut inv) = (self.a, Block::zero(n, n).a);
+        for (i, row) in inv.iter_mut().enumerate().take(n) {
+            row[i] = 1.0;
+        }
+        let scale = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .fold(0.0f64, |m, (i, j)| m.max(a[i][j].abs()));
+        for c in 0..n {
+            let p = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
+            // Also refuses a NaN pivot.
+            if a[p][c].abs().partial_cmp(&(1e-14 * scale)) != Some(std::cmp::Ordering::Greater) {
+                return None;
+            }
+            a.swap(c, p);
+            inv.swap(c, p);
+            let d = 1.0 / a[c][c];
+            for j in 0..n {
+                a[c][j] *= d;
+                inv[c][j] *= d;
+            }
+            for r in 0..n {
+                if r != c && a[r][c] != 0.0 {
+                    let f = a[r][c];
+                    for j in 0..n {
+                        a[r][j] -= f * a[c][j];
+                        inv[r][j] -= f * inv[c][j];
+                    }
+                }
+            }
+        }
+        Some(Block {
+            rows: n,
+            cols: n,
+            a: inv,
+        })
+    }
+}
+
+/// One equation of a joint, on one side: how a body's velocity change (dv, dw) moves the
+/// residual (`measure`), and the generalised impulse a unit multiplier gives it (`push`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Side {
+    measure: (DVec3, DVec3),
+    push: (DVec3, DVec3),
+}
+
+/// A joint's equations at the current predicted poses.
+#[derive(Clone, Copy, Debug, Default)]
+struct Equations {
+    m: usize,
+    residual: [f64; M],
+    a: [Side; M],
+    b: [Side; M],
+}
+
+/// The joints of one step's tree solve, with their buffers (reused from step to step).
+#[derive(Default)]
+pub struct JointTree {
+    /// Joints solved here, in elimination order.
+    order: Vec<usize>,
+    eqs: Vec<Equations>,
+    /// Per joint: couplings with the joints it shares a moving body with (joint, block).
+    links: Vec<Vec<(usize, Block)>>,
+    rhs: Vec<[f64; M]>,
+    pivots: Vec<Option<Block>>,
+    done: Vec<bool>,
+    lambda: Vec<[f64; M]>,
+    /// Per moving body: the tree joints on it.
+    on_body: Vec<Vec<usize>>,
+    parent: Vec<usize>,
+    depth: Vec<usize>,
+    /// Per joint of the step: whether this solve takes it.
+    taken: Vec<bool>,
+    /// Buffers of `order_joints` and `eliminate`.
+    loops: Vec<bool>,
+    picked: Vec<(usize, usize, Option<usize>)>,
+    queue: std::collections::VecDeque<usize>,
+    rest: Vec<(usize, Block)>,
+}
+
+/// What the tree solve needs of each joint besides the joint itself: its body rows and its
+/// directions at the start of the step.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Arms {
+    pub a: usize,
+    pub b: Option<usize>,
+    /// Lever arms and hinge axis at the start of the step (RATTLE's directions).
+    pub ra0: DVec3,
+    pub rb0: DVec3,
+    pub n0: DVec3,
+    pub axis0: DVec3,
+}
+
+fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+impl JointTree {
+    /// Solves the equality joints that join moving bodies in trees; `impulse` receives each
+    /// joint's linear and angular impulses. Returns the largest residual left among them (0
+    /// when none was solved).
+    pub fn solve(
+        &mut self,
+        kinds: &[Joint],
+        joints: &[Arms],
+        bodies: &mut [SolverBody],
+        free: &State,
+        dt: f64,
+        impulse: &mut dyn FnMut(usize, DVec3, DVec3),
+    ) -> f64 {
+        self.taken.clear();
+        self.taken.resize(joints.len(), false);
+        if !self.order_joints(kinds, joints, bodies) {
+            self.order.clear();
+            return 0.0;
+        }
+        for &j in &self.order {
+            self.taken[j] = true;
+        }
+        // Newton's method with a backtracking line search: a step that does not reduce the
+        // largest residual is halved (the linearisation holds only for small turns). RATTLE's
+        // equations push along the start-of-step directions; when bodies turn far in the step
+        // they can have no solution, and halving then stops helping: from there on the joints
+        // are projected instead (pushed along the directions at the end poses, a system that
+        // always has one).
+        let mut project = false;
+        let mut worst = self.residual(kinds, joints, bodies, free, project);
+        for _ in 0..NEWTON {
+            if worst <= super::joint_solver::TOLERANCE {
+                break;
+            }
+            for (k, &j) in self.order.iter().enumerate() {
+                self.eqs[k] = if project {
+                    end_equations(&kinds[j], &joints[j], bodies, free)
+                } else {
+                    equations(&kinds[j], &joints[j], bodies, free)
+                };
+            }
+            if !self.eliminate(joints, bodies, 1.0 / dt) {
+                break;
+            }
+            let mut step = 1.0;
+            self.apply(joints, bodies, dt, step, impulse);
+            let mut now = self.residual(kinds, joints, bodies, free, project);
+            while now >= worst && step > 1.0 / 64.0 {
+                self.apply(joints, bodies, dt, -0.5 * step, impulse);
+                step *= 0.5;
+                now = self.residual(kinds, joints, bodies, free, project);
+            }
+            if now >= worst {
+                // No step along these directions helps: undo it and project.
+                self.apply(joints, bodies, dt, -step, impulse);
+                if project {
+                    break;
+                }
+                project = true;
+                worst = self.residual(kinds, joints, bodies, free, project);
+                continue;
+            }
+            worst = now;
+        }
+        worst
+    }
+
+    /// The largest residual of the solve's joints at the bodies' predicted end poses.
+    fn residual(
+        &self,
+        kinds: &[Joint],
+        joints: &[Arms],
+        bodies: &[SolverBody],
+        free: &State,
+        project: bool,
+    ) -> f64 {
+        self.order
+            .iter()
+            .map(|&j| {
+                let e = if project {
+                    end_equations(&kinds[j], &joints[j], bodies, free)
+                } else {
+                    equations(&kinds[j], &joints[j], bodies, free)
+                };
+                e.residual[..e.m].iter().fold(0.0f64, |m, x| m.max(x.abs()))
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// Whether the last position solve took joint j (its velocity solve then does too).
+    pub fn takes(&self, j: usize) -> bool {
+        self.taken.get(j).copied().unwrap_or(false)
+    }
+
+    /// The velocity phase for the joints of the last position solve: the relative velocities
+    /// along their equations at the end poses made zero, all at once.
+    pub fn solve_velocities(
+        &mut self,
+        kinds: &[Joint],
+        joints: &[Arms],
+        bodies: &mut [SolverBody],
+        free: &State,
+        impulse: &mut dyn FnMut(usize, DVec3, DVec3),
+    ) {
+        if self.order.is_empty() {
+            return;
+        }
+        for (k, &j) in self.order.iter().enumerate() {
+            let mut e = end_equations(&kinds[j], &joints[j], bodies, free);
+            let (a, b) = (&bodies[joints[j].a], joints[j].b.map(|b| bodies[b]));
+            for r in 0..e.m {
+                let (ml, ma) = e.a[r].measure;
+                e.residual[r] = ml.dot(a.v) + ma.dot(a.w);
+                if let Some(b) = b {
+                    let (ml, ma) = e.b[r].measure;
+                    e.residual[r] += ml.dot(b.v) + ma.dot(b.w);
+                }
+            }
+            self.eqs[k] = e;
+        }
+        if self.eliminate(joints, bodies, 1.0) {
+            self.apply(joints, bodies, 0.0, 1.0, impulse);
+        }
+    }
+
+    /// Applies the multipliers of every joint of the solve, each change of velocity moving
+    /// its body by itself times `reach` by the end of the step.
+    fn apply(
+        &self,
+        joints: &[Arms],
+        bodies: &mut [SolverBody],
+        reach: f64,
+        factor: f64,
+        impulse: &mut dyn FnMut(usize, DVec3, DVec3),
+    ) {
+        {
+            for (k, &j) in self.order.iter().enumerate() {
+                let e = &self.eqs[k];
+                let l = &self.lambda[k].map(|x| x * factor);
+                // What the joint reports: the linear impulse on b, and the angular impulse of
+                // its angular equations (those without a linear part).
+                let (mut lin, mut ang) = (DVec3::ZERO, DVec3::ZERO);
+                for (side, &x) in e.b[..e.m].iter().zip(l) {
+                    if side.push.0 == DVec3::ZERO {
+                        ang += side.push.1 * x;
+                    } else {
+                        lin += side.push.0 * x;
+                    }
+                }
+                apply(bodies, &joints[j], e, l, reach);
+                impulse(j, lin, ang);
+            }
+        }
+    }
+
+    /// Picks the joints of the tree solve and orders them for elimination; false if none.
+    fn order_joints(&mut self, kinds: &[Joint], joints: &[Arms], bodies: &[SolverBody]) -> bool {
+        let n = bodies.len();
+        let moving = |i: usize| bodies[i].inv_mass > 0.0;
+        self.parent.clear();
+        self.parent.extend(0..n);
+        // Joints closing a loop of moving bodies, and so their whole group, are left out.
+        let (loops, taken) = (&mut self.loops, &mut self.picked);
+        loops.clear();
+        loops.resize(n, false);
+        taken.clear();
+        for (j, t) in joints.iter().enumerate() {
+            if matches!(kinds[j].kind, JointKind::Rope { .. }) {
+                continue;
+            }
+            let b = t.b.filter(|&b| moving(b));
+            match (moving(t.a), b) {
+                (false, None) => {}
+                (true, None) => taken.push((j, t.a, None)),
+                (false, Some(b)) => taken.push((j, b, None)),
+                (true, Some(y)) => {
+                    let x = t.a;
+                    let (rx, ry) = (find(&mut self.parent, x), find(&mut self.parent, y));
+                    if rx == ry {
+                        loops[rx] = true;
+                    } else {
+                        self.parent[rx] = ry;
+                        loops[ry] |= loops[rx];
+                    }
+                    taken.push((j, x, Some(y)));
+                }
+            }
+        }
+        let parent = &mut self.parent;
+        taken.retain(|&(_, x, _)| !loops[find(parent, x)]);
+        if taken.is_empty() {
+            return false;
+        }
+        // Depth of each moving body in its tree, from the first body met as root.
+        self.on_body.resize_with(n, Vec::new);
+        self.on_body.iter_mut().for_each(Vec::clear);
+        for (k, &(_, x, y)) in taken.iter().enumerate() {
+            self.on_body[x].push(k);
+            if let Some(y) = y {
+                self.on_body[y].push(k);
+            }
+        }
+        self.depth.clear();
+        self.depth.resize(n, usize::MAX);
+        let queue = &mut self.queue;
+        for &(_, x, _) in taken.iter() {
+            if self.depth[x] != usize::MAX {
+                continue;
+            }
+            self.depth[x] = 0;
+            queue.push_back(x);
+            while let Some(body) = queue.pop_front() {
+                for &k in &self.on_body[body] {
+                    let (_, x, y) = taken[k];
+                    for other in [Some(x), y].into_iter().flatten() {
+                        if self.depth[other] == usize::MAX {
+                            self.depth[other] = self.depth[body] + 1;
+                            queue.push_back(other);
+                        }
+                    }
+                }
+            }
+        }
+        // Deepest first; at one depth a body's joints to the world before its joint to its
+        // parent; then by index, for a deterministic order.
+        let key = |&(j, x, y): &(usize, usize, Option<usize>)| {
+            let child = y.map_or(self.depth[x], |y| self.depth[x].max(self.depth[y]));
+            (std::cmp::Reverse(child), y.is_some(), j)
+        };
+        taken.sort_by_key(key);
+        self.order.clear();
+        self.order.extend(taken.iter().map(|t| t.0));
+        let count = self.order.len();
+        self.eqs.resize(count, Equations::default());
+        self.lambda.resize(count, [0.0; M]);
+        self.rhs.resize(count, [0.0; M]);
+        self.pivots.resize(count, None);
+        self.done.resize(count, false);
+        self.links.resize_with(count, Vec::new);
+        // Moving body -> positions (in `order`) of its joints.
+        self.on_body.iter_mut().for_each(Vec::clear);
+        for (k, &(_, x, y)) in taken.iter().enumerate() {
+            self.on_body[x].push(k);
+            if let Some(y) = y {
+                self.on_body[y].push(k);
+            }
+        }
+        true
+    }
+
+    /// Builds K and solves K lambda = -c / dt by elimination in `order`; false if a pivot
+    /// block is singular.
+    fn eliminate(&mut self, joints: &[Arms], bodies: &[SolverBody], scale: f64) -> bool {
+        let count = self.order.len();
+        for k in 0..count {
+            self.links[k].clear();
+            let e = &self.eqs[k];
+            let mut r = [0.0; M];
+            for (i, ri) in r.iter_mut().enumerate().take(e.m) {
+                *ri = -e.residual[i] * scale;
+            }
+            self.rhs[k] = r;
+            self.done[k] = false;
+        }
+        // Couplings through each moving body.
+        for (body, on) in self.on_body.iter().enumerate() {
+            for &i in on {
+                for &k in on {
+                    let block = coupling(
+                        &self.eqs[i],
+                        &joints[self.order[i]],
+                        &self.eqs[k],
+                        &joints[self.order[k]],
+                        body,
+                        &bodies[body],
+                    );
+                    match self.links[i].iter_mut().find(|(o, _)| *o == k) {
+                        Some((_, b)) => {
+                            for (row, add) in b.a.iter_mut().zip(&block.a) {
+                                row.iter_mut().zip(add).for_each(|(x, y)| *x += y);
+                            }
+                        }
+                        None => self.links[i].push((k, block)),
+                    }
+                }
+            }
+        }
+        // Forward elimination.
+        for j in 0..count {
+            let Some(kjj) = self.links[j].iter().find(|(o, _)| *o == j).map(|x| x.1) else {
+                return false;
+            };
+            let Some(inv) = kjj.inverse() else {
+                return false;
+            };
+            self.pivots[j] = Some(inv);
+            self.done[j] = true;
+            let mut rest = std::mem::take(&mut self.rest);
+            rest.clear();
+            rest.extend(
+                self.links[j]
+                    .iter()
+                    .filter(|(o, _)| !self.done[*o])
+                    .copied(),
+            );
+            for &(i, _) in &rest {
+                // K_ij, the coupling of i with j, is in i's list.
+                let Some(kij) = self.links[i].iter().find(|(o, _)| *o == j).map(|x| x.1) else {
+                    continue;
+                };
+                let f = kij.mul(&inv);
+                let d = f.mul_vec(&self.rhs[j]);
+                for (x, dx) in self.rhs[i].iter_mut().zip(d) {
+                    *x -= dx;
+                }
+                for &(k, kjk) in &rest {
+                    let upd = f.mul(&kjk);
+                    match self.links[i].iter_mut().find(|(o, _)| *o == k) {
+                        Some((_, b)) => b.sub_assign(&upd),
+                        None => {
+                            let mut b = Block::zero(upd.rows, upd.cols);
+                            b.sub_assign(&upd);
+                            self.links[i].push((k, b));
+                        }
+                    }
+                }
+            }
+            self.rest = rest;
+        }
+        // Back substitution, from the last eliminated.
+        for j in (0..count).rev() {
+            let mut r = self.rhs[j];
+            for &(k, kjk) in &self.links[j] {
+                if k > j {
+                    let d = kjk.mul_vec(&self.lambda[k]);
+                    for (x, dx) in r.iter_mut().zip(d) {
+                        *x -= dx;
+                    }
+                }
+            }
+            self.lambda[j] = self.pivots[j].expect("eliminated").mul_vec(&r);
+        }
+        true
+    }
+}
+
+/// K block of joints i and k through `body`: how k's multipliers move i's residuals.
+fn coupling(
+    ei: &Equations,
+    ti: &Arms,
+    ek: &Equations,
+    tk: &Arms,
+    body: usize,
+    sb: &SolverBody,
+) -> Block {
+    let side = |e: &Equations, t: &Arms| -> Option<[Side; M]> {
+        if t.a == body {
+            Some(e.a)
+        } else if t.b == Some(body) {
+            Some(e.b)
+        } else {
+            None
+        }
+    };
+    let mut block = Block::zero(ei.m, ek.m);
+    let (Some(si), Some(sk)) = (side(ei, ti), side(ek, tk)) else {
+        return block;
+    };
+    for (row, measured) in block.a.iter_mut().zip(&si[..ei.m]) {
+        let (ml, ma) = measured.measure;
+        for (x, pushed) in row.iter_mut().zip(&sk[..ek.m]) {
+            let (pl, pa) = pushed.push;
+            *x = ml.dot(pl) * sb.inv_mass + ma.dot(sb.inv_inertia * pa);
+        }
+    }
+    block
+}
+
+/// Applies joint `t`'s multipliers to its bodies (impulses from the step's start).
+fn apply(bodies: &mut [SolverBody], t: &Arms, e: &Equations, l: &[f64; M], reach: f64) {
+    let (mut la, mut aa, mut lb, mut ab) = (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+    for ((sa, sb), &x) in e.a[..e.m].iter().zip(&e.b[..e.m]).zip(l) {
+        la += sa.push.0 * x;
+        aa += sa.push.1 * x;
+        lb += sb.push.0 * x;
+        ab += sb.push.1 * x;
+    }
+    let a = &mut bodies[t.a];
+    a.change(la * a.inv_mass, a.inv_inertia * aa, reach);
+    if let Some(b) = t.b {
+        let b = &mut bodies[b];
+        b.change(lb * b.inv_mass, b.inv_inertia * ab, reach);
+    }
+}
+
+fn end_pose(bodies: &[SolverBody], free: &State, i: Option<usize>) -> (DVec3, DQuat) {
+    i.map_or((DVec3::ZERO, DQuat::IDENTITY), |i| {
+        bodies[i].end_pose(free, i)
+    })
+}
+
+/// A point equation (the anchors together along `u`) of a joint at arms (ra, rb) now, pushed
+/// at (ia, ib).
+fn point_rows(
+    e: &mut Equations,
+    c: DVec3,
+    ra: DVec3,
+    rb: DVec3,
+    ia: DVec3,
+    ib: DVec3,
+    dirs: &[DVec3],
+) {
+    for &u in dirs {
+        let r = e.m;
+        e.residual[r] = c.dot(u);
+        e.a[r] = Side {
+            measure: (-u, -ra.cross(u)),
+            push: (-u, -ia.cross(u)),
+        };
+        e.b[r] = Side {
+            measure: (u, rb.cross(u)),
+            push: (u, ib.cross(u)),
+        };
+        e.m += 1;
+    }
+}
+
+/// An angular equation: b turned against a about `u` by `residual`.
+fn angular_row(e: &mut Equations, residual: f64, u: DVec3) {
+    let r = e.m;
+    e.residual[r] = residual;
+    e.a[r] = Side {
+        measure: (DVec3::ZERO, -u),
+        push: (DVec3::ZERO, -u),
+    };
+    e.b[r] = Side {
+        measure: (DVec3::ZERO, u),
+        push: (DVec3::ZERO, u),
+    };
+    e.m += 1;
+}
+
+/// A joint's equations at the bodies' predicted end poses.
+fn equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Equations {
+    let ((xa, qa), (xb, qb)) = (
+        end_pose(bodies, free, Some(t.a)),
+        end_pose(bodies, free, t.b),
+    );
+    let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
+    let d = (xb + rb) - (xa + ra);
+    let mut e = Equations::default();
+    let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+    match &joint.kind {
+        JointKind::Ball => point_rows(&mut e, d, ra, rb, t.ra0, t.rb0, &axes),
+        JointKind::Hinge { axis_a, axis_b, .. } => {
+            let (wa, wb) = (qa * *axis_a, qb * *axis_b);
+            let (p1, p2) = t.axis0.any_orthonormal_pair();
+            let err = wa.cross(wb);
+            angular_row(&mut e, err.dot(p1), p1);
+            angular_row(&mut e, err.dot(p2), p2);
+            point_rows(&mut e, d, ra, rb, t.ra0, t.rb0, &axes);
+        }
+        JointKind::Fixed { relative } => {
+            let err = super::joint_solver::rotation_between(qa * *relative, qb);
+            for u in axes {
+                angular_row(&mut e, err.dot(u), u);
+            }
+            point_rows(&mut e, d, ra, rb, t.ra0, t.rb0, &axes);
+        }
+        JointKind::Distance { length } => {
+            let dist = d.length();
+            if dist > 1e-12 {
+                let n = d / dist;
+                let n0 = if t.n0 == DVec3::ZERO { n } else { t.n0 };
+                e.residual[0] = dist - length;
+                e.a[0] = Side {
+                    measure: (-n, -ra.cross(n)),
+                    push: (-n0, -t.ra0.cross(n0)),
+                };
+                e.b[0] = Side {
+                    measure: (n, rb.cross(n)),
+                    push: (n0, t.rb0.cross(n0)),
+                };
+                e.m = 1;
+            }
+        }
+        JointKind::Rope { .. } => {}
+    }
+    e
+}
+
+/// A joint's equations for the velocity phase: along its directions at the end poses, each
+/// measured and pushed there (the residuals are filled in by the caller).
+fn end_equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Equations {
+    let ((_, qa), (_, qb)) = (
+        end_pose(bodies, free, Some(t.a)),
+        end_pose(bodies, free, t.b),
+    );
+    let ends = Arms {
+        ra0: qa * joint.anchor_a,
+        rb0: qb * joint.anchor_b,
+        n0: DVec3::ZERO,
+        axis0: match &joint.kind {
+            JointKind::Hinge { axis_a, .. } => qa * *axis_a,
+            _ => DVec3::ZERO,
+        },
+        ..*t
+    };
+    equations(joint, &ends, bodies, free)
+}
