@@ -283,6 +283,9 @@ struct Slot {
     generation: u32,
     /// Position of the body in `BodySet::order`, when occupied.
     dense: Option<u32>,
+    /// The highest generation the slot has ever had, across restored snapshots: a freed slot
+    /// takes the next one, so no handle is ever issued twice.
+    newest: u32,
 }
 
 /// The bodies of a world, in the order they were added (the row order of whole-world arrays).
@@ -324,6 +327,7 @@ impl BodySet {
                 self.slots.push(Slot {
                     generation: 0,
                     dense: Some(dense),
+                    newest: 0,
                 });
                 BodyHandle {
                     index: self.slots.len() as u32 - 1,
@@ -368,9 +372,35 @@ impl BodySet {
         }
         let slot = &mut self.slots[h.index as usize];
         slot.dense = None;
-        slot.generation = slot.generation.wrapping_add(1);
+        slot.newest = slot.newest.wrapping_add(1);
+        slot.generation = slot.newest;
         self.free.push(h.index);
         Some(body)
+    }
+
+    /// Becomes the body set `s` (a snapshot's), keeping the handles honest: a handle made
+    /// since the snapshot, whose body the restore removes, never names a body again, however
+    /// its slot is reused. (Snapshot bodies keep their handles.)
+    pub fn restore_from(&mut self, s: &BodySet) {
+        let newest: Vec<u32> = self.slots.iter().map(|slot| slot.newest).collect();
+        *self = s.clone();
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            slot.newest = slot.newest.max(newest.get(i).copied().unwrap_or(0));
+            if slot.dense.is_none() {
+                slot.newest = slot.newest.wrapping_add(1);
+                slot.generation = slot.newest;
+            }
+        }
+        // Slots made since the snapshot stay, free, on a generation none of their handles has.
+        for &n in &newest[self.slots.len().min(newest.len())..] {
+            self.free.push(self.slots.len() as u32);
+            self.slots.push(Slot {
+                generation: n.wrapping_add(1),
+                dense: None,
+                newest: n.wrapping_add(1),
+            });
+        }
+        self.sleep_may_be_set = true;
     }
 
     pub fn bodies(&self) -> &[Body] {

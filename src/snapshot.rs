@@ -66,11 +66,13 @@ impl World {
     /// events are dropped.
     pub fn restore(&mut self, s: &Snapshot) {
         self.settings = s.settings.clone();
-        self.bodies = s.bodies.clone();
+        self.bodies.restore_from(&s.bodies);
         self.base_time = s.base_time;
         self.steps_since_base = s.steps_since_base;
-        self.next_id = s.next_id;
-        self.next_handle = s.next_handle;
+        // Ids and spring/joint handles only grow: one made since the snapshot must not name
+        // a body, spring or joint made after the restore.
+        self.next_id = self.next_id.max(s.next_id);
+        self.next_handle = self.next_handle.max(s.next_handle);
         self.contacts.clear();
         self.contacts.manifolds = s.manifolds.clone();
         self.pair_materials = s.pair_materials.clone();
