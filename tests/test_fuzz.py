@@ -12,9 +12,15 @@ values, and each outcome is held to these oracles:
 - after an accepted call, five single steps leave the state finite, or one of them raises
   SimulationError and leaves the world as it was before that step.
 
+A SimulationError whose message reports NaN counts as NaN after an accepted call: the value
+accepted was one the step cannot carry at all. Handles are also read after edits that retire
+or reuse them (remove, restore, reload): a live one reads finite numbers, a dead one raises
+IndexError, a read-only property refuses with AttributeError.
+
 Scene files are fuzzed by mutating one field of a saved world at a time; a mutated file must
 load and step finitely (and save again to a file that loads), or raise ValueError naming the
-field.
+field. What the API refuses (a joint of a body to itself, reversed hinge limits, a hull with no
+volume) the loader must refuse too.
 
 The fuzzing runs in child processes: a crash (segfault, abort) or a hang (a per-call watchdog)
 ends the child, which the parent reports as a failure and then reruns, skipping that call, so
@@ -191,6 +197,7 @@ class Ctx:
         self.dead_joint = w.add_ball_joint(b["box"], None, anchor=(1, 1, 0))
         w.remove(self.dead_joint)
         self.snap = w.snapshot()
+        self.recording = w.record(every=2)
         w.step(2)
         self.other = rl.World()
         self.foreign = self.other.add_sphere(0.1, position=(0, 1, 0))
@@ -201,7 +208,7 @@ class Ctx:
             id(w): "w", id(self.other): "other", id(self.gone): "gone", id(self.foreign): "foreign",
             id(self.spring): "spring", id(self.dead_spring): "dead_spring", id(self.dead_joint): "dead_joint",
             id(self.load): "load", id(self.load_once): "load_once", id(self.snap): "snap",
-            id(self.other_snap): "other_snap",
+            id(self.other_snap): "other_snap", id(self.recording): "recording",
         })
         self.handles = [self.gone, self.foreign, self.spring, self.dead_spring, self.joints["hinge"],
                         self.dead_joint, self.load, w, self.other, self.snap]
@@ -386,12 +393,11 @@ class Recorder:
         elif not isinstance(e, allowed):
             return self.fail("wrong exception type", spec, call, what)
         if not (dead_target and isinstance(e, IndexError)) and not (oserror and isinstance(e, OSError) and e.filename):
-            blame = list(hostile) if hostile else list(names)
-            if not hostile and names:
+            if not hostile:  # every argument was an ordinary one
                 return self.fail("valid call rejected", spec, call, what)
-            if blame and not named(e, blame):
+            if not named(e, hostile):
                 kind = "wrong parameter named" if named(e, names) else "parameter not named"
-                return self.fail(kind, spec, call, f"expected {blame}; {what}")
+                return self.fail(kind, spec, call, f"expected {list(hostile)}; {what}")
         after = [fingerprint(w) for w in worlds]
         for b, a in zip(before, after):
             if a != b:
@@ -534,15 +540,9 @@ class P:
         self.name, self.valid, self.hostile, self.required = name, valid, hostile, required
 
 
-def unless(key, strategy_fn, values=(None,)):
-    """An ordinary value only when kw[key] is not among `values` (None: absent); otherwise the
-    parameter is left out, since the pair would be refused for the other's sake (mass with
-    density, a velocity with kind="static")."""
-    return lambda ctx, kw=None: None if kw.get(key) in values else strategy_fn()
-
-
 def moving(strategy_fn, default_kind="dynamic"):
-    """A velocity, for bodies that may move: a static one is refused any."""
+    """A velocity, for bodies that may move: a static one is refused any. (An ordinary value of
+    None leaves the parameter out: the pair would be refused for the other's sake.)"""
     return lambda ctx, kw=None: None if kw.get("kind", default_kind) == "static" else strategy_fn()
 
 
@@ -550,7 +550,7 @@ def solid_options():
     return [
         P("kind", v_just("dynamic", "static", "kinematic"), h_str),
         P("mass", v(lambda: fl(0.1, 10)), h_float),
-        P("density", lambda ctx, kw=None: None if "mass" in kw else fl(100, 5000), h_float),
+        P("density", lambda ctx, kw=None: None if "mass" in kw else fl(100, 5000), h_float),  # one or the other
         P("position", v(lambda: vec(-5, 5)), h_vec),
         P("orientation", v(quats), h_quat),
         P("velocity", moving(lambda: vec(-5, 5)), h_vec),
@@ -647,7 +647,6 @@ def v_state(field, k):
     def strategy(ctx, kw):
         st = _st()
         current = getattr(ctx.w, field)
-
         still = np.array([b.kind == "static" for b in ctx.w.bodies])
 
         def nudge(eps):
@@ -726,10 +725,10 @@ class Spec:
     (setattr(target, attr, value)) or "func" (fn(**kw))."""
 
     def __init__(self, name, kind, attr=None, params=(), targets=None, fn=None, simulates=False, oserror=False,
-                 post=None, examples=60, bogus=True, hostile_if=None, aliases=None):
+                 post=None, examples=60, hostile_if=None, aliases=None):
         self.name, self.kind, self.attr, self.params = name, kind, attr, list(params)
         self.targets, self.fn, self.simulates, self.oserror = targets, fn, simulates, oserror
-        self.post, self.examples, self.bogus, self.hostile_if = post, examples, bogus, hostile_if
+        self.post, self.examples, self.hostile_if = post, examples, hostile_if
         self.aliases = aliases or {}  # other names a message may give a parameter by
 
 
@@ -802,7 +801,13 @@ def recording_post(ctx):
             if not finite(value):
                 raise NotFinite(f"recording.{name}")
         rec.to_dict()
+        rec.to_dataframe()
         len(rec)
+        try:
+            rec.save("recording.replay")
+        except ValueError:  # a replay needs positions and orientations, and says so
+            if {"positions", "orientations"} <= set(rec.quantities):
+                raise
         rec.stop()
 
     return post
@@ -963,6 +968,8 @@ def specs():
             P("impulse", v(lambda: vec(-10, 10)), h_vec, True),
             P("point", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec)]),
         Spec("load.remove", "method", attr="remove", targets=load_targets, examples=5),
+        Spec("recording.save", "method", attr="save", targets=lambda ctx: [ctx.recording], oserror=True,
+             params=[P("path", v_save_path, h_path, True)]),
         Spec("spring.remove", "method", attr="remove", targets=spring_targets, examples=5),
         Spec("joint.remove", "method", attr="remove", targets=joint_targets, examples=10),
         Spec("joint.motor =", "setter", attr="motor", targets=joint_targets, params=[P("motor", v_motor, h_motor)],
@@ -980,7 +987,7 @@ def run_call(data, rec, ctx, spec):
     st = _st()
     target = data.draw(st.sampled_from(spec.targets(ctx))) if spec.targets else None
     params = list(spec.params)
-    if spec.bogus and spec.kind != "setter" and params:
+    if spec.kind != "setter" and params:  # an unknown keyword must be named too
         params.append(P("bogus_keyword", None, lambda ctx, kw=None: _st().just(1)))
     forced = spec.hostile_if is not None and spec.hostile_if(target)
     focus = None
@@ -1045,9 +1052,10 @@ SETTABLE = {
 
 
 def run_handles(data, rec, ctx):
-    """A few edits that retire or reuse handles (remove, restore an older snapshot, reload), then
-    every property of every handle read, and every read-only one set: a live handle reads
-    finite numbers, a dead one raises IndexError, a read-only property AttributeError."""
+    """A few edits that retire or reuse handles (remove, restore an older snapshot, make a body
+    static, add bodies), then every property of every handle read, and every read-only one set:
+    a live handle reads finite numbers, a dead one raises IndexError, a read-only property
+    AttributeError."""
     st = _st()
     w = ctx.w
     ops = data.draw(st.lists(st.sampled_from(["step", "remove", "restore", "add", "kind", "snapshot"]), max_size=8))
@@ -1102,6 +1110,7 @@ def run_handles(data, rec, ctx):
 
             rec.check("read-only =", f"{owner}.{attr} = 1.0", _expect_attribute_error(write, attr), worlds=ctx.worlds,
                       hostile=[attr], names=[attr])
+
     def snap_time():
         if not finite(ctx.snap.time):
             raise NotFinite(ctx.snap.time)
@@ -1109,6 +1118,25 @@ def run_handles(data, rec, ctx):
     _read(rec, "read", "snap.time", snap_time, ctx, True)
     for load in (ctx.load, ctx.load_once):
         _read(rec, "read", f"{ctx.names[id(load)]}.active", lambda load=load: load.active, ctx, True)
+    listed = w.bodies
+    for group, h in handles:
+        if group == "body":
+            def member(h=h):
+                # A handle hashes, and equals a handle of the same live body (a dead one: none).
+                hash(h)
+                if (h in listed) != (alive(h) and h.world is w):
+                    raise RuntimeError("a handle's == disagrees with World.bodies")
+
+            _read(rec, "read", f"{ctx.names.get(id(h), '<body>')} in w.bodies", member, ctx, True)
+
+    def pickled():
+        import pickle
+
+        again = pickle.loads(pickle.dumps(w))
+        if again.to_json() != w.to_json():
+            raise RuntimeError("pickle: the world read back differs")
+
+    _read(rec, "read", "pickle.loads(pickle.dumps(w))", pickled, ctx, True)
 
 
 def _read(rec, spec, call, fn, ctx, live):
@@ -1184,13 +1212,14 @@ def show_path(path):
     return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
 
 
-def field_names(path, deleted=False):
+def field_names(path, deleted=False, value=None):
     """Names a fair message about the field at `path` may give: its key (or its list's), and
     for an internally tagged enum's `type` the enum itself. Fields that only point at others
     (ids, handles), and whole entries deleted from a list, surface where a reference dangles,
     so there any field a scene-file message names is fair."""
     keys = [k for k in path if isinstance(k, str)]
-    if set(keys[-1:]) & REFERENCE_KEYS or (deleted and len(path) == 2 and isinstance(path[-1], int)):
+    whole_list = len(path) == 1 and isinstance(value, list)
+    if set(keys[-1:]) & REFERENCE_KEYS or whole_list or (deleted and len(path) == 2 and isinstance(path[-1], int)):
         return ["scene file"]
     names = keys[-1:]
     if keys and keys[-1] == "type" and len(keys) > 1:
@@ -1237,7 +1266,7 @@ def targeted_mutations(doc):
     out = []
     ids = [b["id"] for b in doc["bodies"]]
     for j, joint in enumerate(doc["joints"]):
-        out.append(((f"joints[{j}] joining body {joint['a']} to itself"), ("joints", j, "b"), joint["a"]))
+        out.append((f"joints[{j}] joining body {joint['a']} to itself", ("joints", j, "b"), joint["a"]))
         out.append((f"joints[{j}].a = 999", ("joints", j, "a"), 999))
         if joint["kind"]["type"] == "hinge":
             kp = ("joints", j, "kind")
@@ -1246,7 +1275,7 @@ def targeted_mutations(doc):
                     (f"hinge limits [-10, 10] ({j})", kp + ("limits",), [-10.0, 10.0]),
                     (f"hinge motor [1, -1] ({j})", kp + ("motor",), [1.0, -1.0]),
                     (f"hinge axis_a zero ({j})", kp + ("axis_a",), [0.0, 0.0, 0.0]),
-                    (f"hinge reference_a along the axis ({j})", kp + ("reference_a",), kp and [0.0, 0.0, 1.0])]
+                    (f"hinge reference_a along the axis ({j})", kp + ("reference_a",), [0.0, 0.0, 1.0])]
         if joint["kind"]["type"] == "fixed":
             out.append((f"fixed relative zero quaternion ({j})", ("joints", j, "kind", "relative"), [0.0, 0.0, 0.0, 0.0]))
     for s, spring in enumerate(doc["springs"]):
@@ -1291,7 +1320,7 @@ def targeted_mutations(doc):
 
 
 REFUSED = ["to itself", "limits [1, -1]", "limits [-10, 10]", "motor [1, -1]", "axis_a zero", "coplanar", "all vertices equal",
-           "zero volume", "inertia all zero", "zero quaternion", "zero orientation"]
+           "inertia all zero", "zero quaternion", "zero orientation"]
 
 
 def run_scene_sweep(rec):
@@ -1303,7 +1332,7 @@ def run_scene_sweep(rec):
         for value in SCENE_MUTATIONS:
             n += 1
             label = f"{show_path(path)} = {'<deleted>' if value is DELETE else value.token if isinstance(value, Raw) else repr(value)}"
-            load_scene(rec, "scene: one field", label, mutate(doc, path, value), field_names(path, value is DELETE),
+            load_scene(rec, "scene: one field", label, mutate(doc, path, value), field_names(path, value is DELETE, value),
                        via_file=n % 50 == 0)
     for label, path, value, refused in targeted_mutations(doc):
         load_scene(rec, "scene: targeted", label, mutate(doc, path, value), field_names(path), must_refuse=refused)
@@ -1318,7 +1347,7 @@ def run_scene_random(data, rec, doc, all_paths):
         st.dictionaries(st.sampled_from(["type", "a", "b", "x", "radius"]), st.integers(-2, 10), max_size=2)))
     text = mutate(doc, path, Raw("NaN") if isinstance(value, float) and math.isnan(value) else value)
     text = text.replace("Infinity", "1e999") if isinstance(value, float) and math.isinf(value) else text
-    load_scene(rec, "scene: random", f"{show_path(path)} = {value!r}", text, field_names(path))
+    load_scene(rec, "scene: random", f"{show_path(path)} = {value!r}", text, field_names(path, value=value))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1418,14 +1447,15 @@ def run_batch(batch, tmp):
                 os.killpg(proc.pid, signal.SIGKILL)
                 rc, timed_out = proc.wait(), True
         events = [json.loads(line) for line in log.read_text().splitlines() if line.endswith("}")] if log.exists() else []
-        last = None
+        last, pending = None, []
         for e in events:
             if e["t"] == "fail":
-                failures.append(e)
+                pending.append(e)
             elif e["t"] == "spec":
                 done.append(e["name"])
                 counts.update(e["counts"])
-                last = None
+                failures += pending  # a call cut short is run again, and its failures found again
+                last, pending = None, []
             elif e["t"] in ("call", "settle"):
                 last = e
         if rc == 0 and events and events[-1]["t"] == "end":
@@ -1439,7 +1469,10 @@ def run_batch(batch, tmp):
         counts["hangs" if hang else "crashes"] += 1
         counts["tried"] += 1
         counts["failures"] += 1
-        tail = "\n".join(text.strip().splitlines()[-6:])
+        lines = text.strip().splitlines()
+        frames = [x.strip() for x in lines if x.strip().startswith("File")]
+        # A hang: the innermost frame of the dump; a crash or an escaped exception: the end.
+        tail = frames[0] if hang and frames else "\n".join(lines[-6:])
         if last is None:
             failures.append({"kind": kind, "spec": batch, "call": "<outside any call>", "detail": tail})
             break
@@ -1461,6 +1494,8 @@ def shape_of(detail):
     d = re.sub(r"^expected \[.*?\]; ", "", detail)
     serde = re.search(r"scene file: (invalid type|invalid value|invalid length|missing field|unknown field|unknown variant"
                       r"|not valid JSON|duplicate field)", d)
+    if d.startswith("changed: "):
+        return d.split(";")[0]
     if serde:  # the JSON reader's own errors: a line and column, no field
         return f"{d[:d.index(':')]}: scene file: {serde.group(1)} ..., with no field named"
     d = re.sub(r"^(\w+\.json|/dev/\w+): ", "", d.replace("mutated.json: ", ""))
@@ -1476,7 +1511,7 @@ def distinct(failures):
     groups = {}
     for f in failures:
         spec = "scene" if f["spec"].startswith("scene") else f["spec"]
-        key = (f["kind"], spec, shape_of(f["detail"]))
+        key = (f["kind"], spec, f["call"] if "loader accepted" in f["kind"] else shape_of(f["detail"]))
         best, n = groups.get(key, (f, 0))
         groups[key] = (f if len(f["call"]) < len(best["call"]) else best, n + 1)
     return sorted(groups.values(), key=lambda g: (g[0]["spec"], g[0]["kind"]))

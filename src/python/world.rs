@@ -696,6 +696,7 @@ impl PyWorld {
     /// Adds a rigid massless rod between anchor_a on a and anchor_b on b (body-frame points),
     /// or, with b=None, from a to the world point anchor_b. length defaults to the anchors'
     /// current distance.
+    /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, length=None, *, collide=false))]
     #[pyo3(
         text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), length=None, *, collide=False)"
@@ -717,6 +718,7 @@ impl PyWorld {
 
     /// Adds a rope: the anchors (as for add_distance_joint) stay at most max_length apart and
     /// may come closer. max_length defaults to their current distance.
+    /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, max_length=None, *, collide=false))]
     #[pyo3(
         text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), max_length=None, *, collide=False)"
@@ -738,6 +740,7 @@ impl PyWorld {
 
     /// Adds a ball-and-socket joint at the world point `anchor`: a and b (or a and the world)
     /// keep that point in common and turn freely about it.
+    /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor=None, *, collide=false))]
     fn add_ball_joint(
         slf: &Bound<'_, Self>,
@@ -754,10 +757,12 @@ impl PyWorld {
     /// Adds a hinge at the world point `anchor` turning about the world direction `axis`.
     /// limits: (lower, upper) angle in radians within [-pi, pi], measured from the pose now;
     /// motor: (speed rad/s, max_torque N m) or a dict with those keys.
+    /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor=None, axis=None, limits=None, motor=None, *, collide=false))]
     #[pyo3(
         text_signature = "(a, b=None, anchor, axis=(0, 0, 1), limits=None, motor=None, *, collide=False)"
     )]
+    #[allow(clippy::too_many_arguments)] // one per keyword of the Python signature
     fn add_hinge_joint(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
@@ -780,6 +785,7 @@ impl PyWorld {
     }
 
     /// Welds a to b (or to the world) in their present relative pose.
+    /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, *, collide=false))]
     fn add_fixed_joint(
         slf: &Bound<'_, Self>,
