@@ -561,6 +561,9 @@ impl PyWorld {
             .chunks_exact(3)
             .map(DVec3::from_slice)
             .collect();
+        for &p in &pts {
+            crate::limits::bounded3("points", p, crate::limits::LENGTH.1).py()?;
+        }
         Self::add_hull(slf, "add_convex", &pts, kwargs)
     }
 
@@ -583,7 +586,7 @@ impl PyWorld {
             float(width, "width")?,
         );
         for (name, v) in [("length", l), ("height", h), ("width", w)] {
-            crate::error::check_positive(name, v).py()?;
+            crate::limits::length(name, v).py()?;
         }
         Self::add_hull(slf, "add_wedge", &ConvexHull::wedge_points(l, h, w), kwargs)
     }
@@ -602,7 +605,15 @@ impl PyWorld {
             .chunks_exact(2)
             .map(|c| [c[0], c[1]])
             .collect();
-        let depth = crate::error::check_positive("depth", float(depth, "depth")?).py()?;
+        let depth = crate::limits::length("depth", float(depth, "depth")?).py()?;
+        for p in &poly {
+            crate::limits::bounded3(
+                "polygon",
+                DVec3::new(p[0], p[1], 0.0),
+                crate::limits::LENGTH.1,
+            )
+            .py()?;
+        }
         if poly.len() < 3 {
             return Err(PyValueError::new_err(format!(
                 "polygon: needs at least 3 points (got {})",
