@@ -29,13 +29,13 @@ pub enum Error {
     /// A scene file that cannot be read: the message says what is wrong and where.
     #[error("scene file: {message}")]
     Scene { message: String },
-    /// A step whose result left the ranges the engine simulates (see limits.rs); the world
-    /// stays as it was before that step.
+    /// A step whose result left the ranges the engine simulates (see limits.rs); the bodies
+    /// and the time stay as they were before that step.
     #[error(
         "{body}: its {quantity} would become {value} in the step from t = {time} s, outside the \
-         range the engine simulates; the world was left as it was before that step. (Explicit \
-         integration of a large damping, drag or stiffness on a light body is unstable: lower \
-         dt or the coefficient.)"
+         range the engine simulates; every body was left as it was before that step. (The motion \
+         is unstable at this step: large damping, drag, stiffness or forces on a light body; a \
+         smaller dt helps.)"
     )]
     Diverged {
         body: String,

@@ -446,7 +446,19 @@ impl World {
             Some(v) => return Err(scene_error(format!("version: unknown version {v}"))),
             None => return Err(scene_error("version: missing or not a whole number")),
         }
-        let file: SceneFile = serde_json::from_str(text).map_err(|e| scene_error(e.to_string()))?;
+        // The error names the field by its path in the file (bodies[3].mass), not a column.
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let file: SceneFile = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            // serde_json appends the place in the text; the path says it better.
+            let inner = inner
+                .split(" at line ")
+                .next()
+                .unwrap_or(&inner)
+                .to_string();
+            scene_error(format!("{path}: {inner}"))
+        })?;
         World::from_scene(file)
     }
 
@@ -513,10 +525,13 @@ impl World {
                 ShapeData::Convex {
                     hull,
                     mass_properties,
-                } => hull.check("hull").map(|_| Shape::Convex {
-                    hull: Arc::new(hull.clone().with_bounds()),
-                    mass: *mass_properties,
-                }),
+                } => hull
+                    .check("hull")
+                    .and_then(|_| check_mass_properties(hull, mass_properties))
+                    .map(|_| Shape::Convex {
+                        hull: Arc::new(hull.clone().with_bounds()),
+                        mass: *mass_properties,
+                    }),
                 ShapeData::Plane => Ok(Shape::Plane),
             }
             .map_err(|e| at(format!("{path}.shape"), e))?;
@@ -553,8 +568,11 @@ impl World {
                 ..BodyDesc::new(shape)
             };
             let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;
-            // Kept exactly as saved (build_body normalises).
-            body.orientation = bd.orientation;
+            // A saved unit quaternion is kept to the bit (build_body normalises); another one
+            // (edited by hand) is taken normalised.
+            if (bd.orientation.length() - 1.0).abs() < 1e-9 {
+                body.orientation = bd.orientation;
+            }
             let h = w.bodies.insert(body);
             if handles.insert(bd.id, h).is_some() {
                 return Err(at(
@@ -564,6 +582,7 @@ impl World {
             }
         }
         w.next_id = file.next_id;
+        // The field naming the body is part of the place an error points at.
         let body = |path: &str, id: u64| -> Result<BodyHandle> {
             handles.get(&id).copied().ok_or_else(|| {
                 at(
@@ -578,7 +597,10 @@ impl World {
 
         for (i, p) in file.pair_materials.iter().enumerate() {
             let path = format!("pair_materials[{i}]");
-            let (a, b) = (body(&path, p.a)?, body(&path, p.b)?);
+            let (a, b) = (
+                body(&format!("{path}.a"), p.a)?,
+                body(&format!("{path}.b"), p.b)?,
+            );
             w.set_pair(a, b, p.material).map_err(|e| at(&path, e))?;
         }
         let mut handle_ids = std::collections::HashSet::new();
@@ -616,8 +638,8 @@ impl World {
             }
             w.springs.push(Spring {
                 handle: SpringHandle(new_handle(&path, sd.handle)?),
-                a: body(&path, sd.a)?,
-                b: opt_body(&path, sd.b)?,
+                a: body(&format!("{path}.a"), sd.a)?,
+                b: opt_body(&format!("{path}.b"), sd.b)?,
                 anchor_a: sd.anchor_a,
                 anchor_b: sd.anchor_b,
                 stiffness: sd.stiffness,
@@ -698,8 +720,8 @@ impl World {
             }
             w.joints.push(Joint {
                 handle: JointHandle(new_handle(&path, jd.handle)?),
-                a: body(&path, jd.a)?,
-                b: opt_body(&path, jd.b)?,
+                a: body(&format!("{path}.a"), jd.a)?,
+                b: opt_body(&format!("{path}.b"), jd.b)?,
                 kind,
                 anchor_a: crate::limits::coordinate3("anchor_a", jd.anchor_a)
                     .map_err(|e| at(&path, e))?,
@@ -721,13 +743,17 @@ impl World {
                 ),
                 (None, false) => Lasting::OneStep,
             };
-            let b = body(&path, ld.body)?;
-            for (name, v) in [
-                ("force", ld.force),
-                ("torque", ld.torque),
-                ("local_point", ld.local_point.unwrap_or_default()),
+            let b = body(&format!("{path}.body"), ld.body)?;
+            for (name, v, max) in [
+                ("force", ld.force, crate::limits::LOAD),
+                ("torque", ld.torque, crate::limits::LOAD),
+                (
+                    "local_point",
+                    ld.local_point.unwrap_or_default(),
+                    crate::limits::LENGTH.1,
+                ),
             ] {
-                crate::error::check_finite3(name, v).map_err(|e| at(&path, e))?;
+                crate::limits::bounded3(name, v, max).map_err(|e| at(&path, e))?;
             }
             w.loads.push(AppliedLoad {
                 handle: LoadHandle(new_handle(&path, ld.handle)?),
@@ -741,7 +767,10 @@ impl World {
         w.next_handle = file.next_handle;
         for (i, md) in file.contacts.iter().enumerate() {
             let path = format!("contacts[{i}]");
-            let (a, b) = (body(&path, md.a)?, body(&path, md.b)?);
+            let (a, b) = (
+                body(&format!("{path}.a"), md.a)?,
+                body(&format!("{path}.b"), md.b)?,
+            );
             if md.points.len() > crate::collision::manifold::MAX_POINTS {
                 return Err(at(
                     &path,
@@ -791,5 +820,40 @@ impl World {
             };
         }
         Ok(w)
+    }
+}
+
+/// A hull's stored mass properties: finite, of positive volume, and those of the hull (to a
+/// relative 1e-6: they were computed from it when saved).
+fn check_mass_properties(
+    hull: &crate::shape::ConvexHull,
+    m: &crate::shape::hull::MassProperties,
+) -> Result<()> {
+    let computed = hull.mass_properties();
+    let close = |a: f64, b: f64, scale: f64| (a - b).abs() <= 1e-6 * scale;
+    let inertia_scale = computed
+        .unit_inertia
+        .to_cols_array()
+        .iter()
+        .fold(0.0f64, |s, x| s.max(x.abs()));
+    let ok = computed.volume > 0.0
+        && m.volume.is_finite()
+        && close(m.volume, computed.volume, computed.volume)
+        && m.unit_inertia
+            .to_cols_array()
+            .iter()
+            .zip(computed.unit_inertia.to_cols_array())
+            .all(|(&a, b)| a.is_finite() && close(a, b, inertia_scale));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "mass_properties",
+            format!("volume {}", m.volume),
+            &format!(
+                "must be those of the hull (volume {}), which must enclose a volume",
+                computed.volume
+            ),
+        ))
     }
 }

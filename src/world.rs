@@ -243,8 +243,8 @@ impl World {
     }
 
     /// Advances the world by one step of length dt. A step whose result would take a body out
-    /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body
-    /// and the world stays as it was.
+    /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body,
+    /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
         self.check_state(
             self.bodies

@@ -50,8 +50,8 @@ class RemovedBodyError(IndexError):
 
 class SimulationError(RuntimeError):
     """Raised when a step would take a body outside the ranges the engine simulates (a
-    position, speed or spin that is not finite or too large): the world stays as it was
-    before that step."""
+    position, speed or spin that is not finite or too large): the bodies and the time
+    stay as they were before that step."""
 
 class Body:
     """A body in a World. Properties read and write the live world; arrays are copies."""

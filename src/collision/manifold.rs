@@ -200,6 +200,16 @@ impl ContactSet {
         self.manifolds.retain(|m| m.a != h && m.b != h);
     }
 
+    /// Forgets the manifolds of a body removed from row `row`; the rows after it move up
+    /// one, and so do the manifolds' (those of sleeping pairs are kept as they are).
+    pub fn body_removed(&mut self, h: BodyHandle, row: usize) {
+        self.forget_body(h);
+        for m in &mut self.manifolds {
+            m.row_a -= usize::from(m.row_a > row);
+            m.row_b -= usize::from(m.row_b > row);
+        }
+    }
+
     pub fn clear(&mut self) {
         self.manifolds.clear();
         self.previous.clear();

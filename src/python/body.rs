@@ -479,12 +479,12 @@ impl PyBody {
         let handle = self.edit(py, |w| {
             let local = match p {
                 Some(p) => {
-                    crate::error::check_finite3("point", p)?;
+                    crate::limits::coordinate3("point", p)?;
                     let b = w.body(self.handle)?;
                     Some(b.orientation.inverse() * (p - b.position))
                 }
                 None => lp
-                    .map(|p| crate::error::check_finite3("local_point", p))
+                    .map(|p| crate::limits::bounded3("local_point", p, crate::limits::LENGTH.1))
                     .transpose()?,
             };
             w.apply_load(self.handle, f, local, DVec3::ZERO, lasting)

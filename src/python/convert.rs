@@ -198,8 +198,9 @@ pub fn thread_count(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Opt
     match obj.filter(|t| !t.is_none()) {
         None => Ok(None),
         Some(t) => match int(t, param)? {
-            k if k < 1 => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "{param}: must be at least 1 (got {k})"
+            // More threads than cores only wait on each other; this many cannot even start.
+            k if !(1..=1024).contains(&k) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{param}: must lie in [1, 1024] (got {k})"
             ))),
             k => Ok(Some(k as usize)),
         },

@@ -12,8 +12,8 @@ create_exception!(
     SimulationError,
     pyo3::exceptions::PyRuntimeError,
     "Raised when a step would take a body outside the ranges the engine simulates (a \
-     position, speed or spin that is not finite or too large): the world stays as it was \
-     before that step."
+     position, speed or spin that is not finite or too large): the bodies and the time \
+     stay as they were before that step."
 );
 
 create_exception!(

@@ -283,7 +283,20 @@ impl PyWorld {
         points: &[DVec3],
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyBody> {
-        let (shape, centroid) = Shape::convex(points).py()?;
+        // The points of a wedge or prism are made from its polygon and sizes: an error about
+        // them is about the polygon.
+        let (shape, centroid) = Shape::convex(points)
+            .map_err(|e| match (func, e) {
+                ("add_prism", crate::error::Error::InvalidValue { value, message, .. }) => {
+                    crate::error::Error::InvalidValue {
+                        param: "polygon".into(),
+                        value,
+                        message,
+                    }
+                }
+                (_, e) => e,
+            })
+            .py()?;
         let mut desc = body_desc(func, BodyDesc::new(shape), kwargs, true)?;
         if desc.orientation.is_finite() && desc.orientation.length() > 0.0 {
             desc.position += desc.orientation.normalize() * centroid;
@@ -856,16 +869,17 @@ impl PyWorld {
     /// `max_distance` away. Returns None, or a dict with the body, the distance along the ray,
     /// the point and the surface's outward normal. A ray starting inside a body meets it at
     /// distance 0. planes=False ignores planes.
-    #[pyo3(signature = (origin, direction, max_distance=None, planes=true))]
+    #[pyo3(signature = (origin, direction, max_distance=None, planes=None))]
     #[pyo3(text_signature = "(origin, direction, max_distance=inf, planes=True)")]
     fn ray_cast<'py>(
         slf: &Bound<'py, Self>,
         origin: &Bound<'py, PyAny>,
         direction: &Bound<'py, PyAny>,
         max_distance: Option<&Bound<'py, PyAny>>,
-        planes: bool,
+        planes: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let py = slf.py();
+        let planes = planes.map_or(Ok(true), |p| boolean(p, "planes"))?;
         let origin = crate::error::check_finite3("origin", vec3(origin, "origin")?).py()?;
         let direction =
             crate::error::check_finite3("direction", vec3(direction, "direction")?).py()?;
@@ -926,13 +940,14 @@ impl PyWorld {
     ) -> PyResult<u64> {
         let seconds = float(seconds, "seconds")?;
         let progress = progress
-            .map(|p| p.is_truthy())
+            .filter(|p| !p.is_none())
+            .map(|p| boolean(p, "progress"))
             .transpose()?
             .unwrap_or(false);
         // Asked for, or (by default) while a viewer is open: it stops when the viewer closes.
         let asked = realtime
             .filter(|r| !r.is_none())
-            .map(|r| r.is_truthy())
+            .map(|r| boolean(r, "realtime"))
             .transpose()?;
         let mut realtime = asked.unwrap_or_else(|| slf.viewer_open());
         if !seconds.is_finite() || seconds < 0.0 {
@@ -942,6 +957,14 @@ impl PyWorld {
         }
         let py = slf.py();
         let dt = slf.inner.settings().dt;
+        // A call that would step for days is a mistake in units more often than a plan; a
+        // long run is a loop of calls (each interruptible with Ctrl-C between them).
+        const MOST_STEPS: f64 = 1e9;
+        if (seconds / dt).round() > MOST_STEPS {
+            return Err(PyValueError::new_err(format!(
+                "seconds: {seconds} s is more than {MOST_STEPS:e} steps of dt = {dt} s; run it in parts"
+            )));
+        }
         let steps = (seconds / dt).round() as u64;
         let bar = if progress {
             py.import("tqdm")
@@ -1141,13 +1164,7 @@ impl PyWorld {
         py: Python<'py>,
         about: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let p = vec3_or(about, "about", DVec3::ZERO)?;
-        if !p.is_finite() {
-            return Err(PyValueError::new_err(format!(
-                "about: must be finite (got {:?})",
-                p.to_array()
-            )));
-        }
+        let p = crate::limits::coordinate3("about", vec3_or(about, "about", DVec3::ZERO)?).py()?;
         Ok(array3(py, self.inner.angular_momentum(p)))
     }
 
@@ -1198,12 +1215,14 @@ impl PyWorld {
     /// of the pair touch in it, with the point (the points weighted by their impulses) and the
     /// normal at the time of impact; the repeated bounces of a hop shorter than a step are
     /// events of their own. With clear=False the events stay.
-    #[pyo3(signature = (clear=true))]
+    #[pyo3(signature = (clear=None))]
+    #[pyo3(text_signature = "(clear=True)")]
     fn contact_events<'py>(
         &mut self,
         py: Python<'py>,
-        clear: bool,
+        clear: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let clear = clear.map_or(Ok(true), |c| boolean(c, "clear"))?;
         let ev = &self.inner.events;
         let d = PyDict::new(py);
         d.set_item(
