@@ -781,6 +781,36 @@ impl World {
                     ),
                 ));
             }
+            if !md.normal.is_finite() || (md.normal.length() - 1.0).abs() > 1e-6 {
+                return Err(at(
+                    &path,
+                    Error::invalid(
+                        "normal",
+                        format!("{:?}", md.normal.to_array()),
+                        "must be a unit vector",
+                    ),
+                ));
+            }
+            for (k, p) in md.points.iter().enumerate() {
+                let place = format!("{path}.points[{k}]");
+                let check = || -> Result<()> {
+                    use crate::limits::{bounded3, coordinate3, within, LENGTH, LOAD, SPAN};
+                    bounded3("local_a", p.local_a, LENGTH.1)?;
+                    bounded3("local_b", p.local_b, LENGTH.1)?;
+                    coordinate3("point", p.point)?;
+                    within("separation", p.separation, -SPAN, SPAN)?;
+                    within("normal_impulse", p.normal_impulse, -LOAD, LOAD)?;
+                    bounded3("tangent_impulse", p.tangent_impulse, LOAD)?;
+                    within(
+                        "approach_speed",
+                        p.approach_speed,
+                        0.0,
+                        crate::limits::SPEED,
+                    )?;
+                    Ok(())
+                };
+                check().map_err(|e| at(&place, e))?;
+            }
             let row_a = w.bodies.dense_index(a).expect("inserted above");
             let row_b = w.bodies.dense_index(b).expect("inserted above");
             let coefficients = w.settings.materials.coefficients(
@@ -848,7 +878,11 @@ fn check_mass_properties(
         Ok(())
     } else {
         Err(Error::invalid(
-            "mass_properties",
+            if computed.volume > 0.0 {
+                "mass_properties"
+            } else {
+                "hull"
+            },
             format!("volume {}", m.volume),
             &format!(
                 "must be those of the hull (volume {}), which must enclose a volume",

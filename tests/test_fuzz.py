@@ -942,7 +942,8 @@ def specs():
         Spec("World.load", "func", fn=lambda ctx: rl.World.load, oserror=True, post=loaded,
              aliases={"path": ["scene file"]},
              params=[P("path", v_load_path, h_load_path, True)]),
-        Spec("w.view", "method", attr="view", targets=world_target, post=view_post, examples=25, params=[
+        # A viewer program that cannot start is the system's error (OSError), naming `command`.
+        Spec("w.view", "method", attr="view", targets=world_target, post=view_post, examples=25, oserror=True, params=[
             P("rate", v(lambda: fl(1, 120)), h_float),
             P("command", lambda ctx, kw=None: _st().just([sys.executable, "-c", DRAIN]),
               lambda ctx, kw=None: junk(ctx, [[], "python", ["/nonexistent/viewer"], [1, 2], [sys.executable, 1], [b"x"]]))]),
@@ -1240,6 +1241,9 @@ def field_names(path, deleted=False, value=None):
     names = keys[-1:]
     if keys and keys[-1] == "type" and len(keys) > 1:
         names.append(keys[-2])
+    # The fields of a shape or a joint's kind (internally tagged enums) are read as one value:
+    # a value of the wrong type there is reported at the enum (bodies[1].shape: invalid type).
+    names += [k for k in ("shape", "kind") if k in keys[:-1]]
     # A hull's parts are checked as one hull: "hull: is not a valid convex hull (got ...)".
     return names + [k for k in ("hull", "mass_properties") if k in keys[:-1]]
 
@@ -1263,6 +1267,8 @@ def load_scene(rec, spec, label, text, names, *, via_file=False, must_refuse=Fal
         again = rl.World.from_json(world.to_json())  # a loaded world saves to a file that loads
         return [world, again]
 
+    if "NaN" in text or "1e999" in text:  # not JSON at all: the message says so, with its place
+        names = list(names) + ["not valid JSON"]
     call = f"World.from_json(mutated(doc, {label}))"
     accepted, _ = rec.check(spec, call, load, worlds=[], hostile=names, names=names, post=post)
     if accepted and must_refuse:

@@ -5,6 +5,7 @@ no video encoder) or a GIF. ``World.animate`` calls this.
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import numpy as np
@@ -59,6 +60,20 @@ def _outline(body) -> Optional[np.ndarray]:
     return np.asarray(dims["vertices"])
 
 
+def _pair(value, param, ok, what):
+    """Two real numbers (not bools) passing `ok`, as floats; the error names `param`."""
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"{param}: must be {what}") from None
+    if len(items) != 2 or any(isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) for x in items):
+        raise TypeError(f"{param}: must be {what} (got {value!r})")
+    pair = (float(items[0]), float(items[1]))
+    if not all(ok(x) for x in pair):
+        raise ValueError(f"{param}: must be {what} (got {value!r})")
+    return pair
+
+
 def animate(world, seconds: float, fps: float = 30.0, plane: str = "xy", size: tuple = (6.0, 4.0), limits=None, save: Optional[str] = None):
     """Runs `world` for `seconds` (it advances), drawing it `fps` times a second seen along the
     axis missing from `plane` ("xy": the side view with y up; "xz": from above; "zy"). Returns
@@ -75,6 +90,18 @@ def animate(world, seconds: float, fps: float = 30.0, plane: str = "xy", size: t
         raise ValueError(f"seconds: must be a finite number >= 0 (got {seconds})")
     if not (np.isfinite(fps) and fps > 0):
         raise ValueError(f"fps: must be a positive number (got {fps})")
+    if seconds * fps > 100_000:
+        raise ValueError(f"seconds: {seconds} s at {fps} frames a second is more than 100 000 frames")
+    size = _pair(size, "size", lambda x: 0 < x <= 100, "two numbers in (0, 100] inches (width, height)")
+    if limits is not None:
+        try:
+            limits = tuple(_pair(r, "limits", np.isfinite, "((x_min, x_max), (y_min, y_max)) of finite numbers") for r in limits)
+        except TypeError:
+            raise TypeError("limits: must be ((x_min, x_max), (y_min, y_max))") from None
+        if len(limits) != 2 or any(lo >= hi for lo, hi in limits):
+            raise ValueError(f"limits: must be ((x_min, x_max), (y_min, y_max)) with min < max (got {limits})")
+    if save is not None and not isinstance(save, (str, os.PathLike)):
+        raise TypeError(f"save: must be a file name (got {type(save).__name__})")
     i, j = _PLANES[plane]
     bodies = list(world.bodies)
     solids = [b for b in bodies if b.shape != "plane"]

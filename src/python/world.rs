@@ -1027,8 +1027,20 @@ impl PyWorld {
         &mut self,
         py: Python<'_>,
         rate: Option<&Bound<'_, PyAny>>,
-        command: Option<Vec<String>>,
+        command: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let command: Option<Vec<String>> = match command.filter(|c| !c.is_none()) {
+            None => None,
+            // A string is a sequence of strings too: "python" would run "p".
+            Some(c) if c.is_instance_of::<pyo3::types::PyString>() => {
+                return Err(PyTypeError::new_err(
+                    "command: must be a list of strings (program and arguments), not one string",
+                ))
+            }
+            Some(c) => Some(c.extract().map_err(|_| {
+                PyTypeError::new_err("command: must be a list of strings (program and arguments)")
+            })?),
+        };
         let rate = rate
             .filter(|r| !r.is_none())
             .map(|r| float(r, "rate"))
