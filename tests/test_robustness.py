@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 
@@ -173,7 +172,10 @@ def test_the_scene_loader_refuses_what_the_api_refuses(mutate, field):
 # Joint chains
 
 
-def hanging_chain(n, dt, kind="hinge", end_mass=None, tilt=math.radians(30)):
+TILT = math.radians(30)
+
+
+def hanging_chain(n, dt, kind="hinge", end_mass=None, tilt=TILT):
     """n links (boxes 0.1 x 0.04 x 0.04 m, 0.1 kg) hung end to end from the world, let go
     tilted by `tilt`; 'rope' links small spheres 0.1 m apart by distance joints."""
     w = rl.World(dt=dt)
@@ -211,7 +213,7 @@ def test_a_long_chain_swings_with_bounded_energy(n, dt, kind, end_mass, seconds)
     w = hanging_chain(n, dt, kind, end_mass)
     e0 = w.energy()["total"]
     highest, lowest = e0, e0
-    for _ in range(int(round(seconds / dt))):
+    for _ in range(round(seconds / dt)):
         w.step()
         e = w.energy()["total"]
         highest, lowest = max(highest, e), min(lowest, e)
