@@ -423,7 +423,10 @@ impl World {
     pub fn set_threads(&mut self, n: Option<usize>) -> Result<()> {
         self.threads = match n {
             None => crate::collision::pair_contacts::Threads::Shared,
-            Some(0) => return Err(Error::invalid("threads", 0, "must be at least 1")),
+            // More threads than cores only wait on each other; this many cannot even start.
+            Some(n) if !(1..=1024).contains(&n) => {
+                return Err(Error::invalid("threads", n, "must lie in [1, 1024]"))
+            }
             Some(n) => crate::collision::pair_contacts::Threads::new(n)
                 .map_err(|e| Error::invalid("threads", n, &format!("no pool of threads: {e}")))?,
         };
