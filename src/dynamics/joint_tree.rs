@@ -371,7 +371,8 @@ impl JointTree {
         }
         let parent = &mut self.parent;
         taken.retain(|&(_, x, _)| !loops[find(parent, x)]);
-        if taken.is_empty() {
+        // One joint alone is solved exactly by its own Gauss-Seidel pass, at less cost.
+        if taken.len() < 2 {
             return false;
         }
         // Depth of each moving body in its tree, from the first body met as root.
