@@ -91,6 +91,10 @@ struct Scratch {
     inv_inertia: Vec<DMat3>,
     /// Each body's radius if it is a sphere, else 0.
     radii: Vec<f64>,
+    /// Whether each body's contact points are points of the body (the corners, edges and faces
+    /// of a box or hull), which turn with it; a rounded body's contact point stays where its
+    /// surface meets the other, however it spins.
+    sharp: Vec<bool>,
 }
 
 /// A world of rigid bodies.
@@ -363,6 +367,12 @@ impl World {
                 0.0
             }
         }));
+        sc.sharp.clear();
+        sc.sharp.extend(
+            bodies
+                .iter()
+                .map(|b| matches!(b.shape, Shape::Box { .. } | Shape::Convex { .. })),
+        );
         for (i, b) in bodies.iter().enumerate() {
             sc.start.x[i] = b.position;
             sc.start.q[i] = b.orientation;
@@ -640,7 +650,7 @@ impl World {
             &sc.start,
             &sc.end,
             &sc.masses,
-            &sc.radii,
+            (&sc.radii, &sc.sharp),
             &set,
         );
         let bodies = &self.bodies;
@@ -719,9 +729,10 @@ impl World {
             if !sb.touched || sb.inv_mass == 0.0 {
                 continue;
             }
+            let free = (end.q[i], end.w[i]);
             end.v[i] = sb.v;
-            end.w[i] = sb.w;
             (end.x[i], end.q[i]) = sb.end_pose(end, i);
+            end.w[i] = sb.end_angular_velocity(self.scratch.masses[i].inv_inertia_body, free, end.q[i]);
         }
     }
 

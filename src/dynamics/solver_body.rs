@@ -46,6 +46,8 @@ pub struct SolverBody {
     pub w_impact: DVec3,
     pub x_impact: DVec3,
     pub theta_impact: DVec3,
+    /// The angular impulse (N m s, world frame, about the centre) of this step's impacts.
+    pub l_impact: DVec3,
     /// When the latest of them happened (s from the step's start).
     pub t_impact: f64,
 }
@@ -90,6 +92,7 @@ impl Default for SolverBody {
             w_impact: DVec3::ZERO,
             x_impact: DVec3::ZERO,
             theta_impact: DVec3::ZERO,
+            l_impact: DVec3::ZERO,
             t_impact: 0.0,
         }
     }
@@ -111,9 +114,11 @@ impl SolverBody {
         }
     }
 
-    /// An impact's velocity change at time t of a step of length dt: it acts from t on.
-    pub fn impact_change(&mut self, dv: DVec3, dw: DVec3, t: f64, dt: f64) {
+    /// An impact's velocity change at time t of a step of length dt: it acts from t on. `dl`
+    /// is its angular impulse, `dw` what that does to the angular velocity at t.
+    pub fn impact_change(&mut self, dv: DVec3, dw: DVec3, dl: DVec3, t: f64, dt: f64) {
         self.change(dv, dw, dt - t);
+        self.l_impact += dl;
         self.v_impact += dv;
         self.w_impact += dw;
         self.x_impact += dv * (dt - t);
@@ -196,6 +201,22 @@ impl SolverBody {
     /// How far the impulses so far turn the body by the end of the step (a rotation vector).
     pub fn rotation(&self) -> DVec3 {
         self.dtheta + (self.w - self.w_free) * self.reach
+    }
+
+    /// The angular velocity at the end of the step of a body at orientation `q` that the
+    /// integrator alone took to angular velocity `w_free` at orientation `q_free`: free motion
+    /// keeps the angular momentum, and the impacts add theirs, so the impacts' share of the
+    /// angular velocity is worked out from the momentum at the end orientation. (Adding their
+    /// velocity change at the impact's orientation instead lets a tumbling body's inertia turn
+    /// under a change it did not make: an elastic bounce would gain or lose energy in
+    /// proportion to the step.) The other impulses' share, like forces through the step, is
+    /// kept as they gave it.
+    pub fn end_angular_velocity(&self, inv_body: DMat3, (q_free, w_free): (DQuat, DVec3), q: DQuat) -> DVec3 {
+        if self.l_impact == DVec3::ZERO || inv_body.determinant() == 0.0 {
+            return self.w;
+        }
+        let momentum = rotate_tensor(q_free, inv_body.inverse()) * w_free + self.l_impact;
+        self.w - (w_free + self.w_impact) + rotate_tensor(q, inv_body) * momentum
     }
 
     /// Where the body will be at the end of the step: the free motion plus what the impulses

@@ -30,7 +30,7 @@ use crate::dynamics::block_lcp::Row;
 use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
 use crate::dynamics::solver_body::{Motion, SolverBody};
 use crate::dynamics::state::State;
-use crate::math::DVec3;
+use crate::math::{rotate_tensor, DMat3, DQuat, DVec3};
 
 /// Points closer than this fraction of the touching gap (the linear slop) at an impact's time
 /// take part in it: a face landing flat meets the surface at all its corners at once, to
@@ -463,9 +463,9 @@ impl ContactSolver {
                 let (n, row) = (p.n, p.row);
                 let (a, b) = (p.a, p.b);
                 let ba = &mut self.bodies[a];
-                ba.impact_change(n * (-d * ba.inv_mass), row.spin_a * -d, t, dt);
+                ba.impact_change(n * (-d * ba.inv_mass), row.spin_a * -d, row.ca * -d, t, dt);
                 let bb = &mut self.bodies[b];
-                bb.impact_change(n * (d * bb.inv_mass), row.spin_b * d, t, dt);
+                bb.impact_change(n * (d * bb.inv_mass), row.spin_b * d, row.cb * d, t, dt);
                 self.points[q].impact_impulse += d;
             }
             // Converged, or to a thousandth of the blow: the resting solve goes on from there.
@@ -523,13 +523,21 @@ impl ContactSolver {
                 w,
             }
         };
-        let (ia, ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
+        // Each body as it is turned at t: its inertia turns with it, and so do the lever arms
+        // of a box's or hull's points (a tumbling box's inertia at the step's start would make
+        // an elastic bounce gain or lose energy in proportion to how far it turns before the
+        // impact).
+        let (turn_a, turn_b) = (self.turn_at(a, dt, weight, t), self.turn_at(b, dt, weight, t));
+        let (mut ia, mut ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
+        ia.inv_inertia = rotate_tensor(turn_a, ia.inv_inertia);
+        ib.inv_inertia = rotate_tensor(turn_b, ib.inv_inertia);
         let mut points = [ImpactPoint::default(); impact::MAX];
         for (q, &k) in points.iter_mut().zip(&sched.taking_part) {
             let p = &self.points[k];
+            let turned = |turns: bool, turn: DQuat, r: DVec3| if turns { turn * r } else { r };
             *q = ImpactPoint {
-                ra: p.ra,
-                rb: p.rb,
+                ra: turned(p.turns.0, turn_a, p.ra),
+                rb: turned(p.turns.1, turn_b, p.rb),
                 n: p.n,
             };
         }
@@ -584,13 +592,13 @@ impl ContactSolver {
             start.x[a] + self.bodies[a].motion(dt, weight).0.at(t),
             start.x[b] + self.bodies[b].motion(dt, weight).0.at(t),
         );
-        for (&k, imp) in sched.taking_part.iter().zip(&sched.impulses) {
+        for ((&k, imp), q) in sched.taking_part.iter().zip(&sched.impulses).zip(points) {
             let p = &mut self.points[k];
-            let j = p.n * imp.normal + imp.tangent;
+            let j = q.n * imp.normal + imp.tangent;
             dv_a -= j;
-            dw_a -= p.ra.cross(j);
+            dw_a -= q.ra.cross(j);
             dv_b += j;
-            dw_b += p.rb.cross(j);
+            dw_b += q.rb.cross(j);
             total += imp.normal;
             let at = if p.spheres.is_some() {
                 xa + p.ra
@@ -605,9 +613,9 @@ impl ContactSolver {
             }
             p.bounced = true;
         }
-        for (row, dv, dw) in [(a, dv_a, dw_a), (b, dv_b, dw_b)] {
+        for (row, dv, dw, ib) in [(a, dv_a, dw_a, &ia), (b, dv_b, dw_b, &ib)] {
             let body = &mut self.bodies[row];
-            body.impact_change(dv * body.inv_mass, body.inv_inertia * dw, t, dt);
+            body.impact_change(dv * body.inv_mass, ib.inv_inertia * dw, dw, t, dt);
         }
         if bounce && total > 0.0 {
             let p = &self.points[pi];
@@ -620,6 +628,16 @@ impl ContactSolver {
                 impulse: total,
             });
         }
+    }
+
+    /// How far body `row` has turned by time t of the step (identity for a body that cannot
+    /// turn).
+    fn turn_at(&self, row: usize, dt: f64, weight: f64, t: f64) -> DQuat {
+        let body = &self.bodies[row];
+        if body.inv_inertia == DMat3::ZERO {
+            return DQuat::IDENTITY;
+        }
+        DQuat::from_scaled_axis(body.motion(dt, weight).1.at(t))
     }
 
     /// The block that holds point `pi`.
