@@ -27,7 +27,11 @@ def start_xvfb() -> tuple[subprocess.Popen, str]:
     if not xvfb:
         sys.exit("Xvfb is missing: scripts/setup.sh --test installs it")
     read, write = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     number = b""
     while not number.endswith(b"\n"):

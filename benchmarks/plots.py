@@ -26,12 +26,24 @@ def step_times(pile_rows, pyramid_rows, steps, path):
     names = _rigidlab_first([r[1] for r in pile_rows] + [r[0] for r in pyramid_rows])
     sizes = sorted({r[0] for r in pile_rows})
     for name in (n for n in names if any(r[1] == n for r in pile_rows)):
-        pts = [(n, r[3] / steps * 1e3) for n in sizes for r in pile_rows if r[0] == n and r[1] == name]
-        ax1.loglog([x for x, _ in pts], [y for _, y in pts], "o-", label=name, color=f"C{names.index(name)}")
+        pts = [
+            (n, r[3] / steps * 1e3) for n in sizes for r in pile_rows if r[0] == n and r[1] == name
+        ]
+        ax1.loglog(
+            [x for x, _ in pts],
+            [y for _, y in pts],
+            "o-",
+            label=name,
+            color=f"C{names.index(name)}",
+        )
     ax1.set(xlabel="spheres", ylabel="ms per step", title="Sphere pile")
     if pile_rows:
         ax1.legend()
-    ax2.bar([r[0] for r in pyramid_rows], [r[2] / steps * 1e3 for r in pyramid_rows], color=[f"C{names.index(r[0])}" for r in pyramid_rows])
+    ax2.bar(
+        [r[0] for r in pyramid_rows],
+        [r[2] / steps * 1e3 for r in pyramid_rows],
+        color=[f"C{names.index(r[0])}" for r in pyramid_rows],
+    )
     ax2.set(ylabel="ms per step", title="Box pyramid")
     ax2.tick_params(axis="x", rotation=20)
     fig.tight_layout()
@@ -51,8 +63,18 @@ def scaling(rows, seed_a, slopes, path):
         ax.loglog(ns, ts, "o-", color=f"C{i}", label=label)
         if name in slopes:
             ax.loglog(ns, ts[-1] * (ns / ns[-1]) ** slopes[name], ":", color=f"C{i}")
-    ax.loglog(list(seed_a), list(seed_a.values()), "s--", color="gray", label=f"seed A: collision detection only, k = {slopes['seed A']:.2f}")
-    ax.set(xlabel="bodies", ylabel="seconds per step", title="Sphere pile: step time against N (time ~ N^k)")
+    ax.loglog(
+        list(seed_a),
+        list(seed_a.values()),
+        "s--",
+        color="gray",
+        label=f"seed A: collision detection only, k = {slopes['seed A']:.2f}",
+    )
+    ax.set(
+        xlabel="bodies",
+        ylabel="seconds per step",
+        title="Sphere pile: step time against N (time ~ N^k)",
+    )
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -28,25 +28,56 @@ SCENES = (1, 2, 3, 4, 5, 6, 7, 8)
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-8)")
-    parser.add_argument("--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)")
+    parser.add_argument(
+        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-8)"
+    )
+    parser.add_argument(
+        "--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)"
+    )
     parser.add_argument("--steps", type=int, default=1000, help="steps of scenes 1-3")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--base", type=int, default=20, help="pyramid base (scene 2)")
-    parser.add_argument("--heap-bodies", type=int, default=1000, help="bodies in the mixed heap (scene 3)")
+    parser.add_argument(
+        "--heap-bodies", type=int, default=1000, help="bodies in the mixed heap (scene 3)"
+    )
     parser.add_argument("--export-bodies", type=int, default=10000, help="scene 4")
     parser.add_argument("--batch-worlds", type=int, default=1000, help="scene 5")
     parser.add_argument("--batch-steps", type=int, default=240, help="scene 5")
-    parser.add_argument("--batch-repeats", type=int, default=9, help="repetitions of scene 5 (its runs are short, so their timings vary more)")
-    parser.add_argument("--scaling-min", type=int, default=1000, help="smallest pile of scene 6; sizes double up to --scaling-max")
+    parser.add_argument(
+        "--batch-repeats",
+        type=int,
+        default=9,
+        help="repetitions of scene 5 (its runs are short, so their timings vary more)",
+    )
+    parser.add_argument(
+        "--scaling-min",
+        type=int,
+        default=1000,
+        help="smallest pile of scene 6; sizes double up to --scaling-max",
+    )
     parser.add_argument("--scaling-max", type=int, default=64000, help="scene 6")
-    parser.add_argument("--scaling-steps", type=int, default=100, help="scene 6: steps per size, timed over the last half")
-    parser.add_argument("--scaling-peers", default="rapier", help="scene 6: comma-separated peers run beside rigidlab, or none")
-    parser.add_argument("--scaling-peer-max", type=int, default=16000, help="scene 6: largest pile the peers get")
+    parser.add_argument(
+        "--scaling-steps",
+        type=int,
+        default=100,
+        help="scene 6: steps per size, timed over the last half",
+    )
+    parser.add_argument(
+        "--scaling-peers",
+        default="rapier",
+        help="scene 6: comma-separated peers run beside rigidlab, or none",
+    )
+    parser.add_argument(
+        "--scaling-peer-max", type=int, default=16000, help="scene 6: largest pile the peers get"
+    )
     parser.add_argument("--gas-sizes", default="1000,10000", help="spheres in the gas (scene 8)")
     parser.add_argument("--gas-steps", type=int, default=1000, help="scene 8")
     parser.add_argument("--engines", default="all", help="comma-separated names, or all")
-    parser.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"), help="the report; its figures go beside it")
+    parser.add_argument(
+        "--output",
+        default=os.path.join(HERE, "RESULTS.md"),
+        help="the report; its figures go beside it",
+    )
     return parser.parse_args()
 
 
@@ -92,26 +123,57 @@ def main():
     pile_rows, pyramid_rows = [], []
     contact = with_one_thread(engines)
     if 1 in scenes:
-        pile_rows, skipped = pile.measure(contact, [int(s) for s in args.sizes.split(",")], args.steps, args.repeats)
+        pile_rows, skipped = pile.measure(
+            contact, [int(s) for s in args.sizes.split(",")], args.steps, args.repeats
+        )
         sections[1] = pile.section(pile_rows, skipped, args.steps)
     if 2 in scenes:
         pyramid_rows = pyramid.measure(contact, args.base, args.steps, args.repeats)
         sections[2] = pyramid.section(pyramid_rows, args.base, args.steps)
     if 3 in scenes:
-        sections[3] = heap.section(heap.measure(contact, args.heap_bodies, args.steps, args.repeats), args.heap_bodies, args.steps)
+        sections[3] = heap.section(
+            heap.measure(contact, args.heap_bodies, args.steps, args.repeats),
+            args.heap_bodies,
+            args.steps,
+        )
     if 4 in scenes:
-        sections[4] = export.section(*export.measure(engines, args.export_bodies, 50), args.export_bodies)
+        sections[4] = export.section(
+            *export.measure(engines, args.export_bodies, 50), args.export_bodies
+        )
     if 5 in scenes:
-        sections[5] = batch.section(batch.measure(engines, args.batch_worlds, args.batch_steps, args.batch_repeats), engines, args.batch_worlds, args.batch_steps, args.batch_repeats)
+        sections[5] = batch.section(
+            batch.measure(engines, args.batch_worlds, args.batch_steps, args.batch_repeats),
+            engines,
+            args.batch_worlds,
+            args.batch_steps,
+            args.batch_repeats,
+        )
     if 6 in scenes:
-        peers = {k: v for k, v in engines.items() if k == "rigidlab" or k.split()[0] in args.scaling_peers.split(",")}
-        rows = scaling.measure(peers, doubling(args.scaling_min, args.scaling_max), args.scaling_steps, args.repeats, args.scaling_peer_max)
-        plots.scaling(rows, scaling.SEED_A, scaling.fits(rows), os.path.join(out_dir, "scaling.png"))
+        peers = {
+            k: v
+            for k, v in engines.items()
+            if k == "rigidlab" or k.split()[0] in args.scaling_peers.split(",")
+        }
+        rows = scaling.measure(
+            peers,
+            doubling(args.scaling_min, args.scaling_max),
+            args.scaling_steps,
+            args.repeats,
+            args.scaling_peer_max,
+        )
+        plots.scaling(
+            rows, scaling.SEED_A, scaling.fits(rows), os.path.join(out_dir, "scaling.png")
+        )
         sections[6] = scaling.section(rows, args.scaling_steps, "scaling.png")
     if 7 in scenes:
         sections[7] = accuracy.section(accuracy.measure(engines), engines)
     if 8 in scenes:
-        sections[8] = gas.section(gas.measure(contact, [int(s) for s in args.gas_sizes.split(",")], args.gas_steps, args.repeats), args.gas_steps)
+        sections[8] = gas.section(
+            gas.measure(
+                contact, [int(s) for s in args.gas_sizes.split(",")], args.gas_steps, args.repeats
+            ),
+            args.gas_steps,
+        )
     lines = header(engines, args)
     if pile_rows or pyramid_rows:
         plots.step_times(pile_rows, pyramid_rows, args.steps, os.path.join(out_dir, "results.png"))

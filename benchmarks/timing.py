@@ -87,6 +87,8 @@ def size_rows(rows: list[tuple], done: int, steps: int, cells) -> list[str]:
     for n in sorted({r[0] for r in rows}):
         ref = next(r[3] for r in rows if r[0] == n and r[1] == "rigidlab")
         for r in (r for r in rows if r[0] == n):
-            note = "" if r[done] == steps else f" (stopped after {r[done]} steps: over {BUDGET:.0f} s)"
+            note = (
+                "" if r[done] == steps else f" (stopped after {r[done]} steps: over {BUDGET:.0f} s)"
+            )
             lines.append(f"| {n} | {r[1]}{note} | {cells(r, ref)} |")
     return lines

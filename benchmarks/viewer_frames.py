@@ -55,7 +55,19 @@ def orbiting(n: int = 1000) -> rl.World:
 def measure(scene: str, frames: int, display: str, extra: list[str]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "timing.json")
-        cmd = [sys.executable, "-m", "rigidlab.view", scene, "--frames", str(frames), "--timing", out, "--size", "1280x720", *extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "rigidlab.view",
+            scene,
+            "--frames",
+            str(frames),
+            "--timing",
+            out,
+            "--size",
+            "1280x720",
+            *extra,
+        ]
         subprocess.run(cmd, env=dict(os.environ, DISPLAY=display), check=True, timeout=1800)
         with open(out) as f:
             return json.load(f)
@@ -63,8 +75,14 @@ def measure(scene: str, frames: int, display: str, extra: list[str]) -> dict:
 
 def mesa_version() -> str:
     try:
-        out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "libgl1-mesa-dri"], capture_output=True, text=True)
-        return f"Mesa {out.stdout.strip()} (llvmpipe, software)" if out.returncode == 0 else "unknown"
+        out = subprocess.run(
+            ["dpkg-query", "-W", "-f", "${Version}", "libgl1-mesa-dri"],
+            capture_output=True,
+            text=True,
+        )
+        return (
+            f"Mesa {out.stdout.strip()} (llvmpipe, software)" if out.returncode == 0 else "unknown"
+        )
     except OSError:
         return "unknown"
 
@@ -88,7 +106,10 @@ def main() -> None:
                 world.save(path)
                 t = measure(path, args.frames, display, extra)
                 rows.append((name, t))
-                print(f"{name}: median frame {t['median_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, simulation {t['simulation_median_ms']:.1f} ms", flush=True)
+                print(
+                    f"{name}: median frame {t['median_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, simulation {t['simulation_median_ms']:.1f} ms",
+                    flush=True,
+                )
     finally:
         proc.terminate()
         proc.wait(10)
@@ -104,8 +125,14 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|",
     ]
     for name, t in rows:
-        mem = f"{t['rss_kb_at_frame_30'] / 1024:.0f} -> {t['rss_kb_at_end'] / 1024:.0f}" if t.get("rss_kb_at_frame_30") else "n/a"
-        lines.append(f"| {name} | {t['bodies']} | {t['median_ms']:.1f} | {t['p95_ms']:.1f} | {1000 / t['median_ms']:.0f} | {t['simulation_median_ms']:.1f} | {t['batches']} | {mem} |")
+        mem = (
+            f"{t['rss_kb_at_frame_30'] / 1024:.0f} -> {t['rss_kb_at_end'] / 1024:.0f}"
+            if t.get("rss_kb_at_frame_30")
+            else "n/a"
+        )
+        lines.append(
+            f"| {name} | {t['bodies']} | {t['median_ms']:.1f} | {t['p95_ms']:.1f} | {1000 / t['median_ms']:.0f} | {t['simulation_median_ms']:.1f} | {t['batches']} | {mem} |"
+        )
     lines.append("")
     with open(args.output, "w") as f:
         f.write("\n".join(lines))

@@ -12,21 +12,30 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-
 from rigidlab.experiments import restitution_lab  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--restitutions", type=float, nargs="+", default=[0.2, 0.4, 0.6, 0.8, 1.0])
     parser.add_argument("--height", type=float, default=1.0, help="drop height in m (default 1)")
     parser.add_argument("--dt", type=float, default=1 / 240, help="time step in s (default 1/240)")
-    parser.add_argument("--integrator", default="verlet", choices=["euler", "symplectic_euler", "verlet", "rk4"])
-    parser.add_argument("--out", type=Path, default=Path("out/restitution.png"), help="where to write the plot")
+    parser.add_argument(
+        "--integrator", default="verlet", choices=["euler", "symplectic_euler", "verlet", "rk4"]
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("out/restitution.png"), help="where to write the plot"
+    )
     args = parser.parse_args()
 
-    r = restitution_lab(args.restitutions, drop_height=args.height, dt=args.dt, integrator=args.integrator)
-    print(f"Restitution lab: balls dropped from {args.height} m, dt = {args.dt:.6g} s, integrator {args.integrator}")
+    r = restitution_lab(
+        args.restitutions, drop_height=args.height, dt=args.dt, integrator=args.integrator
+    )
+    print(
+        f"Restitution lab: balls dropped from {args.height} m, dt = {args.dt:.6g} s, integrator {args.integrator}"
+    )
     print("bounce height / previous height, against e^2:\n")
     print(r.table())
 
@@ -41,7 +50,11 @@ def main() -> None:
         es = [e for e, x in zip(r.restitutions, r.ratios) if len(x) > k]
         ratios = [x[k] for x in r.ratios if len(x) > k]
         ax2.plot(es, ratios, marker, mfc="none", ms=12 - 3 * k, label=f"measured, bounce {k + 1}")
-    ax2.set(xlabel="coefficient of restitution e", ylabel="apex / previous apex", title="Bounce-height ratio")
+    ax2.set(
+        xlabel="coefficient of restitution e",
+        ylabel="apex / previous apex",
+        title="Bounce-height ratio",
+    )
     ax2.legend()
     fig.tight_layout()
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 scripts/setup.sh --test
+echo "== gates: rustfmt, clippy, ruff, stubtest"
+scripts/lint.sh
 echo "== cargo test"
 cargo test --quiet --features viewer
 echo "== pytest"

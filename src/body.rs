@@ -1,6 +1,7 @@
 //! Bodies, their handles (slot index + generation), and the store that keeps them in order.
 
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::material::Material;
 use crate::math::{rotate_tensor, DMat3, DQuat, DVec3};
 use crate::shape::Shape;
@@ -98,6 +99,19 @@ impl BodyDesc {
             name: None,
             color: None,
         }
+    }
+
+    /// The infinite plane {x : normal . x = offset}, solid on the side opposite the normal: a
+    /// static body at the plane's point nearest the origin, its y axis along the normal.
+    pub fn plane(normal: DVec3, offset: f64) -> Result<BodyDesc> {
+        let n = limits::direction("normal", normal)?;
+        let offset = limits::within("offset", offset, -limits::COORDINATE, limits::COORDINATE)?;
+        Ok(BodyDesc {
+            kind: BodyKind::Static,
+            position: n * offset,
+            orientation: DQuat::from_rotation_arc(DVec3::Y, n),
+            ..BodyDesc::new(Shape::Plane)
+        })
     }
 }
 

@@ -141,6 +141,20 @@ pub fn orientation(param: &str, q: DQuat) -> Result<DQuat> {
     Ok(q.normalize())
 }
 
+/// A unit vector along any finite direction not near zero (shorter than 1e-12 is taken for a
+/// mistake); a very long one is scaled first, so that no square overflows.
+pub fn direction(param: &str, v: DVec3) -> Result<DVec3> {
+    let big = v.abs().max_element();
+    if !v.is_finite() || big < 1e-12 {
+        return Err(Error::invalid(
+            param,
+            format!("{:?}", v.to_array()),
+            "must be a finite, non-zero vector",
+        ));
+    }
+    Ok((v / big).normalize())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +174,11 @@ mod tests {
         assert!(coefficient("quadratic_drag", -1.0).is_err());
         assert!(mass("density", f64::NAN, f64::NAN).is_err());
         assert!(lengths3("half_extents", DVec3::splat(1e-300)).is_err());
+        assert!(direction("axis", DVec3::ZERO).is_err());
+        assert!(direction("axis", DVec3::new(f64::NAN, 1.0, 0.0)).is_err());
+        assert_eq!(
+            direction("axis", DVec3::new(0.0, 1e300, 1e300)).unwrap().z,
+            0.5f64.sqrt()
+        );
     }
 }

@@ -103,7 +103,8 @@ pub enum ShapeData {
         half_height: f64,
     },
     Convex {
-        hull: ConvexHull,
+        // Boxed: a hull is large and the other shapes a few numbers.
+        hull: Box<ConvexHull>,
         mass_properties: MassProperties,
     },
     Plane,
@@ -304,7 +305,7 @@ impl World {
                             half_height: *half_height,
                         },
                         Shape::Convex { hull, mass } => ShapeData::Convex {
-                            hull: (**hull).clone(),
+                            hull: Box::new((**hull).clone()),
                             mass_properties: *mass,
                         },
                         Shape::Plane => ShapeData::Plane,
@@ -529,7 +530,7 @@ impl World {
                     .check("hull")
                     .and_then(|_| check_mass_properties(hull, mass_properties))
                     .map(|_| Shape::Convex {
-                        hull: Arc::new(hull.clone().with_bounds()),
+                        hull: Arc::new((**hull).clone().with_bounds()),
                         mass: *mass_properties,
                     }),
                 ShapeData::Plane => Ok(Shape::Plane),

@@ -732,7 +732,8 @@ impl World {
             let free = (end.q[i], end.w[i]);
             end.v[i] = sb.v;
             (end.x[i], end.q[i]) = sb.end_pose(end, i);
-            end.w[i] = sb.end_angular_velocity(self.scratch.masses[i].inv_inertia_body, free, end.q[i]);
+            end.w[i] =
+                sb.end_angular_velocity(self.scratch.masses[i].inv_inertia_body, free, end.q[i]);
         }
     }
 

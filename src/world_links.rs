@@ -4,7 +4,7 @@
 use crate::body::BodyHandle;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
 use crate::dynamics::springs::{Spring, SpringHandle};
-use crate::error::{check_finite, check_finite3, check_positive, Error, Result};
+use crate::error::{check_finite, check_positive, Error, Result};
 use crate::limits;
 use crate::math::{DQuat, DVec3};
 use crate::world::World;
@@ -247,21 +247,13 @@ impl World {
     ) -> Result<JointHandle> {
         let at = Attachment::at_world_point(self, a, b, anchor)?;
         self.check_attachment(&at)?;
-        check_finite3("axis", axis)?;
-        if axis.length() < 1e-12 {
-            return Err(Error::invalid(
-                "axis",
-                format!("{:?}", axis.to_array()),
-                "must be a non-zero vector",
-            ));
-        }
+        let axis = limits::direction("axis", axis)?;
         if let Some(l) = options.limits {
             check_hinge_limits(l)?;
         }
         if let Some(m) = options.motor {
             check_motor(m)?;
         }
-        let axis = axis.normalize();
         let reference = axis.any_orthonormal_vector();
         let qa = self.body(a)?.orientation;
         let qb = match b {

@@ -10,7 +10,6 @@ import time
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 from helpers import box_inertia, rotation_matrix
 
@@ -29,7 +28,9 @@ def zero_g_world(**kw):
 def three_bodies(w):
     """A sphere, a box and a second sphere with distinct states, in that order."""
     a = w.add_sphere(0.1, mass=1.0, position=(1, 2, 3), velocity=(0.1, 0.2, 0.3), name="a")
-    b = w.add_box((0.1, 0.2, 0.3), mass=2.0, position=(4, 5, 6), angular_velocity=(1, 0, 0), name="b")
+    b = w.add_box(
+        (0.1, 0.2, 0.3), mass=2.0, position=(4, 5, 6), angular_velocity=(1, 0, 0), name="b"
+    )
     c = w.add_sphere(0.2, mass=3.0, position=(7, 8, 9), velocity=(-1, 0, 0), name="c")
     return a, b, c
 
@@ -178,7 +179,9 @@ def test_step_times_are_wall_clock_milliseconds():
     w = rl.World()
     w.add_plane()
     for k in range(2000):
-        w.add_sphere(0.05, position=(0.11 * (k % 20), 0.05 + 0.11 * (k // 400), 0.11 * (k // 20 % 20)))
+        w.add_sphere(
+            0.05, position=(0.11 * (k % 20), 0.05 + 0.11 * (k // 400), 0.11 * (k // 20 % 20))
+        )
     for _ in range(3):
         start = time.perf_counter()
         w.step()
@@ -297,7 +300,11 @@ def test_box_inertia_from_mass():
     h = np.array([0.5, 0.25, 0.1])
     b = w.add_box(h, mass=3.0)
     assert b.mass == 3.0
-    np.testing.assert_allclose(np.diag(b.inertia_body), [3 / 3 * (0.0625 + 0.01), 3 / 3 * (0.25 + 0.01), 3 / 3 * (0.25 + 0.0625)], rtol=1e-14)
+    np.testing.assert_allclose(
+        np.diag(b.inertia_body),
+        [3 / 3 * (0.0625 + 0.01), 3 / 3 * (0.25 + 0.01), 3 / 3 * (0.25 + 0.0625)],
+        rtol=1e-14,
+    )
 
 
 def test_rotated_box_world_inertia_is_R_I_RT():
@@ -351,7 +358,18 @@ def test_vector_property_set_and_read_back(prop, value):
     np.testing.assert_array_equal(getattr(b, prop), np.array(value) * 2)
 
 
-@pytest.mark.parametrize("prop", ["position", "orientation", "velocity", "angular_velocity", "inertia", "inertia_body", "momentum"])
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "position",
+        "orientation",
+        "velocity",
+        "angular_velocity",
+        "inertia",
+        "inertia_body",
+        "momentum",
+    ],
+)
 def test_returned_arrays_are_copies(prop):
     w = rl.World()
     b = w.add_box((0.1, 0.2, 0.3), mass=1.0, position=(1, 2, 3), velocity=(1, 1, 1))
@@ -430,7 +448,22 @@ def test_damping_setters_are_independent():
     assert (b.linear_damping, b.angular_damping) == (2.0, 3.0)
 
 
-@pytest.mark.parametrize("prop", ["mass", "inertia", "inertia_body", "shape", "dimensions", "id", "alive", "index", "world", "kinetic_energy", "momentum"])
+@pytest.mark.parametrize(
+    "prop",
+    [
+        "mass",
+        "inertia",
+        "inertia_body",
+        "shape",
+        "dimensions",
+        "id",
+        "alive",
+        "index",
+        "world",
+        "kinetic_energy",
+        "momentum",
+    ],
+)
 def test_read_only_properties(prop):
     w = rl.World()
     b = w.add_sphere(0.1)
@@ -458,7 +491,12 @@ def test_whole_world_arrays_in_insertion_order():
     a = w.add_sphere(0.1, position=(1, 2, 3), velocity=(4, 5, 6), angular_velocity=(7, 8, 9))
     b = w.add_box((0.1, 0.1, 0.1), position=(-1, -2, -3), orientation=q, velocity=(-4, -5, -6))
     p = w.add_plane()
-    for name, shape in [("positions", (3, 3)), ("orientations", (3, 4)), ("velocities", (3, 3)), ("angular_velocities", (3, 3))]:
+    for name, shape in [
+        ("positions", (3, 3)),
+        ("orientations", (3, 4)),
+        ("velocities", (3, 3)),
+        ("angular_velocities", (3, 3)),
+    ]:
         arr = getattr(w, name)
         assert isinstance(arr, np.ndarray), name
         assert arr.dtype == np.float64, name
@@ -486,7 +524,9 @@ def test_whole_world_arrays_are_copies(name):
 
 STATE_VALUES = {
     "positions": np.array([[0.0, 1, 2], [3, 4, 5], [6, 7, 8]]),
-    "orientations": np.array([[0, 0, 0, 1.0], [0, math.sin(0.1), 0, math.cos(0.1)], [math.sin(0.3), 0, 0, math.cos(0.3)]]),
+    "orientations": np.array(
+        [[0, 0, 0, 1.0], [0, math.sin(0.1), 0, math.cos(0.1)], [math.sin(0.3), 0, 0, math.cos(0.3)]]
+    ),
     "velocities": np.array([[1.0, 0, 0], [0, 2, 0], [0, 0, 3]]),
     "angular_velocities": np.array([[0.5, 0, 0], [0, -0.5, 0], [0.1, 0.2, 0.3]]),
 }
@@ -505,7 +545,12 @@ def test_set_state_each_array(name, as_list):
         if other != name:
             np.testing.assert_array_equal(getattr(w, other), before[other])
     # the per-body view agrees
-    single = {"positions": "position", "orientations": "orientation", "velocities": "velocity", "angular_velocities": "angular_velocity"}[name]
+    single = {
+        "positions": "position",
+        "orientations": "orientation",
+        "velocities": "velocity",
+        "angular_velocities": "angular_velocity",
+    }[name]
     for i, b in enumerate(bodies):
         np.testing.assert_allclose(getattr(b, single), value[i], rtol=0, atol=1e-15)
 
@@ -529,7 +574,9 @@ def test_set_state_normalises_orientations():
     three_bodies(w)
     q = np.array([[0, 0, 0, 3.0], [0, 2.0, 0, 2.0], [1.0, 1.0, 1.0, 1.0]])
     w.set_state(orientations=q)
-    np.testing.assert_allclose(w.orientations, q / np.linalg.norm(q, axis=1, keepdims=True), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        w.orientations, q / np.linalg.norm(q, axis=1, keepdims=True), rtol=0, atol=1e-15
+    )
 
 
 def test_set_state_none_changes_nothing():
@@ -629,7 +676,9 @@ def test_energy_for_a_known_state():
     v = np.array([1.0, -2.0, 0.5])
     om = np.array([0.3, -1.2, 2.0])
     w.add_box(h, mass=m, position=(0.5, 5.0, -1.0), orientation=q, velocity=v, angular_velocity=om)
-    w.add_sphere(0.1, mass=10.0, kind="kinematic", velocity=(100, 0, 0), position=(0, 50, 0))  # no energy
+    w.add_sphere(
+        0.1, mass=10.0, kind="kinematic", velocity=(100, 0, 0), position=(0, 50, 0)
+    )  # no energy
     R = rotation_matrix(q)
     I = R @ box_inertia(m, h) @ R.T
     e = w.energy()
@@ -668,19 +717,35 @@ def test_angular_momentum_about_a_point():
     w = zero_g_world()
     h = (0.1, 0.2, 0.3)
     q = np.array([0.2, -0.4, 0.1, 0.8])
-    m, x, v, om = 3.0, np.array([1.0, 2.0, -1.0]), np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, -0.5])
+    m, x, v, om = (
+        3.0,
+        np.array([1.0, 2.0, -1.0]),
+        np.array([0.5, -1.0, 2.0]),
+        np.array([1.0, 2.0, -0.5]),
+    )
     b = w.add_box(h, mass=m, position=x, orientation=q, velocity=v, angular_velocity=om)
-    s = w.add_sphere(0.2, mass=1.0, position=(0, 0, 3), velocity=(0, 1, 0), angular_velocity=(0, 0, 4))
+    s = w.add_sphere(
+        0.2, mass=1.0, position=(0, 0, 3), velocity=(0, 1, 0), angular_velocity=(0, 0, 4)
+    )
     R = rotation_matrix(q)
     I_box = R @ box_inertia(m, h) @ R.T
     about = np.array([0.5, -0.5, 1.0])
     L_box = np.cross(x - about, m * v) + I_box @ om
-    L_sph = np.cross(np.array([0, 0, 3.0]) - about, [0, 1.0, 0]) + 0.4 * 0.04 * np.array([0, 0, 4.0])
+    L_sph = np.cross(np.array([0, 0, 3.0]) - about, [0, 1.0, 0]) + 0.4 * 0.04 * np.array(
+        [0, 0, 4.0]
+    )
     np.testing.assert_allclose(b.angular_momentum(about=about), L_box, rtol=1e-13, atol=1e-14)
     np.testing.assert_allclose(s.angular_momentum(about), L_sph, rtol=1e-13, atol=1e-14)
-    np.testing.assert_allclose(w.angular_momentum(about=about), L_box + L_sph, rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(
+        w.angular_momentum(about=about), L_box + L_sph, rtol=1e-13, atol=1e-14
+    )
     # default: about the origin
-    L0 = np.cross(x, m * v) + I_box @ om + np.cross([0, 0, 3.0], [0, 1.0, 0]) + 0.4 * 0.04 * np.array([0, 0, 4.0])
+    L0 = (
+        np.cross(x, m * v)
+        + I_box @ om
+        + np.cross([0, 0, 3.0], [0, 1.0, 0])
+        + 0.4 * 0.04 * np.array([0, 0, 4.0])
+    )
     np.testing.assert_allclose(w.angular_momentum(), L0, rtol=1e-13, atol=1e-14)
 
 
@@ -810,14 +875,18 @@ def test_apply_impulse_at_point():
     w = zero_g_world()
     q = np.array([0.3, 0.1, -0.2, 0.9])
     x = np.array([1.0, 2.0, 3.0])
-    b = w.add_box((0.1, 0.2, 0.3), mass=2.0, position=x, orientation=q, angular_velocity=(0.1, 0, 0))
+    b = w.add_box(
+        (0.1, 0.2, 0.3), mass=2.0, position=x, orientation=q, angular_velocity=(0.1, 0, 0)
+    )
     I = b.inertia
     J = np.array([0.5, 1.0, -2.0])
     p = x + np.array([0.1, -0.2, 0.25])
     b.apply_impulse(J, point=p)
     np.testing.assert_allclose(b.velocity, J / 2.0, rtol=0, atol=1e-15)
     dw = np.linalg.solve(I, np.cross(p - x, J))
-    np.testing.assert_allclose(b.angular_velocity, np.array([0.1, 0, 0]) + dw, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(
+        b.angular_velocity, np.array([0.1, 0, 0]) + dw, rtol=1e-12, atol=1e-13
+    )
     assert np.linalg.norm(dw) > 1.0  # the spin change is not negligible
 
 
@@ -885,7 +954,9 @@ def test_apply_force_at_point_spins():
     w.step()
     np.testing.assert_allclose(b.velocity, F * DT / m, rtol=1e-12, atol=1e-15)
     I = 0.4 * m * r * r
-    np.testing.assert_allclose(b.angular_velocity, np.cross([r, 0, 0], F) * DT / I, rtol=1e-3, atol=1e-12)
+    np.testing.assert_allclose(
+        b.angular_velocity, np.cross([r, 0, 0], F) * DT / I, rtol=1e-3, atol=1e-12
+    )
 
 
 def test_apply_torque_for_duration():
@@ -926,7 +997,13 @@ def test_loads_are_dropped_with_their_body():
 def test_kinematic_body_moves_at_its_velocity_under_gravity():
     w = rl.World()
     w.add_plane()
-    k = w.add_box((0.5, 0.1, 0.5), kind="kinematic", position=(0, 2, 0), velocity=(1.0, -0.5, 0), angular_velocity=(0, 1.0, 0))
+    k = w.add_box(
+        (0.5, 0.1, 0.5),
+        kind="kinematic",
+        position=(0, 2, 0),
+        velocity=(1.0, -0.5, 0),
+        angular_velocity=(0, 1.0, 0),
+    )
     w.run(1.0)
     np.testing.assert_allclose(k.position, [1.0, 1.5, 0], rtol=1e-12)
     np.testing.assert_array_equal(k.velocity, [1.0, -0.5, 0])
@@ -982,7 +1059,13 @@ def test_toggle_kind_at_runtime():
 
 def test_making_a_body_static_stops_it():
     w = rl.World()
-    b = w.add_box((0.1, 0.1, 0.1), mass=1.0, position=(0, 5, 0), velocity=(3, 4, 5), angular_velocity=(1, 2, 3))
+    b = w.add_box(
+        (0.1, 0.1, 0.1),
+        mass=1.0,
+        position=(0, 5, 0),
+        velocity=(3, 4, 5),
+        angular_velocity=(1, 2, 3),
+    )
     w.step(10)
     b.kind = "static"
     np.testing.assert_array_equal(b.velocity, 0.0)
@@ -1041,7 +1124,11 @@ def test_ray_cast_finds_the_first_body_along_a_ray():
     assert beside["body"].id == floor.id and beside["distance"] == pytest.approx(3.0)
     assert w.ray_cast((1, 3, 0), (0, -1, 0), planes=False) is None
     assert w.ray_cast((0, 3, 0), (0, -1, 0), max_distance=1.5) is None
-    for bad, name in [(dict(direction=(0, 0, 0)), "direction"), (dict(max_distance=-1), "max_distance"), (dict(origin=(0, math.nan, 0)), "origin")]:
+    for bad, name in [
+        (dict(direction=(0, 0, 0)), "direction"),
+        (dict(max_distance=-1), "max_distance"),
+        (dict(origin=(0, math.nan, 0)), "origin"),
+    ]:
         args = dict(origin=(0, 3, 0), direction=(0, -1, 0)) | bad
         with pytest.raises(ValueError, match=name):
             w.ray_cast(**args)

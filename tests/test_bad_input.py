@@ -6,7 +6,6 @@ import re
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 NAN, INF = math.nan, math.inf
@@ -23,8 +22,17 @@ def populated():
     that time, positions and velocities are all non-trivial."""
     w = rl.World()
     floor = w.add_plane(name="floor")
-    ball = w.add_sphere(0.1, mass=1.0, position=(0, 2, 0), velocity=(1, 0, 0), restitution=0.5, name="ball")
-    box = w.add_box((0.1, 0.2, 0.3), mass=2.0, position=(3, 1, 0), angular_velocity=(0, 1, 0.5), friction=0.3, name="box")
+    ball = w.add_sphere(
+        0.1, mass=1.0, position=(0, 2, 0), velocity=(1, 0, 0), restitution=0.5, name="ball"
+    )
+    box = w.add_box(
+        (0.1, 0.2, 0.3),
+        mass=2.0,
+        position=(3, 1, 0),
+        angular_velocity=(0, 1, 0.5),
+        friction=0.3,
+        name="box",
+    )
     wall = w.add_box((0.5, 0.5, 0.5), kind="static", position=(-3, 0.5, 0), name="wall")
     w.step(5)
     return w, floor, ball, box, wall
@@ -48,7 +56,17 @@ def snapshot(w):
         "joints": len(w.joints),
         "json": w.to_json(),
         "bodies": [
-            (b.id, b.kind, b.name, b.mass, b.restitution, b.friction, b.static_friction, b.linear_damping, b.angular_damping)
+            (
+                b.id,
+                b.kind,
+                b.name,
+                b.mass,
+                b.restitution,
+                b.friction,
+                b.static_friction,
+                b.linear_damping,
+                b.angular_damping,
+            )
             for b in w.bodies
         ],
     }
@@ -133,7 +151,10 @@ WRONG_TYPE_CASES = {
     "set kind": ("kind", lambda w, b: setattr(b, "kind", 1)),
     "set name": ("name", lambda w, b: setattr(b, "name", 1)),
     "apply_force duration": ("duration", lambda w, b: b.apply_force((1, 0, 0), duration="long")),
-    "set_pair restitution": ("restitution", lambda w, b: w.set_pair(w.bodies[0], b, restitution="bouncy")),
+    "set_pair restitution": (
+        "restitution",
+        lambda w, b: w.set_pair(w.bodies[0], b, restitution="bouncy"),
+    ),
     "remove body": ("body", lambda w, b: w.remove("ball")),
 }
 
@@ -145,7 +166,14 @@ def test_wrong_type_names_parameter(case):
     rejects(w, TypeError, param, call, w, ball)
 
 
-@pytest.mark.parametrize("param,kwargs", [("dt", {"dt": "small"}), ("solver_iterations", {"solver_iterations": "many"}), ("integrator", {"integrator": 4})])
+@pytest.mark.parametrize(
+    "param,kwargs",
+    [
+        ("dt", {"dt": "small"}),
+        ("solver_iterations", {"solver_iterations": "many"}),
+        ("integrator", {"integrator": 4}),
+    ],
+)
 def test_world_constructor_wrong_type_names_parameter(param, kwargs):
     with pytest.raises(TypeError) as info:
         rl.World(**kwargs)
@@ -190,7 +218,9 @@ def test_half_extents_of_wrong_type():
 def test_non_finite_vector_on_add(param, value):
     w, *_ = populated()
     rejects(w, ValueError, param, w.add_sphere, 0.1, **{param: value})
-    rejects(w, ValueError, param, w.add_box, (0.1, 0.1, 0.1), **{param: np.array(value, dtype=float)})
+    rejects(
+        w, ValueError, param, w.add_box, (0.1, 0.1, 0.1), **{param: np.array(value, dtype=float)}
+    )
 
 
 @pytest.mark.parametrize("param", ["position", "velocity", "angular_velocity"])
@@ -201,7 +231,9 @@ def test_non_finite_vector_on_set(param, value):
     rejects(w, ValueError, param, setter(box, param), np.array(value, dtype=float))
 
 
-@pytest.mark.parametrize("q", [(NAN, 0, 0, 1), (0, 0, 0, INF), (0, 0, 0, 0), (0.0, 0.0, 0.0, 1e-12)])
+@pytest.mark.parametrize(
+    "q", [(NAN, 0, 0, 1), (0, 0, 0, INF), (0, 0, 0, 0), (0.0, 0.0, 0.0, 1e-12)]
+)
 def test_bad_orientation(q):
     w, _, ball, box, _ = populated()
     rejects(w, ValueError, "orientation", w.add_sphere, 0.1, orientation=q)
@@ -218,7 +250,9 @@ def test_orientation_of_wrong_shape(q):
 
 
 @pytest.mark.parametrize("param", ["position", "velocity", "angular_velocity"])
-@pytest.mark.parametrize("value", [(1.0, 2.0), (1.0, 2.0, 3.0, 4.0), [[1.0, 2.0, 3.0]], np.zeros((3, 1)), 5.0])
+@pytest.mark.parametrize(
+    "value", [(1.0, 2.0), (1.0, 2.0, 3.0, 4.0), [[1.0, 2.0, 3.0]], np.zeros((3, 1)), 5.0]
+)
 def test_vector_of_wrong_shape(param, value):
     w, _, ball, _, _ = populated()
     rejects(w, ValueError, param, w.add_sphere, 0.1, **{param: value})
@@ -303,7 +337,14 @@ def test_set_state_bad_quaternion_changes_nothing(q):
     n = len(w)
     orientations = np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))
     orientations[2] = q
-    rejects(w, ValueError, "orientations", w.set_state, positions=np.zeros((n, 3)), orientations=orientations)
+    rejects(
+        w,
+        ValueError,
+        "orientations",
+        w.set_state,
+        positions=np.zeros((n, 3)),
+        orientations=orientations,
+    )
 
 
 def test_set_state_velocity_on_static_row_changes_nothing():
@@ -399,7 +440,9 @@ def test_unknown_keyword_add_box(kw):
     rejects(w, TypeError, kw, w.add_box, (0.1, 0.1, 0.1), **{kw: 1.0})
 
 
-@pytest.mark.parametrize("kw", ["mass", "density", "position", "orientation", "linear_damping", "colour"])
+@pytest.mark.parametrize(
+    "kw", ["mass", "density", "position", "orientation", "linear_damping", "colour"]
+)
 def test_unknown_keyword_add_plane(kw):
     """Planes take no mass, density, position, orientation or damping."""
     w, *_ = populated()
@@ -443,7 +486,18 @@ def test_bad_time(t):
     rejects(w, ValueError, "time", setter(w, "time"), t)
 
 
-@pytest.mark.parametrize("param, value", [("solver_iterations", 0), ("solver_iterations", -3), ("restitution_threshold", -0.1), ("restitution_threshold", NAN), ("solver_tolerance", -1e-6), ("solver_tolerance", NAN), ("solver_tolerance", INF)])
+@pytest.mark.parametrize(
+    "param, value",
+    [
+        ("solver_iterations", 0),
+        ("solver_iterations", -3),
+        ("restitution_threshold", -0.1),
+        ("restitution_threshold", NAN),
+        ("solver_tolerance", -1e-6),
+        ("solver_tolerance", NAN),
+        ("solver_tolerance", INF),
+    ],
+)
 def test_bad_solver_settings(param, value):
     rejects_setting(ValueError, param, value)
 
@@ -609,7 +663,15 @@ def test_removed_body_methods():
     rejects(w, rl.RemovedBodyError, "removed", ball.angular_momentum)
     rejects(w, rl.RemovedBodyError, "removed", ball.angular_momentum, about=(1, 2, 3))
     rejects(w, rl.RemovedBodyError, "removed", ball.apply_force, (1, 0, 0))
-    rejects(w, rl.RemovedBodyError, "removed", ball.apply_force, (1, 0, 0), point=(0, 0, 0), duration=1.0)
+    rejects(
+        w,
+        rl.RemovedBodyError,
+        "removed",
+        ball.apply_force,
+        (1, 0, 0),
+        point=(0, 0, 0),
+        duration=1.0,
+    )
     rejects(w, rl.RemovedBodyError, "removed", ball.apply_torque, (1, 0, 0))
     rejects(w, rl.RemovedBodyError, "removed", ball.apply_torque, (1, 0, 0), duration=1.0)
     rejects(w, rl.RemovedBodyError, "removed", ball.apply_impulse, (1, 0, 0))
@@ -708,8 +770,19 @@ def test_bad_spring_numbers(param, value):
 @pytest.mark.parametrize("value", BAD_VECTORS + [(1, 2)])
 def test_bad_spring_anchor(value):
     w, _, ball, box, _ = populated()
-    rejects(w, (ValueError, TypeError), "anchor_a", w.add_spring, ball, box, stiffness=1.0, anchor_a=value)
-    rejects(w, (ValueError, TypeError), "anchor_b", w.add_distance_joint, ball, None, anchor_b=value)
+    rejects(
+        w,
+        (ValueError, TypeError),
+        "anchor_a",
+        w.add_spring,
+        ball,
+        box,
+        stiffness=1.0,
+        anchor_a=value,
+    )
+    rejects(
+        w, (ValueError, TypeError), "anchor_b", w.add_distance_joint, ball, None, anchor_b=value
+    )
 
 
 def test_links_refuse_bad_bodies():
@@ -738,7 +811,9 @@ def test_links_refuse_bad_bodies():
 )
 def test_bad_hinge(kwargs, param):
     w, _, ball, box, _ = populated()
-    rejects(w, (ValueError, TypeError), param, w.add_hinge_joint, ball, box, anchor=(0, 1, 0), **kwargs)
+    rejects(
+        w, (ValueError, TypeError), param, w.add_hinge_joint, ball, box, anchor=(0, 1, 0), **kwargs
+    )
 
 
 @pytest.mark.parametrize("value", [0.0, -1.0, NAN])
@@ -760,7 +835,15 @@ def test_removed_links_raise():
         j.impulse
 
 
-@pytest.mark.parametrize("param, value", [("quadratic_drag", -1.0), ("quadratic_drag", NAN), ("gravity_scale", NAN), ("gravity_scale", INF)])
+@pytest.mark.parametrize(
+    "param, value",
+    [
+        ("quadratic_drag", -1.0),
+        ("quadratic_drag", NAN),
+        ("gravity_scale", NAN),
+        ("gravity_scale", INF),
+    ],
+)
 def test_bad_drag_and_gravity_scale(param, value):
     w, _, ball, _, _ = populated()
     rejects(w, ValueError, param, setattr, ball, param, value)
@@ -770,7 +853,15 @@ def test_bad_drag_and_gravity_scale(param, value):
 def test_bad_force_points():
     w, _, ball, _, _ = populated()
     rejects(w, ValueError, "local_point", ball.apply_force, (1, 0, 0), local_point=(NAN, 0, 0))
-    rejects(w, ValueError, "point, local_point", ball.apply_force, (1, 0, 0), point=(0, 0, 0), local_point=(0, 0, 0))
+    rejects(
+        w,
+        ValueError,
+        "point, local_point",
+        ball.apply_force,
+        (1, 0, 0),
+        point=(0, 0, 0),
+        local_point=(0, 0, 0),
+    )
 
 
 @pytest.mark.parametrize("color", [(1.5, 0, 0), (0, -0.1, 0), (0, 0, float("nan")), (1, 1)])

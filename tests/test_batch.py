@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 
@@ -27,7 +26,10 @@ def state(w: rl.World) -> np.ndarray:
 
 def worlds(n: int) -> list:
     """Bouncing balls and pendulums, each a little different."""
-    return [bouncing_ball(0.5 + 0.01 * k, 0.3 + 0.6 * k / n) if k % 2 else pendulum(0.2 + 0.02 * k) for k in range(n)]
+    return [
+        bouncing_ball(0.5 + 0.01 * k, 0.3 + 0.6 * k / n) if k % 2 else pendulum(0.2 + 0.02 * k)
+        for k in range(n)
+    ]
 
 
 @pytest.mark.parametrize("threads", [None, 1, 2, 3])
@@ -96,7 +98,9 @@ def test_zero_steps_and_empty_lists_do_nothing():
 def test_bad_input_names_the_parameter_and_leaves_worlds_unchanged(args, kwargs, error, words):
     a, b = bouncing_ball(1.0, 0.5), bouncing_ball(2.0, 0.5)
     before = (state(a), state(b))
-    first = {"dup": [a, a], "ok": [a, b]}.get(args[0], args[0]) if isinstance(args[0], str) else args[0]
+    first = (
+        {"dup": [a, a], "ok": [a, b]}.get(args[0], args[0]) if isinstance(args[0], str) else args[0]
+    )
     with pytest.raises(error, match=words.replace("[", r"\[").replace("]", r"\]")):
         rl.step_many(first, *args[1:], **kwargs)
     assert np.array_equal(state(a), before[0]) and np.array_equal(state(b), before[1])

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 from helpers import quat, rel
 
@@ -84,7 +83,12 @@ def ramp(w, angle, kind):
     th = math.radians(angle)
     n = np.array([math.sin(th), math.cos(th), 0.0])
     if kind == "box":
-        w.add_box((20.0, 0.5, 2.0), position=tuple(-0.5 * n), orientation=quat((0, 0, 1), -th), kind="static")
+        w.add_box(
+            (20.0, 0.5, 2.0),
+            position=tuple(-0.5 * n),
+            orientation=quat((0, 0, 1), -th),
+            kind="static",
+        )
     else:
         length = 40.0
         height = length * math.tan(th)
@@ -99,7 +103,14 @@ def test_block_sticks_below_the_friction_angle_and_slides_above(kind):
         w = rl.World()
         n, down = ramp(w, angle, kind)
         th = math.radians(angle)
-        block = w.add_box((0.1, 0.1, 0.1), position=tuple(0.1 * n), orientation=quat((0, 0, 1), -th), mass=1.0, friction=0.4, static_friction=0.5)
+        block = w.add_box(
+            (0.1, 0.1, 0.1),
+            position=tuple(0.1 * n),
+            orientation=quat((0, 0, 1), -th),
+            mass=1.0,
+            friction=0.4,
+            static_friction=0.5,
+        )
         start = block.position.copy()
         w.run(2.0)
         s = float(np.dot(block.position - start, down))
@@ -142,7 +153,7 @@ def test_a_box_spinning_flat_on_the_floor_stops_as_its_corners_friction_says(hal
     w0 = 4.0
     w = rl.World()
     w.add_plane(friction=mu)
-    box = w.add_box(half, mass=1.5, position=(0, hy, 0), angular_velocity=(0, w0, 0), friction=mu)
+    w.add_box(half, mass=1.5, position=(0, hy, 0), angular_velocity=(0, w0, 0), friction=mu)
     alpha = 3 * mu * G / r
     t_stop = w0 / alpha
     rec = w.record(every=1, quantities=["angular_velocities", "positions"])
@@ -204,9 +215,14 @@ def test_an_inelastic_impact_on_a_resting_stack_stops_against_the_floor(speed, b
     w = rl.World(sleeping=False)
     w.solver_iterations = 30
     w.add_plane(restitution=0.0)
-    boxes = [w.add_box((0.1, 0.1, 0.1), mass=1.0, position=(0, 0.1 + 0.2 * k, 0), restitution=0.0) for k in range(2)]
+    boxes = [
+        w.add_box((0.1, 0.1, 0.1), mass=1.0, position=(0, 0.1 + 0.2 * k, 0), restitution=0.0)
+        for k in range(2)
+    ]
     w.run(1.0)
-    ball = w.add_sphere(0.05, mass=ball_mass, position=(0, 0.454, 0), velocity=(0, -speed, 0), restitution=0.0)
+    ball = w.add_sphere(
+        0.05, mass=ball_mass, position=(0, 0.454, 0), velocity=(0, -speed, 0), restitution=0.0
+    )
     w.step(1)
     assert max(np.linalg.norm(b.velocity) for b in boxes + [ball]) < 0.01 * speed
     slop = 1e-4  # the world's default linear slop
@@ -221,7 +237,10 @@ def test_pyramid_with_a_base_of_ten_stands():
     assert moved.max() < 0.01
 
 
-@pytest.mark.parametrize("count, half, mass_ratio", [(10, (0.1, 0.1, 0.1), 1.0), (20, (0.2, 0.05, 0.1), 1.0), (20, (0.1, 0.1, 0.1), 1.2)])
+@pytest.mark.parametrize(
+    "count, half, mass_ratio",
+    [(10, (0.1, 0.1, 0.1), 1.0), (20, (0.2, 0.05, 0.1), 1.0), (20, (0.1, 0.1, 0.1), 1.2)],
+)
 def test_a_column_placed_at_rest_stays_at_rest_from_the_first_step(count, half, mass_ratio):
     # Resting boxes need contact forces that hold up everything above them at once: a column
     # whose contacts are all new must not sink in its first steps (Gauss-Seidel from zero would
@@ -229,7 +248,10 @@ def test_a_column_placed_at_rest_stays_at_rest_from_the_first_step(count, half, 
     # Boxes heavier towards the top load the bottom the most.
     w = rl.World(sleeping=False)
     w.add_plane()
-    boxes = [w.add_box(half, mass=mass_ratio**k, position=(0, half[1] * (2 * k + 1), 0)) for k in range(count)]
+    boxes = [
+        w.add_box(half, mass=mass_ratio**k, position=(0, half[1] * (2 * k + 1), 0))
+        for k in range(count)
+    ]
     start = w.positions.copy()
     w.step()
     g_dt = 9.81 * w.dt
@@ -241,7 +263,11 @@ def test_a_column_placed_at_rest_stays_at_rest_from_the_first_step(count, half, 
 
 def pyramid_layout(base, gap):
     """Centres of a pyramid of unit cubes, `gap` apart in each row (0: touching)."""
-    return [((1 + gap) * (k - (base - row - 1) / 2), 0.5 + row) for row in range(base) for k in range(base - row)]
+    return [
+        ((1 + gap) * (k - (base - row - 1) / 2), 0.5 + row)
+        for row in range(base)
+        for k in range(base - row)
+    ]
 
 
 def staircase_layout(count, step):
@@ -303,7 +329,10 @@ def test_newtons_cradle_sends_out_one_ball(gravity, dt):
     if gravity:
         w.add_plane(friction=0.0)
     r = 0.1
-    balls = [w.add_sphere(r, mass=1.0, position=(2 * r * i, r, 0), restitution=1.0, friction=0.0) for i in range(5)]
+    balls = [
+        w.add_sphere(r, mass=1.0, position=(2 * r * i, r, 0), restitution=1.0, friction=0.0)
+        for i in range(5)
+    ]
     balls[0].position = (-0.3, r, 0)
     balls[0].velocity = (1.0, 0, 0)
     w.run(1.0)
@@ -318,7 +347,15 @@ def test_seed_b_experiment_1_oblique_impact_with_spin():
     # (-1, 0) m/s spinning at +2 rad/s. Seed B: v'_A = (-1, -0.5), v'_B = (0, 0.5).
     w = rl.World(gravity=(0, 0, 0))
     a = w.add_sphere(2.0, mass=1.0, restitution=1.0, friction=0.5)
-    b = w.add_sphere(2.0, mass=1.0, position=(4.2, 0, 0), velocity=(-1, 0, 0), angular_velocity=(0, 0, 2), restitution=1.0, friction=0.5)
+    b = w.add_sphere(
+        2.0,
+        mass=1.0,
+        position=(4.2, 0, 0),
+        velocity=(-1, 0, 0),
+        angular_velocity=(0, 0, 2),
+        restitution=1.0,
+        friction=0.5,
+    )
     w.run(1.0)
     np.testing.assert_allclose(a.velocity, [-1.0, -0.5, 0.0], atol=1e-6)
     np.testing.assert_allclose(b.velocity, [0.0, 0.5, 0.0], atol=1e-6)
@@ -329,7 +366,14 @@ def test_seed_b_experiment_2_tilted_cube_keeps_its_energy():
     # stays within 0.5% while it moves between translation and rotation.
     w = rl.World()
     w.add_plane(friction=0.0, restitution=1.0)
-    cube = w.add_box((0.1, 0.1, 0.1), position=(0, 1, 0), orientation=quat((0.3, 0, 1), 0.3), mass=1.0, restitution=1.0, friction=0.0)
+    w.add_box(
+        (0.1, 0.1, 0.1),
+        position=(0, 1, 0),
+        orientation=quat((0.3, 0, 1), 0.3),
+        mass=1.0,
+        restitution=1.0,
+        friction=0.0,
+    )
     e0 = w.energy()["total"]
     worst, rot_max = 0.0, 0.0
     bounces = 0
@@ -382,7 +426,9 @@ def test_contact_events_report_impacts_at_their_time():
     t1 = math.sqrt(2 / G)
     expected = [t1, t1 + 2 * 0.5 * t1, t1 + 2 * 0.5 * t1 + 2 * 0.25 * t1]
     np.testing.assert_allclose(ev["time"][begins][:3], expected, atol=1e-12)
-    np.testing.assert_allclose(ev["speed"][begins][:3], [math.sqrt(2 * G) * 0.5**k for k in range(3)], rtol=1e-12)
+    np.testing.assert_allclose(
+        ev["speed"][begins][:3], [math.sqrt(2 * G) * 0.5**k for k in range(3)], rtol=1e-12
+    )
     ends = np.array(kinds) == "end"
     assert np.all(ev["time"][ends][:2] > ev["time"][begins][:2])
     assert np.all(np.isnan(ev["speed"][ends]))
@@ -423,7 +469,11 @@ def test_convex_hull_mass_properties_and_placement():
     b = w.add_convex(points, density=500.0)
     np.testing.assert_allclose(b.position, [1, 2, 3], atol=1e-12)
     assert rel(b.mass, 500 * 8 * h.prod()) < 1e-12
-    np.testing.assert_allclose(b.inertia_body, np.diag([h[1] ** 2 + h[2] ** 2, h[0] ** 2 + h[2] ** 2, h[0] ** 2 + h[1] ** 2]) * b.mass / 3, rtol=1e-12)
+    np.testing.assert_allclose(
+        b.inertia_body,
+        np.diag([h[1] ** 2 + h[2] ** 2, h[0] ** 2 + h[2] ** 2, h[0] ** 2 + h[1] ** 2]) * b.mass / 3,
+        rtol=1e-12,
+    )
     assert b.shape == "convex" and b.dimensions["vertices"].shape == (8, 3)
     # A wedge's centroid lies a third of the way along each leg from the right angle.
     wedge = w.add_wedge(3.0, 1.5, 1.0, position=(10, 0, 0))
@@ -434,7 +484,10 @@ def test_convex_hull_mass_properties_and_placement():
     # A hull dropped on the floor comes to rest on a face.
     w = rl.World()
     w.add_plane()
-    rock = w.add_convex(np.random.default_rng(1).normal(size=(30, 3)) * 0.2 + [0, 1, 0], orientation=quat((1, 1, 0), 0.7))
+    rock = w.add_convex(
+        np.random.default_rng(1).normal(size=(30, 3)) * 0.2 + [0, 1, 0],
+        orientation=quat((1, 1, 0), 0.7),
+    )
     w.run(5.0)
     assert np.linalg.norm(rock.velocity) < 1e-6
     assert rock.position[1] > 0
@@ -496,7 +549,10 @@ def test_feature_pair_scenes_first_touch_by_their_features(kind):
 def offset_stack(tolerance, masses=(1.0, 2.0, 3.0, 4.0, 5.0)):
     w = rl.World(sleeping=False, solver_tolerance=tolerance)
     w.add_plane()
-    boxes = [w.add_box((0.2, 0.1, 0.15), mass=m, position=(0.01 * k, 0.1 + 0.2 * k, 0)) for k, m in enumerate(masses)]
+    boxes = [
+        w.add_box((0.2, 0.1, 0.15), mass=m, position=(0.01 * k, 0.1 + 0.2 * k, 0))
+        for k, m in enumerate(masses)
+    ]
     return w, boxes
 
 

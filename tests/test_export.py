@@ -2,7 +2,6 @@
 bodies fall asleep, and after bodies are added or removed."""
 
 import numpy as np
-
 import rigidlab as rl
 
 

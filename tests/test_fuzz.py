@@ -65,16 +65,71 @@ NAN, INF = math.nan, math.inf
 # within what finishes or what no 64-bit integer holds; BIG_INTS adds the rest where nothing is
 # run that many times.
 INT_JUNK = [
-    -1, -(2**63), 2**63, 2**64, 10**30, -(10**30), 1.0, 2.5, NAN, INF, True, False, None, "3", b"3",
-    [3], (3,), 3 + 0j, np.int64(-5), np.uint64(2**64 - 1), np.float64(3.0), np.array([3]), Decimal(3),
+    -1,
+    -(2**63),
+    2**63,
+    2**64,
+    10**30,
+    -(10**30),
+    1.0,
+    2.5,
+    NAN,
+    INF,
+    True,
+    False,
+    None,
+    "3",
+    b"3",
+    [3],
+    (3,),
+    3 + 0j,
+    np.int64(-5),
+    np.uint64(2**64 - 1),
+    np.float64(3.0),
+    np.array([3]),
+    Decimal(3),
 ]
 BIG_INTS = [2**31, 2**32 - 1, 2**32, 2**63 - 1, 10**6]
 
 SCALAR_JUNK = [
-    NAN, INF, -INF, 0.0, -0.0, -1.0, -1e-300, 1e-300, 5e-324, 1e300, -1e300, 1e308, -1e308, 2**63, 2**64,
-    -(2**64), 10**400, True, False, None, "1.0", "nan", "", b"1", [1.0], (), {}, 1j, np.float32("nan"),
-    np.float64(INF), np.int64(-1), np.uint64(2**64 - 1), np.array(1.0), np.array([1.0, 2.0]),
-    np.array(["1"]), Decimal("NaN"), Decimal("1e400"), Fraction(1, 3),
+    NAN,
+    INF,
+    -INF,
+    0.0,
+    -0.0,
+    -1.0,
+    -1e-300,
+    1e-300,
+    5e-324,
+    1e300,
+    -1e300,
+    1e308,
+    -1e308,
+    2**63,
+    2**64,
+    -(2**64),
+    10**400,
+    True,
+    False,
+    None,
+    "1.0",
+    "nan",
+    "",
+    b"1",
+    [1.0],
+    (),
+    {},
+    1j,
+    np.float32("nan"),
+    np.float64(INF),
+    np.int64(-1),
+    np.uint64(2**64 - 1),
+    np.array(1.0),
+    np.array([1.0, 2.0]),
+    np.array(["1"]),
+    Decimal("NaN"),
+    Decimal("1e400"),
+    Fraction(1, 3),
 ]
 
 
@@ -85,35 +140,123 @@ def _readonly(values):
 
 
 VEC_JUNK = [
-    (NAN, 0, 0), (0, INF, 0), (0, 0, -INF), (1e300, 0, 0), (0, -1e308, 0), (1e308, 1e308, 1e308),
-    (1e-300, 1e-300, 1e-300), (0, 0, 0), (-0.0, -0.0, -0.0), (1e12, 0, 0), (0, 2e8, 0), (0, 0), (0, 0, 0, 0),
-    (), [[0, 1, 0]], [[0], [1], [0]], [0, [1], 0], (0, "1", 0), (0, None, 0), "xyz", "0,1,0", None, True,
-    1.0, {"x": 0, "y": 1, "z": 0}, {0, 1, 2}, (True, False, True), (2**64, 0, 0), (10**400, 0, 0),
-    (1j, 0, 0), np.zeros(3, dtype=np.int8), np.array([1, 2, 3], dtype=np.uint64), np.ones(3, dtype=complex),
-    np.zeros((3, 1)), np.zeros((1, 3)), np.zeros(0), np.zeros((3, 3)), np.array(["0", "1", "0"]),
-    np.array([0, 1, 0], dtype=object), np.full(3, NAN, dtype=np.float32), np.arange(6.0)[::2],
-    _readonly([0, 1, 0]), np.array([0, 1, 0], dtype=">f8"), np.array([1e300, 0, 0], dtype=np.float64),
+    (NAN, 0, 0),
+    (0, INF, 0),
+    (0, 0, -INF),
+    (1e300, 0, 0),
+    (0, -1e308, 0),
+    (1e308, 1e308, 1e308),
+    (1e-300, 1e-300, 1e-300),
+    (0, 0, 0),
+    (-0.0, -0.0, -0.0),
+    (1e12, 0, 0),
+    (0, 2e8, 0),
+    (0, 0),
+    (0, 0, 0, 0),
+    (),
+    [[0, 1, 0]],
+    [[0], [1], [0]],
+    [0, [1], 0],
+    (0, "1", 0),
+    (0, None, 0),
+    "xyz",
+    "0,1,0",
+    None,
+    True,
+    1.0,
+    {"x": 0, "y": 1, "z": 0},
+    {0, 1, 2},
+    (True, False, True),
+    (2**64, 0, 0),
+    (10**400, 0, 0),
+    (1j, 0, 0),
+    np.zeros(3, dtype=np.int8),
+    np.array([1, 2, 3], dtype=np.uint64),
+    np.ones(3, dtype=complex),
+    np.zeros((3, 1)),
+    np.zeros((1, 3)),
+    np.zeros(0),
+    np.zeros((3, 3)),
+    np.array(["0", "1", "0"]),
+    np.array([0, 1, 0], dtype=object),
+    np.full(3, NAN, dtype=np.float32),
+    np.arange(6.0)[::2],
+    _readonly([0, 1, 0]),
+    np.array([0, 1, 0], dtype=">f8"),
+    np.array([1e300, 0, 0], dtype=np.float64),
 ]
 
 QUAT_JUNK = [
-    (0, 0, 0, 0), (1e-10, 0, 0, 0), (NAN, 0, 0, 1), (0, INF, 0, 1), (1e308, 1e308, 1e308, 1e308),
-    (1e300, 0, 0, 1e-300), (5e-324, 0, 0, 0), (-0.0, -0.0, -0.0, -0.0), (0, 0, 1), (0, 0, 0, 1, 0),
-    [[0, 0, 0, 1]], "wxyz", None, 1.0, np.zeros(4, dtype=complex), np.array([0, 0, 0, 1], dtype=object),
-    np.zeros((4, 1)), (0, 0, 0, "1"),
+    (0, 0, 0, 0),
+    (1e-10, 0, 0, 0),
+    (NAN, 0, 0, 1),
+    (0, INF, 0, 1),
+    (1e308, 1e308, 1e308, 1e308),
+    (1e300, 0, 0, 1e-300),
+    (5e-324, 0, 0, 0),
+    (-0.0, -0.0, -0.0, -0.0),
+    (0, 0, 1),
+    (0, 0, 0, 1, 0),
+    [[0, 0, 0, 1]],
+    "wxyz",
+    None,
+    1.0,
+    np.zeros(4, dtype=complex),
+    np.array([0, 0, 0, 1], dtype=object),
+    np.zeros((4, 1)),
+    (0, 0, 0, "1"),
 ]
 
-STR_JUNK = ["", "Verlet", "verlet ", "euler\0", "nope", "\ud800", "x" * 10000, b"verlet", 1, None, True,
-            ["verlet"], NAN, "static\n"]
+STR_JUNK = [
+    "",
+    "Verlet",
+    "verlet ",
+    "euler\0",
+    "nope",
+    "\ud800",
+    "x" * 10000,
+    b"verlet",
+    1,
+    None,
+    True,
+    ["verlet"],
+    NAN,
+    "static\n",
+]
 BOOL_JUNK = [0, 1, None, "True", "False", 1.0, NAN, [], np.bool_(True), "", [True], 2]
 
 JSON_JUNK = [
-    "", " ", "{}", "null", "[]", "0", '"scene"', "[" * 100000, "{" * 1000, '{"format": "rigidlab-scene", "version": 99}',
-    '{"format": "rigidlab-scene", "version": 1}', "\x00", "\ud800", b"{}", None, 1, {"format": "rigidlab-scene"},
-    "NaN", "1e999",
+    "",
+    " ",
+    "{}",
+    "null",
+    "[]",
+    "0",
+    '"scene"',
+    "[" * 100000,
+    "{" * 1000,
+    '{"format": "rigidlab-scene", "version": 99}',
+    '{"format": "rigidlab-scene", "version": 1}',
+    "\x00",
+    "\ud800",
+    b"{}",
+    None,
+    1,
+    {"format": "rigidlab-scene"},
+    "NaN",
+    "1e999",
 ]
 
-QUANTITIES = ["positions", "orientations", "velocities", "angular_velocities", "energy", "momentum",
-              "angular_momentum", "contacts"]
+QUANTITIES = [
+    "positions",
+    "orientations",
+    "velocities",
+    "angular_velocities",
+    "energy",
+    "momentum",
+    "angular_momentum",
+    "contacts",
+]
 DRAIN = "import sys\nwhile sys.stdin.buffer.read(65536):\n    pass\n"
 
 TETRA = [(0, 0, 0), (0.3, 0, 0), (0, 0.3, 0), (0, 0, 0.3)]
@@ -131,15 +274,36 @@ HULL_JUNK = [
     [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, NAN)],
     [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, INF)],
     [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0.5, 0.5, 1e-15)],  # a sliver
-    [], [[]], [(0, 0), (1, 0), (0, 1), (1, 1)], [(0, 0, 0, 0)] * 4, np.zeros((4, 3), dtype=complex),
-    np.array(TETRA, dtype=object), "points", None, 1.0,
-    [(1e8 * math.cos(a), 1e8 * math.sin(a), z) for a in np.linspace(0, 6, 12) for z in (-1e-9, 1e-9)],
+    [],
+    [[]],
+    [(0, 0), (1, 0), (0, 1), (1, 1)],
+    [(0, 0, 0, 0)] * 4,
+    np.zeros((4, 3), dtype=complex),
+    np.array(TETRA, dtype=object),
+    "points",
+    None,
+    1.0,
+    [
+        (1e8 * math.cos(a), 1e8 * math.sin(a), z)
+        for a in np.linspace(0, 6, 12)
+        for z in (-1e-9, 1e-9)
+    ],
     np.random.default_rng(0).normal(size=(2000, 3)),  # many points: valid, and slow if the hull is
 ]
 POLYGON_JUNK = [
-    [(0, 0), (1, 1), (2, 2)], [(0, 0), (1, 0)], [(0, 0)] * 4, [(0, 0), (1, 0), (0, 1), (1, 1)],  # self-crossing
-    [(0, 0), (1, 0), (NAN, 1)], [(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], "abc", None, np.zeros((3, 2), dtype=complex),
-    [(0, 0), (1e12, 0), (0, 1e12)], [(0, 0), (1e-12, 0), (0, 1e-12)], [(0, 0), (0, 1), (1, 0)],  # clockwise
+    [(0, 0), (1, 1), (2, 2)],
+    [(0, 0), (1, 0)],
+    [(0, 0)] * 4,
+    [(0, 0), (1, 0), (0, 1), (1, 1)],  # self-crossing
+    [(0, 0), (1, 0), (NAN, 1)],
+    [(0, 0, 0), (1, 0, 0), (0, 1, 0)],
+    [],
+    "abc",
+    None,
+    np.zeros((3, 2), dtype=complex),
+    [(0, 0), (1e12, 0), (0, 1e12)],
+    [(0, 0), (1e-12, 0), (0, 1e-12)],
+    [(0, 0), (0, 1), (1, 0)],  # clockwise
 ]
 
 
@@ -171,13 +335,27 @@ class Ctx:
         b = self.B = {}
         b["plane"] = w.add_plane(name="floor")
         # The ball and the box touch the floor, so the contact cache holds manifolds.
-        b["sphere"] = w.add_sphere(0.1, mass=1.0, position=(0, 0.1, 0), velocity=(0.5, 0, 0), restitution=0.5, name="ball")
-        b["box"] = w.add_box((0.1, 0.2, 0.3), mass=2.0, position=(1, 0.2, 0), angular_velocity=(0, 1, 0), friction=0.3)
-        b["capsule"] = w.add_capsule(0.1, 0.2, position=(2, 0.5, 0), friction=0.4, static_friction=0.6)
+        b["sphere"] = w.add_sphere(
+            0.1, mass=1.0, position=(0, 0.1, 0), velocity=(0.5, 0, 0), restitution=0.5, name="ball"
+        )
+        b["box"] = w.add_box(
+            (0.1, 0.2, 0.3),
+            mass=2.0,
+            position=(1, 0.2, 0),
+            angular_velocity=(0, 1, 0),
+            friction=0.3,
+        )
+        b["capsule"] = w.add_capsule(
+            0.1, 0.2, position=(2, 0.5, 0), friction=0.4, static_friction=0.6
+        )
         b["convex"] = w.add_convex(TETRA, position=(3, 0.5, 0), tangential_restitution=0.5)
         b["wedge"] = w.add_wedge(0.5, 0.2, 0.3, position=(4, 0.1, 0), kind="static")
-        b["prism"] = w.add_prism(TRIANGLE, 0.2, position=(5, 0.5, 0), color=(0.2, 0.4, 0.6), linear_damping=0.1)
-        b["kinematic"] = w.add_box((0.2, 0.05, 0.2), kind="kinematic", position=(6, 0.5, 0), velocity=(0, 0, 0.1))
+        b["prism"] = w.add_prism(
+            TRIANGLE, 0.2, position=(5, 0.5, 0), color=(0.2, 0.4, 0.6), linear_damping=0.1
+        )
+        b["kinematic"] = w.add_box(
+            (0.2, 0.05, 0.2), kind="kinematic", position=(6, 0.5, 0), velocity=(0, 0, 0.1)
+        )
         b["bob"] = w.add_sphere(0.05, position=(7, 1.0, 0), gravity_scale=0.5, quadratic_drag=0.1)
         b["link"] = w.add_box((0.05, 0.05, 0.05), position=(8, 1.0, 0), angular_damping=0.2)
         self.spring = w.add_spring(b["sphere"], b["box"], stiffness=50.0, damping=0.5)
@@ -185,7 +363,14 @@ class Ctx:
             "distance": w.add_distance_joint(b["capsule"], b["convex"]),
             "rope": w.add_rope_joint(b["bob"], None, anchor_b=(7, 1.5, 0), max_length=0.6),
             "ball": w.add_ball_joint(b["link"], None, anchor=(8, 1.3, 0)),
-            "hinge": w.add_hinge_joint(b["bob"], b["link"], anchor=(7.5, 1.0, 0), axis=(0, 0, 1), limits=(-1, 1), motor=(2.0, 5.0)),
+            "hinge": w.add_hinge_joint(
+                b["bob"],
+                b["link"],
+                anchor=(7.5, 1.0, 0),
+                axis=(0, 0, 1),
+                limits=(-1, 1),
+                motor=(2.0, 5.0),
+            ),
             "fixed": w.add_fixed_joint(b["prism"], b["capsule"]),
         }
         w.set_pair(b["sphere"], b["plane"], restitution=0.9, friction=0.2)
@@ -205,14 +390,34 @@ class Ctx:
         self.other_snap = self.other.snapshot()
         self.names = {id(v): f"B[{k!r}]" for k, v in b.items()}
         self.names.update({id(j): f"J[{k!r}]" for k, j in self.joints.items()})
-        self.names.update({
-            id(w): "w", id(self.other): "other", id(self.gone): "gone", id(self.foreign): "foreign",
-            id(self.spring): "spring", id(self.dead_spring): "dead_spring", id(self.dead_joint): "dead_joint",
-            id(self.load): "load", id(self.load_once): "load_once", id(self.snap): "snap",
-            id(self.other_snap): "other_snap", id(self.recording): "recording",
-        })
-        self.handles = [self.gone, self.foreign, self.spring, self.dead_spring, self.joints["hinge"],
-                        self.dead_joint, self.load, w, self.other, self.snap]
+        self.names.update(
+            {
+                id(w): "w",
+                id(self.other): "other",
+                id(self.gone): "gone",
+                id(self.foreign): "foreign",
+                id(self.spring): "spring",
+                id(self.dead_spring): "dead_spring",
+                id(self.dead_joint): "dead_joint",
+                id(self.load): "load",
+                id(self.load_once): "load_once",
+                id(self.snap): "snap",
+                id(self.other_snap): "other_snap",
+                id(self.recording): "recording",
+            }
+        )
+        self.handles = [
+            self.gone,
+            self.foreign,
+            self.spring,
+            self.dead_spring,
+            self.joints["hinge"],
+            self.dead_joint,
+            self.load,
+            w,
+            self.other,
+            self.snap,
+        ]
         self.bodies = list(b.values())
         self.dynamic = [v for v in self.bodies if v.kind == "dynamic"]
         self.worlds = [w, self.other]
@@ -228,7 +433,9 @@ def fmt(v, ctx, depth=0):
         body = fmt(v.tolist(), ctx, depth + 1)
         return f"np.array({body}, dtype={v.dtype.str!r})"
     if isinstance(v, (list, tuple)) and depth < 3:
-        inner = ", ".join(fmt(x, ctx, depth + 1) for x in v[:12]) + (f", ...{len(v)} items" if len(v) > 12 else "")
+        inner = ", ".join(fmt(x, ctx, depth + 1) for x in v[:12]) + (
+            f", ...{len(v)} items" if len(v) > 12 else ""
+        )
         return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{k!r}: {fmt(x, ctx, depth + 1)}" for k, x in v.items()) + "}"
@@ -244,20 +451,29 @@ def fmt(v, ctx, depth=0):
 
 def named(exc, params):
     """Whether the message names one of `params` the way the API does: `param: ...`,
-    `param[i]`, `param=`, `'param'`, or `param word: ...` (motor speed: ...)."""
+    `param[i]`, `param=`, `param.field` (a scene file's path), `'param'`, or `param word: ...`
+    (motor speed: ...)."""
     msg = str(exc)
     for p in params:
         q = re.escape(p)
-        if re.search(rf"(?<!\w){q}(\s*[:=\[]|\s+\w+:)|['\"`]{q}['\"`]", msg):
+        if re.search(rf"(?<!\w){q}(\s*[:=\[]|\.\w|\s+\w+:)|['\"`]{q}['\"`]", msg):
             return True
     return False
 
 
 def fingerprint(w):
     parts = []
-    for read in (w.to_json, lambda: len(w), lambda: w.time, lambda: w.threads, lambda: w.sleeping,
-                 lambda: w.positions.tobytes(), lambda: w.orientations.tobytes(),
-                 lambda: w.velocities.tobytes(), lambda: w.angular_velocities.tobytes()):
+    for read in (
+        w.to_json,
+        lambda: len(w),
+        lambda: w.time,
+        lambda: w.threads,
+        lambda: w.sleeping,
+        lambda: w.positions.tobytes(),
+        lambda: w.orientations.tobytes(),
+        lambda: w.velocities.tobytes(),
+        lambda: w.angular_velocities.tobytes(),
+    ):
         try:
             parts.append(read())
         except BaseException as e:  # noqa: BLE001 - a read that fails is part of the state seen
@@ -272,12 +488,23 @@ def body_fingerprint(w):
     parts = fingerprint(w)
     if isinstance(parts[0], str) and parts[0].startswith("{"):
         doc = json.loads(parts[0])
-        parts[0] = json.dumps({k: doc.get(k) for k in ("bodies", "time", "settings")}, sort_keys=True)
+        parts[0] = json.dumps(
+            {k: doc.get(k) for k in ("bodies", "time", "settings")}, sort_keys=True
+        )
     return parts
 
 
-FINGERPRINT_PARTS = ["json", "len", "time", "threads", "sleeping", "positions", "orientations", "velocities",
-                     "angular_velocities"]
+FINGERPRINT_PARTS = [
+    "json",
+    "len",
+    "time",
+    "threads",
+    "sleeping",
+    "positions",
+    "orientations",
+    "velocities",
+    "angular_velocities",
+]
 
 
 def changes(before, after):
@@ -314,7 +541,10 @@ class NotFinite(Exception):
 
 
 def state_finite(w):
-    return all(np.isfinite(a).all() for a in (w.positions, w.velocities, w.orientations, w.angular_velocities))
+    return all(
+        np.isfinite(a).all()
+        for a in (w.positions, w.velocities, w.orientations, w.angular_velocities)
+    )
 
 
 class watchdog:
@@ -348,8 +578,21 @@ class Recorder:
             self.counts["nan_after_accept"] += 1
         self.event(t="fail", kind=kind, spec=spec, call=call, detail=str(detail)[:400])
 
-    def check(self, spec, call, fn, *, worlds, hostile=(), names=(), simulates=False, oserror=False,
-              dead_target=False, post=None, settle=True):
+    def check(
+        self,
+        spec,
+        call,
+        fn,
+        *,
+        worlds,
+        hostile=(),
+        names=(),
+        simulates=False,
+        oserror=False,
+        dead_target=False,
+        post=None,
+        settle=True,
+    ):
         """Runs fn() under the oracles. Returns (accepted, result); post(result) runs before the
         follow-up steps and returns further worlds to step, or None."""
         focus = hostile[-1] if hostile else ""
@@ -366,7 +609,9 @@ class Recorder:
             except BaseException as e:  # noqa: BLE001 - PanicException is a BaseException
                 error = e
         if error is not None:
-            self.judge(spec, call, error, worlds, before, hostile, names, simulates, oserror, dead_target)
+            self.judge(
+                spec, call, error, worlds, before, hostile, names, simulates, oserror, dead_target
+            )
             return False, None
         self.counts["accepted"] += 1
         if simulates and not all(state_finite(w) for w in worlds):
@@ -379,7 +624,8 @@ class Recorder:
                     extra = post(result) or []
                 except BaseException as e:  # noqa: BLE001
                     kind = {"PanicException": "panic", "NotFinite": "non-finite result"}.get(
-                        type(e).__name__, "check after accept raised")
+                        type(e).__name__, "check after accept raised"
+                    )
                     self.fail(kind, spec, call, f"{type(e).__name__}: {e}")
         for w in (list(worlds) if settle else []) + list(extra):
             self.settle(spec, call, w, focus)
@@ -404,7 +650,9 @@ class Recorder:
             pass  # the file system's error names the file, which is what the path parameter was
         elif not isinstance(e, allowed):
             return self.fail("wrong exception type", spec, call, what)
-        if not (dead_target and isinstance(e, IndexError)) and not (oserror and isinstance(e, OSError) and e.filename):
+        if not (dead_target and isinstance(e, IndexError)) and not (
+            oserror and isinstance(e, OSError) and e.filename
+        ):
             if not hostile:  # every argument was an ordinary one
                 return self.fail("valid call rejected", spec, call, what)
             if not named(e, hostile):
@@ -413,7 +661,9 @@ class Recorder:
         after = [fingerprint(w) for w in worlds]
         for b, a in zip(before, after):
             if a != b:
-                return self.fail("world changed after rejection", spec, call, f"{what}; changed: {changes(b, a)}")
+                return self.fail(
+                    "world changed after rejection", spec, call, f"{what}; changed: {changes(b, a)}"
+                )
         self.counts["clean_errors"] += 1
         return None
 
@@ -430,24 +680,38 @@ class Recorder:
                 except rl.SimulationError as e:
                     after = body_fingerprint(w)
                     if after != before:
-                        self.fail("SimulationError changed the world", spec, call, f"changed: {changes(before, after)}; {e}")
+                        self.fail(
+                            "SimulationError changed the world",
+                            spec,
+                            call,
+                            f"changed: {changes(before, after)}; {e}",
+                        )
                     if "NaN" in str(e):  # an accepted value the step cannot carry at all
                         self.fail("nan after accept (stopped by SimulationError)", spec, call, e)
                     self.counts["simulation_errors"] += 1
                     return
                 except BaseException as e:  # noqa: BLE001
-                    kind = "panic" if type(e).__name__ == "PanicException" else "step after accept raised"
+                    kind = (
+                        "panic"
+                        if type(e).__name__ == "PanicException"
+                        else "step after accept raised"
+                    )
                     return self.fail(kind, spec, call, f"{type(e).__name__}: {e}")
         try:
             ok = state_finite(w) and finite(w.energy()) and finite(w.momentum())
         except BaseException as e:  # noqa: BLE001
-            return self.fail("reading the state after accept raised", spec, call, f"{type(e).__name__}: {e}")
+            return self.fail(
+                "reading the state after accept raised", spec, call, f"{type(e).__name__}: {e}"
+            )
         if not ok:
-            self.fail("nan after accept", spec, call, "state, energy or momentum not finite after 5 steps")
+            self.fail(
+                "nan after accept", spec, call, "state, energy or momentum not finite after 5 steps"
+            )
 
 
 # ---------------------------------------------------------------------------------------------
 # strategies
+
 
 def _st():
     from hypothesis import strategies as st
@@ -467,14 +731,20 @@ def vec(lo, hi, n=3):
 
 def direction():
     st = _st()
-    return st.sampled_from([(0, 1, 0), (1, 0, 0), (0, 0, -1), (1, 1, 0), (-0.3, 0.9, 0.1)]) | vec(-1, 1).filter(
-        lambda v: max(abs(x) for x in v) > 0.1)
+    return st.sampled_from([(0, 1, 0), (1, 0, 0), (0, 0, -1), (1, 1, 0), (-0.3, 0.9, 0.1)]) | vec(
+        -1, 1
+    ).filter(lambda v: max(abs(x) for x in v) > 0.1)
 
 
 def quats():
     st = _st()
     q = st.tuples(*[fl(-1, 1)] * 4).filter(lambda q: max(abs(x) for x in q) > 0.1)
-    return st.sampled_from([(0, 0, 0, 1), (0, 0, 0.7071067811865476, 0.7071067811865476), (1, 0, 0, 0)]) | q
+    return (
+        st.sampled_from(
+            [(0, 0, 0, 1), (0, 0, 0.7071067811865476, 0.7071067811865476), (1, 0, 0, 0)]
+        )
+        | q
+    )
 
 
 def junk(ctx, values, generated=None):
@@ -490,7 +760,9 @@ def h_float(ctx, kw=None):
 
 def h_vec(ctx, kw=None, n=3):
     st = _st()
-    gen = st.tuples(*[st.floats()] * n) | st.lists(st.floats() | st.integers(-(2**70), 2**70), max_size=5)
+    gen = st.tuples(*[st.floats()] * n) | st.lists(
+        st.floats() | st.integers(-(2**70), 2**70), max_size=5
+    )
     return junk(ctx, QUAT_JUNK if n == 4 else VEC_JUNK, gen)
 
 
@@ -562,7 +834,9 @@ def solid_options():
     return [
         P("kind", v_just("dynamic", "static", "kinematic"), h_str),
         P("mass", v(lambda: fl(0.1, 10)), h_float),
-        P("density", lambda ctx, kw=None: None if "mass" in kw else fl(100, 5000), h_float),  # one or the other
+        P(
+            "density", lambda ctx, kw=None: None if "mass" in kw else fl(100, 5000), h_float
+        ),  # one or the other
         P("position", v(lambda: vec(-5, 5)), h_vec),
         P("orientation", v(quats), h_quat),
         P("velocity", moving(lambda: vec(-5, 5)), h_vec),
@@ -582,19 +856,30 @@ def solid_options():
 
 def plane_options():
     keep = {"restitution", "friction", "static_friction", "tangential_restitution", "name", "color"}
-    return [P("kind", v_just("static", "kinematic"), h_str)] + [p for p in solid_options() if p.name in keep] + [
-        P("velocity", moving(lambda: vec(-5, 5), "static"), h_vec),
-        P("angular_velocity", moving(lambda: vec(-5, 5), "static"), h_vec)]
+    return (
+        [P("kind", v_just("static", "kinematic"), h_str)]
+        + [p for p in solid_options() if p.name in keep]
+        + [
+            P("velocity", moving(lambda: vec(-5, 5), "static"), h_vec),
+            P("angular_velocity", moving(lambda: vec(-5, 5), "static"), h_vec),
+        ]
+    )
 
 
 def h_points(ctx, kw=None):
     st = _st()
-    return junk(ctx, HULL_JUNK, st.lists(st.tuples(st.floats(), st.floats(), st.floats()), max_size=6))
+    return junk(
+        ctx, HULL_JUNK, st.lists(st.tuples(st.floats(), st.floats(), st.floats()), max_size=6)
+    )
 
 
 def v_points(ctx, kw=None):
     st = _st()
-    scaled = st.builds(lambda s, pts: [tuple(s * np.asarray(p)) for p in pts], fl(0.2, 3), st.sampled_from([TETRA, CUBE]))
+    scaled = st.builds(
+        lambda s, pts: [tuple(s * np.asarray(p)) for p in pts],
+        fl(0.2, 3),
+        st.sampled_from([TETRA, CUBE]),
+    )
     return st.sampled_from([TETRA, CUBE, np.array(CUBE)]) | scaled
 
 
@@ -611,9 +896,23 @@ def v_motor(ctx, kw=None):
 
 def h_motor(ctx, kw=None):
     st = _st()
-    values = [(NAN, 1), (1, NAN), (1, -1), (1, INF), (INF, 1), (1,), (1, 2, 3), "fast", 1.0, {"speed": 1},
-              {"max_torque": 1}, {"speed": "x", "max_torque": 1}, {"speed": 1, "max_torque": 1, "x": 2},
-              [1e300, 1e300], (True, 1)]
+    values = [
+        (NAN, 1),
+        (1, NAN),
+        (1, -1),
+        (1, INF),
+        (INF, 1),
+        (1,),
+        (1, 2, 3),
+        "fast",
+        1.0,
+        {"speed": 1},
+        {"max_torque": 1},
+        {"speed": "x", "max_torque": 1},
+        {"speed": 1, "max_torque": 1, "x": 2},
+        [1e300, 1e300],
+        (True, 1),
+    ]
     return junk(ctx, values, st.tuples(st.floats(), st.floats()))
 
 
@@ -624,7 +923,19 @@ def v_limits(ctx, kw=None):
 
 def h_limits(ctx, kw=None):
     st = _st()
-    values = [(1, -1), (NAN, 1), (-INF, INF), (-1, NAN), (0, 0), (-10, 10), (1,), (1, 2, 3), "open", 1.0, {"lo": 1}]
+    values = [
+        (1, -1),
+        (NAN, 1),
+        (-INF, INF),
+        (-1, NAN),
+        (0, 0),
+        (-10, 10),
+        (1,),
+        (1, 2, 3),
+        "open",
+        1.0,
+        {"lo": 1},
+    ]
     return junk(ctx, values, st.tuples(st.floats(), st.floats()))
 
 
@@ -685,17 +996,57 @@ def h_state(field, k):
             a.flat[i % a.size] = value
             return a
 
-        shaped = [np.zeros((n + 1, k)), np.zeros((n, k + 1)), np.zeros((n - 1, k)), np.zeros(k), np.zeros((n, k, 1)),
-                  np.zeros((0, k)), current.astype(np.float32), current.astype(complex), current.astype(object),
-                  current.astype(int), current.T, current.tolist()[:-1], [list(r) + [0] for r in current.tolist()],
-                  "positions", None, 0.0, np.full((n, k), NAN), np.full((n, k), 1e300), np.zeros((n, k))]
-        return junk(ctx, shaped, st.builds(poke, st.integers(0, 10**6), st.sampled_from([NAN, INF, -INF, 1e300, 1e12, 2e8])))
+        shaped = [
+            np.zeros((n + 1, k)),
+            np.zeros((n, k + 1)),
+            np.zeros((n - 1, k)),
+            np.zeros(k),
+            np.zeros((n, k, 1)),
+            np.zeros((0, k)),
+            current.astype(np.float32),
+            current.astype(complex),
+            current.astype(object),
+            current.astype(int),
+            current.T,
+            current.tolist()[:-1],
+            [list(r) + [0] for r in current.tolist()],
+            "positions",
+            None,
+            0.0,
+            np.full((n, k), NAN),
+            np.full((n, k), 1e300),
+            np.zeros((n, k)),
+        ]
+        return junk(
+            ctx,
+            shaped,
+            st.builds(
+                poke, st.integers(0, 10**6), st.sampled_from([NAN, INF, -INF, 1e300, 1e12, 2e8])
+            ),
+        )
 
     return strategy
 
 
-PATH_JUNK = ["", "/nonexistent/dir/scene.json", ".", "/", "bad\0name", b"scene.json", 1, None, 1.5, ["scene.json"],
-             "x" * 5000, "garbage.json", "deep.json", "empty.json", "binary.json", "newer.json", "/dev/null"]
+PATH_JUNK = [
+    "",
+    "/nonexistent/dir/scene.json",
+    ".",
+    "/",
+    "bad\0name",
+    b"scene.json",
+    1,
+    None,
+    1.5,
+    ["scene.json"],
+    "x" * 5000,
+    "garbage.json",
+    "deep.json",
+    "empty.json",
+    "binary.json",
+    "newer.json",
+    "/dev/null",
+]
 
 
 def h_path(ctx, kw=None):
@@ -708,7 +1059,9 @@ def h_load_path(ctx, kw=None):
 
 def v_save_path(ctx, kw=None):
     st = _st()
-    return st.sampled_from(["saved.json", pathlib.Path("saved2.json"), os.path.abspath("saved3.json")])
+    return st.sampled_from(
+        ["saved.json", pathlib.Path("saved2.json"), os.path.abspath("saved3.json")]
+    )
 
 
 def v_load_path(ctx, kw=None):
@@ -736,8 +1089,21 @@ class Spec:
     """One public call: `kind` is "method" (getattr(target, attr)(**kw)), "setter"
     (setattr(target, attr, value)) or "func" (fn(**kw))."""
 
-    def __init__(self, name, kind, attr=None, params=(), targets=None, fn=None, simulates=False, oserror=False,
-                 post=None, examples=60, hostile_if=None, aliases=None):
+    def __init__(
+        self,
+        name,
+        kind,
+        attr=None,
+        params=(),
+        targets=None,
+        fn=None,
+        simulates=False,
+        oserror=False,
+        post=None,
+        examples=60,
+        hostile_if=None,
+        aliases=None,
+    ):
         self.name, self.kind, self.attr, self.params = name, kind, attr, list(params)
         self.targets, self.fn, self.simulates, self.oserror = targets, fn, simulates, oserror
         self.post, self.examples, self.hostile_if = post, examples, hostile_if
@@ -849,9 +1215,22 @@ def specs():
         P("friction_rule", v_just("average", "min", "max", "multiply"), h_str),
         P("sleeping", v_just(True, False), h_bool),
     ]
-    out = [Spec("rl.World()", "func", fn=lambda ctx: rl.World, params=world_settings, post=usable, examples=120)]
-    setters = {p.name: p for p in world_settings if p.name not in ("restitution_rule", "friction_rule")}
-    setters["gravity"] = P("gravity", v(lambda: vec(-20, 20)), h_vec)  # None only in World(): the default
+    out = [
+        Spec(
+            "rl.World()",
+            "func",
+            fn=lambda ctx: rl.World,
+            params=world_settings,
+            post=usable,
+            examples=120,
+        )
+    ]
+    setters = {
+        p.name: p for p in world_settings if p.name not in ("restitution_rule", "friction_rule")
+    }
+    setters["gravity"] = P(
+        "gravity", v(lambda: vec(-20, 20)), h_vec
+    )  # None only in World(): the default
     setters["time"] = P("time", v(lambda: fl(0, 100)), h_float)
     setters["threads"] = P("threads", lambda ctx, kw=None: _st().sampled_from([None, 1, 2]), h_int)
     for name, p in setters.items():
@@ -860,137 +1239,509 @@ def specs():
     shapes = {
         "add_sphere": [P("radius", v(lambda: fl(0.01, 1)), h_float, True)],
         "add_box": [P("half_extents", v(lambda: vec(0.01, 1)), h_vec, True)],
-        "add_capsule": [P("radius", v(lambda: fl(0.01, 0.5)), h_float, True),
-                        P("half_height", v(lambda: fl(0.01, 1)), h_float, True)],
+        "add_capsule": [
+            P("radius", v(lambda: fl(0.01, 0.5)), h_float, True),
+            P("half_height", v(lambda: fl(0.01, 1)), h_float, True),
+        ],
         "add_convex": [P("points", v_points, h_points, True)],
-        "add_wedge": [P(n, v(lambda: fl(0.05, 1)), h_float, True) for n in ("length", "height", "width")],
-        "add_prism": [P("polygon", v_just(TRIANGLE, SQUARE, np.array(SQUARE)), h_polygon, True),
-                      P("depth", v(lambda: fl(0.05, 1)), h_float, True)],
+        "add_wedge": [
+            P(n, v(lambda: fl(0.05, 1)), h_float, True) for n in ("length", "height", "width")
+        ],
+        "add_prism": [
+            P("polygon", v_just(TRIANGLE, SQUARE, np.array(SQUARE)), h_polygon, True),
+            P("depth", v(lambda: fl(0.05, 1)), h_float, True),
+        ],
     }
     for name, ps in shapes.items():
-        out.append(Spec(f"w.{name}", "method", attr=name, params=ps + solid_options(), targets=world_target, examples=100))
-    out.append(Spec("w.add_plane", "method", attr="add_plane", targets=world_target, examples=80, params=[
-        P("normal", lambda ctx, kw=None: _st().none() | direction(), h_vec),
-        P("offset", v(lambda: fl(-1, 1)), h_float)] + plane_options()))
+        out.append(
+            Spec(
+                f"w.{name}",
+                "method",
+                attr=name,
+                params=ps + solid_options(),
+                targets=world_target,
+                examples=100,
+            )
+        )
+    out.append(
+        Spec(
+            "w.add_plane",
+            "method",
+            attr="add_plane",
+            targets=world_target,
+            examples=80,
+            params=[
+                P("normal", lambda ctx, kw=None: _st().none() | direction(), h_vec),
+                P("offset", v(lambda: fl(-1, 1)), h_float),
+            ]
+            + plane_options(),
+        )
+    )
 
     anchor = v(lambda: vec(-0.2, 0.2))
     out += [
-        Spec("w.add_spring", "method", attr="add_spring", targets=world_target, params=joint_params([
-            P("stiffness", v(lambda: fl(0, 1000)), h_float, True),
-            P("damping", v(lambda: fl(0, 10)), h_float),
-            P("rest_length", optional(lambda: fl(0, 5)), h_float),
-            P("anchor_a", anchor, h_vec), P("anchor_b", anchor, h_vec)])),
-        Spec("w.add_distance_joint", "method", attr="add_distance_joint", targets=world_target, params=joint_params([
-            P("anchor_a", anchor, h_vec), P("anchor_b", anchor, h_vec),
-            P("length", optional(lambda: fl(0.1, 5)), h_float)])),
-        Spec("w.add_rope_joint", "method", attr="add_rope_joint", targets=world_target, params=joint_params([
-            P("anchor_a", anchor, h_vec), P("anchor_b", anchor, h_vec),
-            P("max_length", optional(lambda: fl(0.1, 15)), h_float)])),
-        Spec("w.add_ball_joint", "method", attr="add_ball_joint", targets=world_target, params=joint_params([
-            P("anchor", v(lambda: vec(-5, 5)), h_vec, True)])),
-        Spec("w.add_hinge_joint", "method", attr="add_hinge_joint", targets=world_target, examples=100,
-             params=joint_params([
-                 P("anchor", v(lambda: vec(-5, 5)), h_vec, True), P("axis", v(direction), h_vec),
-                 P("limits", v_limits, h_limits), P("motor", v_motor, h_motor)])),
-        Spec("w.add_fixed_joint", "method", attr="add_fixed_joint", targets=world_target, params=joint_params([])),
-        Spec("w.set_pair", "method", attr="set_pair", targets=world_target, params=[
-            P("a", lambda ctx, kw=None: _st().sampled_from(ctx.bodies), h_body("b"), True),
-            P("b", v_body_pair("a"), h_body("a"), True),
-            P("restitution", optional(lambda: fl(0, 1)), h_float),
-            P("friction", optional(lambda: fl(0, 2)), h_float),
-            P("static_friction", optional(lambda: fl(0, 2)), h_float),
-            P("tangential_restitution", optional(lambda: fl(-1, 1)), h_float)]),
-        Spec("w.remove", "method", attr="remove", targets=world_target, params=[P(
-            "body", lambda ctx, kw=None: _st().sampled_from(ctx.bodies + [ctx.spring] + list(ctx.joints.values())),
-            lambda ctx, kw=None: junk(ctx, [ctx.dead_spring, ctx.dead_joint, 0, None, "ball", 1.5]), True)]),
-        Spec("w.step", "method", attr="step", targets=world_target, simulates=True,
-             params=[P("n", v(lambda: _st().integers(0, 10)), h_count)]),
-        Spec("w.run", "method", attr="run", targets=world_target, simulates=True, params=[
-            P("seconds", v(lambda: fl(0, 0.05)), h_float, True),
-            P("progress", v_just(False, True), h_bool),
-            P("realtime", v_just(None, False), h_bool)]),
-        Spec("rl.step_many", "func", fn=lambda ctx: rl.step_many, simulates=True, params=[
-            P("worlds", lambda ctx, kw=None: _st().sampled_from([[ctx.w], [ctx.w, ctx.other], (ctx.other,), []]),
-              lambda ctx, kw=None: junk(ctx, [[ctx.w, ctx.w], [ctx.w, None], [ctx.w, ctx.B["box"]], [[ctx.w]], "ww",
-                                              None, 3, [ctx.w, 1], {ctx.w: 1}]), True),
-            P("steps", v(lambda: _st().integers(0, 5)), h_count),
-            P("threads", lambda ctx, kw=None: _st().sampled_from([None, 1, 2]), h_int)]),
-        Spec("w.ray_cast", "method", attr="ray_cast", targets=world_target, post=check_result, params=[
-            P("origin", v(lambda: vec(-5, 5)), h_vec, True), P("direction", v(direction), h_vec, True),
-            P("max_distance", v(lambda: fl(0, 100)), h_float), P("planes", v_just(True, False), h_bool)]),
-        Spec("w.set_state", "method", attr="set_state", targets=world_target, examples=100, params=[
-            P(f, v_state(f, k), h_state(f, k)) for f, k in
-            (("positions", 3), ("orientations", 4), ("velocities", 3), ("angular_velocities", 3))]),
-        Spec("w.angular_momentum", "method", attr="angular_momentum", targets=world_target, post=check_result,
-             params=[P("about", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec)]),
-        Spec("w.contact_events", "method", attr="contact_events", targets=world_target, post=check_result,
-             params=[P("clear", v_just(True, False), h_bool)]),
-        Spec("w.record", "method", attr="record", targets=world_target, post=recording_post, params=[
-            P("every", v(lambda: _st().integers(1, 5)), h_int),
-            P("quantities", lambda ctx, kw=None: _st().none() | _st().lists(_st().sampled_from(QUANTITIES), min_size=1, unique=True),
-              lambda ctx, kw=None: junk(ctx, [["nope"], "positions", [1], [None], [], ["positions", "positions"], {"energy"},
-                                              ["Positions"], [b"energy"]]))]),
-        Spec("w.restore", "method", attr="restore", targets=world_target, params=[P(
-            "snapshot", lambda ctx, kw=None: _st().sampled_from([ctx.snap]),
-            lambda ctx, kw=None: junk(ctx, [ctx.other_snap, "snap", 1, {}]), True)]),
-        Spec("World.from_json", "func", fn=lambda ctx: rl.World.from_json, post=loaded,
-             aliases={"text": ["scene file"]}, params=[P(
-            "text", lambda ctx, kw=None: _st().just(ctx.w.to_json()),
-            lambda ctx, kw=None: junk(ctx, JSON_JUNK, _st().text(max_size=20)), True)]),
-        Spec("w.save", "method", attr="save", targets=world_target, oserror=True,
-             params=[P("path", v_save_path, h_path, True)]),
-        Spec("World.load", "func", fn=lambda ctx: rl.World.load, oserror=True, post=loaded,
-             aliases={"path": ["scene file"]},
-             params=[P("path", v_load_path, h_load_path, True)]),
+        Spec(
+            "w.add_spring",
+            "method",
+            attr="add_spring",
+            targets=world_target,
+            params=joint_params(
+                [
+                    P("stiffness", v(lambda: fl(0, 1000)), h_float, True),
+                    P("damping", v(lambda: fl(0, 10)), h_float),
+                    P("rest_length", optional(lambda: fl(0, 5)), h_float),
+                    P("anchor_a", anchor, h_vec),
+                    P("anchor_b", anchor, h_vec),
+                ]
+            ),
+        ),
+        Spec(
+            "w.add_distance_joint",
+            "method",
+            attr="add_distance_joint",
+            targets=world_target,
+            params=joint_params(
+                [
+                    P("anchor_a", anchor, h_vec),
+                    P("anchor_b", anchor, h_vec),
+                    P("length", optional(lambda: fl(0.1, 5)), h_float),
+                ]
+            ),
+        ),
+        Spec(
+            "w.add_rope_joint",
+            "method",
+            attr="add_rope_joint",
+            targets=world_target,
+            params=joint_params(
+                [
+                    P("anchor_a", anchor, h_vec),
+                    P("anchor_b", anchor, h_vec),
+                    P("max_length", optional(lambda: fl(0.1, 15)), h_float),
+                ]
+            ),
+        ),
+        Spec(
+            "w.add_ball_joint",
+            "method",
+            attr="add_ball_joint",
+            targets=world_target,
+            params=joint_params([P("anchor", v(lambda: vec(-5, 5)), h_vec, True)]),
+        ),
+        Spec(
+            "w.add_hinge_joint",
+            "method",
+            attr="add_hinge_joint",
+            targets=world_target,
+            examples=100,
+            params=joint_params(
+                [
+                    P("anchor", v(lambda: vec(-5, 5)), h_vec, True),
+                    P("axis", v(direction), h_vec),
+                    P("limits", v_limits, h_limits),
+                    P("motor", v_motor, h_motor),
+                ]
+            ),
+        ),
+        Spec(
+            "w.add_fixed_joint",
+            "method",
+            attr="add_fixed_joint",
+            targets=world_target,
+            params=joint_params([]),
+        ),
+        Spec(
+            "w.set_pair",
+            "method",
+            attr="set_pair",
+            targets=world_target,
+            params=[
+                P("a", lambda ctx, kw=None: _st().sampled_from(ctx.bodies), h_body("b"), True),
+                P("b", v_body_pair("a"), h_body("a"), True),
+                P("restitution", optional(lambda: fl(0, 1)), h_float),
+                P("friction", optional(lambda: fl(0, 2)), h_float),
+                P("static_friction", optional(lambda: fl(0, 2)), h_float),
+                P("tangential_restitution", optional(lambda: fl(-1, 1)), h_float),
+            ],
+        ),
+        Spec(
+            "w.remove",
+            "method",
+            attr="remove",
+            targets=world_target,
+            params=[
+                P(
+                    "body",
+                    lambda ctx, kw=None: _st().sampled_from(
+                        ctx.bodies + [ctx.spring] + list(ctx.joints.values())
+                    ),
+                    lambda ctx, kw=None: junk(
+                        ctx, [ctx.dead_spring, ctx.dead_joint, 0, None, "ball", 1.5]
+                    ),
+                    True,
+                )
+            ],
+        ),
+        Spec(
+            "w.step",
+            "method",
+            attr="step",
+            targets=world_target,
+            simulates=True,
+            params=[P("n", v(lambda: _st().integers(0, 10)), h_count)],
+        ),
+        Spec(
+            "w.run",
+            "method",
+            attr="run",
+            targets=world_target,
+            simulates=True,
+            params=[
+                P("seconds", v(lambda: fl(0, 0.05)), h_float, True),
+                P("progress", v_just(False, True), h_bool),
+                P("realtime", v_just(None, False), h_bool),
+            ],
+        ),
+        Spec(
+            "rl.step_many",
+            "func",
+            fn=lambda ctx: rl.step_many,
+            simulates=True,
+            params=[
+                P(
+                    "worlds",
+                    lambda ctx, kw=None: _st().sampled_from(
+                        [[ctx.w], [ctx.w, ctx.other], (ctx.other,), []]
+                    ),
+                    lambda ctx, kw=None: junk(
+                        ctx,
+                        [
+                            [ctx.w, ctx.w],
+                            [ctx.w, None],
+                            [ctx.w, ctx.B["box"]],
+                            [[ctx.w]],
+                            "ww",
+                            None,
+                            3,
+                            [ctx.w, 1],
+                            {ctx.w: 1},
+                        ],
+                    ),
+                    True,
+                ),
+                P("steps", v(lambda: _st().integers(0, 5)), h_count),
+                P("threads", lambda ctx, kw=None: _st().sampled_from([None, 1, 2]), h_int),
+            ],
+        ),
+        Spec(
+            "w.ray_cast",
+            "method",
+            attr="ray_cast",
+            targets=world_target,
+            post=check_result,
+            params=[
+                P("origin", v(lambda: vec(-5, 5)), h_vec, True),
+                P("direction", v(direction), h_vec, True),
+                P("max_distance", v(lambda: fl(0, 100)), h_float),
+                P("planes", v_just(True, False), h_bool),
+            ],
+        ),
+        Spec(
+            "w.set_state",
+            "method",
+            attr="set_state",
+            targets=world_target,
+            examples=100,
+            params=[
+                P(f, v_state(f, k), h_state(f, k))
+                for f, k in (
+                    ("positions", 3),
+                    ("orientations", 4),
+                    ("velocities", 3),
+                    ("angular_velocities", 3),
+                )
+            ],
+        ),
+        Spec(
+            "w.angular_momentum",
+            "method",
+            attr="angular_momentum",
+            targets=world_target,
+            post=check_result,
+            params=[P("about", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec)],
+        ),
+        Spec(
+            "w.contact_events",
+            "method",
+            attr="contact_events",
+            targets=world_target,
+            post=check_result,
+            params=[P("clear", v_just(True, False), h_bool)],
+        ),
+        Spec(
+            "w.record",
+            "method",
+            attr="record",
+            targets=world_target,
+            post=recording_post,
+            params=[
+                P("every", v(lambda: _st().integers(1, 5)), h_int),
+                P(
+                    "quantities",
+                    lambda ctx, kw=None: (
+                        _st().none()
+                        | _st().lists(_st().sampled_from(QUANTITIES), min_size=1, unique=True)
+                    ),
+                    lambda ctx, kw=None: junk(
+                        ctx,
+                        [
+                            ["nope"],
+                            "positions",
+                            [1],
+                            [None],
+                            [],
+                            ["positions", "positions"],
+                            {"energy"},
+                            ["Positions"],
+                            [b"energy"],
+                        ],
+                    ),
+                ),
+            ],
+        ),
+        Spec(
+            "w.restore",
+            "method",
+            attr="restore",
+            targets=world_target,
+            params=[
+                P(
+                    "snapshot",
+                    lambda ctx, kw=None: _st().sampled_from([ctx.snap]),
+                    lambda ctx, kw=None: junk(ctx, [ctx.other_snap, "snap", 1, {}]),
+                    True,
+                )
+            ],
+        ),
+        Spec(
+            "World.from_json",
+            "func",
+            fn=lambda ctx: rl.World.from_json,
+            post=loaded,
+            aliases={"text": ["scene file"]},
+            params=[
+                P(
+                    "text",
+                    lambda ctx, kw=None: _st().just(ctx.w.to_json()),
+                    lambda ctx, kw=None: junk(ctx, JSON_JUNK, _st().text(max_size=20)),
+                    True,
+                )
+            ],
+        ),
+        Spec(
+            "w.save",
+            "method",
+            attr="save",
+            targets=world_target,
+            oserror=True,
+            params=[P("path", v_save_path, h_path, True)],
+        ),
+        Spec(
+            "World.load",
+            "func",
+            fn=lambda ctx: rl.World.load,
+            oserror=True,
+            post=loaded,
+            aliases={"path": ["scene file"]},
+            params=[P("path", v_load_path, h_load_path, True)],
+        ),
         # A viewer program that cannot start is the system's error (OSError), naming `command`.
-        Spec("w.view", "method", attr="view", targets=world_target, post=view_post, examples=25, oserror=True, params=[
-            P("rate", v(lambda: fl(1, 120)), h_float),
-            P("command", lambda ctx, kw=None: _st().just([sys.executable, "-c", DRAIN]),
-              lambda ctx, kw=None: junk(ctx, [[], "python", ["/nonexistent/viewer"], [1, 2], [sys.executable, 1], [b"x"]]))]),
-        Spec("w.animate", "method", attr="animate", targets=world_target, examples=12, params=[
-            P("seconds", v(lambda: fl(0, 0.1)), h_float, True), P("fps", v(lambda: fl(5, 20)), h_float),
-            P("plane", v_just("xy", "xz", "zy"), h_str), P("size", v(lambda: vec(1, 4, 2)), h_vec),
-            P("limits", v_just(None), lambda ctx, kw=None: junk(ctx, [(0, 1), "tight", NAN, ((NAN, 1), (0, 1))])),
-            P("save", v_just(None), h_path)]),
+        Spec(
+            "w.view",
+            "method",
+            attr="view",
+            targets=world_target,
+            post=view_post,
+            examples=25,
+            oserror=True,
+            params=[
+                P("rate", v(lambda: fl(1, 120)), h_float),
+                P(
+                    "command",
+                    lambda ctx, kw=None: _st().just([sys.executable, "-c", DRAIN]),
+                    lambda ctx, kw=None: junk(
+                        ctx,
+                        [
+                            [],
+                            "python",
+                            ["/nonexistent/viewer"],
+                            [1, 2],
+                            [sys.executable, 1],
+                            [b"x"],
+                        ],
+                    ),
+                ),
+            ],
+        ),
+        Spec(
+            "w.animate",
+            "method",
+            attr="animate",
+            targets=world_target,
+            examples=12,
+            params=[
+                P("seconds", v(lambda: fl(0, 0.1)), h_float, True),
+                P("fps", v(lambda: fl(5, 20)), h_float),
+                P("plane", v_just("xy", "xz", "zy"), h_str),
+                P("size", v(lambda: vec(1, 4, 2)), h_vec),
+                P(
+                    "limits",
+                    v_just(None),
+                    lambda ctx, kw=None: junk(ctx, [(0, 1), "tight", NAN, ((NAN, 1), (0, 1))]),
+                ),
+                P("save", v_just(None), h_path),
+            ],
+        ),
     ]
     for name in ("energy", "momentum", "contacts", "snapshot", "to_json", "close_view"):
-        out.append(Spec(f"w.{name}", "method", attr=name, targets=world_target, post=check_result, examples=5))
+        out.append(
+            Spec(
+                f"w.{name}",
+                "method",
+                attr=name,
+                targets=world_target,
+                post=check_result,
+                examples=5,
+            )
+        )
 
     body_setters = [p for p in solid_options() if p.name not in ("mass", "density")]
     for p in body_setters:
         if p.name == "kind":  # a plane has no mass to be dynamic with
-            p = P("kind", lambda ctx, kw=None: _st().sampled_from(["static", "kinematic"] + (
-                [] if alive(kw["_target"]) and kw["_target"].shape == "plane" else ["dynamic"])), h_str)
+            p = P(
+                "kind",
+                lambda ctx, kw=None: _st().sampled_from(
+                    ["static", "kinematic"]
+                    + (
+                        []
+                        if alive(kw["_target"]) and kw["_target"].shape == "plane"
+                        else ["dynamic"]
+                    )
+                ),
+                h_str,
+            )
         if p.name in ("velocity", "angular_velocity"):  # a static body is refused any motion
-            p = P(p.name, lambda ctx, kw=None: vec(-5, 5) if not alive(kw["_target"]) or kw["_target"].kind != "static"
-                  else _st().just((0, 0, 0)), h_vec)
-        out.append(Spec(f"body.{p.name} =", "setter", attr=p.name, params=[p], targets=body_targets, examples=70))
+            p = P(
+                p.name,
+                lambda ctx, kw=None: (
+                    vec(-5, 5)
+                    if not alive(kw["_target"]) or kw["_target"].kind != "static"
+                    else _st().just((0, 0, 0))
+                ),
+                h_vec,
+            )
+        out.append(
+            Spec(
+                f"body.{p.name} =",
+                "setter",
+                attr=p.name,
+                params=[p],
+                targets=body_targets,
+                examples=70,
+            )
+        )
     out += [
-        Spec("body.angular_momentum", "method", attr="angular_momentum", targets=body_targets, post=check_result,
-             params=[P("about", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec)]),
-        Spec("body.apply_force", "method", attr="apply_force", targets=body_targets, examples=100, params=[
-            P("force", v(lambda: vec(-100, 100)), h_vec, True),
-            P("point", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec),
-            P("duration", lambda ctx, kw=None: _st().none() | fl(1e-3, 1) | _st().just(INF), h_float),
-            P("local_point", lambda ctx, kw=None: _st().none() if kw.get("point") is not None else _st().none() | vec(-0.2, 0.2),
-              h_vec)]),
-        Spec("body.apply_torque", "method", attr="apply_torque", targets=body_targets, params=[
-            P("torque", v(lambda: vec(-100, 100)), h_vec, True),
-            P("duration", lambda ctx, kw=None: _st().none() | fl(1e-3, 1) | _st().just(INF), h_float)]),
-        Spec("body.apply_impulse", "method", attr="apply_impulse", targets=body_targets, params=[
-            P("impulse", v(lambda: vec(-10, 10)), h_vec, True),
-            P("point", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec)]),
+        Spec(
+            "body.angular_momentum",
+            "method",
+            attr="angular_momentum",
+            targets=body_targets,
+            post=check_result,
+            params=[P("about", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec)],
+        ),
+        Spec(
+            "body.apply_force",
+            "method",
+            attr="apply_force",
+            targets=body_targets,
+            examples=100,
+            params=[
+                P("force", v(lambda: vec(-100, 100)), h_vec, True),
+                P("point", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec),
+                P(
+                    "duration",
+                    lambda ctx, kw=None: _st().none() | fl(1e-3, 1) | _st().just(INF),
+                    h_float,
+                ),
+                P(
+                    "local_point",
+                    lambda ctx, kw=None: (
+                        _st().none()
+                        if kw.get("point") is not None
+                        else _st().none() | vec(-0.2, 0.2)
+                    ),
+                    h_vec,
+                ),
+            ],
+        ),
+        Spec(
+            "body.apply_torque",
+            "method",
+            attr="apply_torque",
+            targets=body_targets,
+            params=[
+                P("torque", v(lambda: vec(-100, 100)), h_vec, True),
+                P(
+                    "duration",
+                    lambda ctx, kw=None: _st().none() | fl(1e-3, 1) | _st().just(INF),
+                    h_float,
+                ),
+            ],
+        ),
+        Spec(
+            "body.apply_impulse",
+            "method",
+            attr="apply_impulse",
+            targets=body_targets,
+            params=[
+                P("impulse", v(lambda: vec(-10, 10)), h_vec, True),
+                P("point", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec),
+            ],
+        ),
         Spec("load.remove", "method", attr="remove", targets=load_targets, examples=5),
-        Spec("recording.save", "method", attr="save", targets=lambda ctx: [ctx.recording], oserror=True,
-             params=[P("path", v_save_path, h_path, True)]),
+        Spec(
+            "recording.save",
+            "method",
+            attr="save",
+            targets=lambda ctx: [ctx.recording],
+            oserror=True,
+            params=[P("path", v_save_path, h_path, True)],
+        ),
         Spec("spring.remove", "method", attr="remove", targets=spring_targets, examples=5),
         Spec("joint.remove", "method", attr="remove", targets=joint_targets, examples=10),
-        Spec("joint.motor =", "setter", attr="motor", targets=joint_targets, params=[P("motor", v_motor, h_motor)],
-             hostile_if=lambda t: alive(t) and t.kind != "hinge"),
+        Spec(
+            "joint.motor =",
+            "setter",
+            attr="motor",
+            targets=joint_targets,
+            params=[P("motor", v_motor, h_motor)],
+            hostile_if=lambda t: alive(t) and t.kind != "hinge",
+        ),
     ]
-    for name, valid in (("stiffness", fl(0, 1000)), ("damping", fl(0, 10)), ("rest_length", fl(0, 5))):
-        out.append(Spec(f"spring.{name} =", "setter", attr=name, targets=spring_targets,
-                        params=[P(name, lambda ctx, kw=None, s=valid: s, h_float)]))
+    for name, valid in (
+        ("stiffness", fl(0, 1000)),
+        ("damping", fl(0, 10)),
+        ("rest_length", fl(0, 5)),
+    ):
+        out.append(
+            Spec(
+                f"spring.{name} =",
+                "setter",
+                attr=name,
+                targets=spring_targets,
+                params=[P(name, lambda ctx, kw=None, s=valid: s, h_float)],
+            )
+        )
     return {s.name: s for s in out}
 
 
@@ -1020,7 +1771,9 @@ def run_call(data, rec, ctx, spec):
             if value is OMIT:
                 continue
             kw[p.name] = value
-        elif p.valid is not None and (p.required or spec.kind == "setter" or data.draw(st.booleans())):
+        elif p.valid is not None and (
+            p.required or spec.kind == "setter" or data.draw(st.booleans())
+        ):
             strategy = p.valid(ctx, kw)
             if strategy is not None:
                 kw[p.name] = data.draw(strategy)
@@ -1031,36 +1784,111 @@ def run_call(data, rec, ctx, spec):
     if spec.kind == "setter":
         owner = fmt(target, ctx)
         call = f"{owner}.{spec.attr} = {fmt(kw[spec.attr], ctx)}"
-        fn = lambda: setattr(target, spec.attr, kw[spec.attr])
+
+        def fn():
+            return setattr(target, spec.attr, kw[spec.attr])
     elif spec.kind == "method":
         call = f"{fmt(target, ctx)}.{spec.attr}({args})"
-        fn = lambda: getattr(target, spec.attr)(**kw)
+
+        def fn():
+            return getattr(target, spec.attr)(**kw)
     else:
         call = f"{spec.name.removesuffix('()')}({args})"
-        fn = lambda: spec.fn(ctx)(**kw)
+
+        def fn():
+            return spec.fn(ctx)(**kw)
+
     dead = target is not None and not isinstance(target, type(ctx.w)) and not alive(target)
-    rec.check(spec.name, call, fn, worlds=ctx.worlds, hostile=hostile, names=[p.name for p in params],
-              simulates=spec.simulates, oserror=spec.oserror, dead_target=dead,
-              post=spec.post(ctx) if spec.post else None)
+    rec.check(
+        spec.name,
+        call,
+        fn,
+        worlds=ctx.worlds,
+        hostile=hostile,
+        names=[p.name for p in params],
+        simulates=spec.simulates,
+        oserror=spec.oserror,
+        dead_target=dead,
+        post=spec.post(ctx) if spec.post else None,
+    )
 
 
 READ_ONLY = {
-    "body": ["id", "world", "alive", "index", "sleeping", "mass", "inertia", "inertia_body", "shape", "dimensions",
-             "kinetic_energy", "momentum"],
+    "body": [
+        "id",
+        "world",
+        "alive",
+        "index",
+        "sleeping",
+        "mass",
+        "inertia",
+        "inertia_body",
+        "shape",
+        "dimensions",
+        "kinetic_energy",
+        "momentum",
+    ],
     "spring": ["body_a", "body_b", "anchor_a", "anchor_b", "length", "elastic_energy", "alive"],
-    "joint": ["kind", "body_a", "body_b", "anchor_a", "anchor_b", "length", "target_length", "angle", "limits",
-              "impulse", "angular_impulse", "reaction_force", "reaction_torque", "alive"],
-    "world": ["solver_iterations_done", "step_times", "springs", "joints", "bodies", "positions", "orientations",
-              "velocities", "angular_velocities", "viewing"],
+    "joint": [
+        "kind",
+        "body_a",
+        "body_b",
+        "anchor_a",
+        "anchor_b",
+        "length",
+        "target_length",
+        "angle",
+        "limits",
+        "impulse",
+        "angular_impulse",
+        "reaction_force",
+        "reaction_torque",
+        "alive",
+    ],
+    "world": [
+        "solver_iterations_done",
+        "step_times",
+        "springs",
+        "joints",
+        "bodies",
+        "positions",
+        "orientations",
+        "velocities",
+        "angular_velocities",
+        "viewing",
+    ],
 }
 SETTABLE = {
-    "body": ["position", "orientation", "velocity", "angular_velocity", "kind", "name", "color", "restitution", "friction",
-             "static_friction", "tangential_restitution", "linear_damping", "angular_damping", "quadratic_drag",
-             "gravity_scale"],
+    "body": [
+        "position",
+        "orientation",
+        "velocity",
+        "angular_velocity",
+        "kind",
+        "name",
+        "color",
+        "restitution",
+        "friction",
+        "static_friction",
+        "tangential_restitution",
+        "linear_damping",
+        "angular_damping",
+        "quadratic_drag",
+        "gravity_scale",
+    ],
     "spring": ["stiffness", "damping", "rest_length"],
     "joint": ["motor"],
-    "world": ["time", "dt", "gravity", "integrator", "solver_iterations", "solver_tolerance", "restitution_threshold",
-              "sleeping", "threads"],
+    "world": [
+        "time",
+        "dt",
+        "gravity",
+        "integrator",
+        "solver_iterations",
+        "solver_tolerance",
+        "restitution_threshold",
+        "sleeping",
+        "threads",
+    ],
 }
 
 
@@ -1078,55 +1906,105 @@ def run_handles(data, rec, ctx, reads=True):
         # Each edit is an ordinary call, checked like any other (and logged, to replay a hang).
         if op == "step":
             n = data.draw(st.integers(1, 5))
-            rec.check("handles: edit", f"w.step({n})", lambda n=n: w.step(n), worlds=ctx.worlds, names=["n"],
-                      simulates=True, settle=False)
+            rec.check(
+                "handles: edit",
+                f"w.step({n})",
+                lambda n=n: w.step(n),
+                worlds=ctx.worlds,
+                names=["n"],
+                simulates=True,
+                settle=False,
+            )
         elif op == "remove":
             live = [h for h in ctx.bodies + [ctx.spring] + list(ctx.joints.values()) if alive(h)]
             if live:
                 h = data.draw(st.sampled_from(live))
-                rec.check("handles: edit", f"w.remove({fmt(h, ctx)})", lambda h=h: w.remove(h), worlds=ctx.worlds,
-                          names=["body"], settle=False)
+                rec.check(
+                    "handles: edit",
+                    f"w.remove({fmt(h, ctx)})",
+                    lambda h=h: w.remove(h),
+                    worlds=ctx.worlds,
+                    names=["body"],
+                    settle=False,
+                )
         elif op == "restore":
-            rec.check("handles: edit", "w.restore(snap)", lambda snap=ctx.snap: w.restore(snap), worlds=ctx.worlds,
-                      names=["snapshot"], settle=False)
+            rec.check(
+                "handles: edit",
+                "w.restore(snap)",
+                lambda snap=ctx.snap: w.restore(snap),
+                worlds=ctx.worlds,
+                names=["snapshot"],
+                settle=False,
+            )
         elif op == "add":
-            _, body = rec.check("handles: edit", "w.add_sphere(0.05, position=(0, 2, 0))",
-                                lambda: w.add_sphere(0.05, position=(0, 2, 0)), worlds=ctx.worlds, names=["radius"],
-                                settle=False)
+            _, body = rec.check(
+                "handles: edit",
+                "w.add_sphere(0.05, position=(0, 2, 0))",
+                lambda: w.add_sphere(0.05, position=(0, 2, 0)),
+                worlds=ctx.worlds,
+                names=["radius"],
+                settle=False,
+            )
             if body is not None:
                 ctx.bodies.append(body)
         elif op == "kind":
             body = data.draw(st.sampled_from([b for b in ctx.dynamic if alive(b)] or [None]))
             if body is not None:
-                rec.check("handles: edit", f"{fmt(body, ctx)}.kind = 'static'", lambda b=body: setattr(b, "kind", "static"),
-                          worlds=ctx.worlds, names=["kind"], settle=False)
+                rec.check(
+                    "handles: edit",
+                    f"{fmt(body, ctx)}.kind = 'static'",
+                    lambda b=body: setattr(b, "kind", "static"),
+                    worlds=ctx.worlds,
+                    names=["kind"],
+                    settle=False,
+                )
         else:
             ctx.snap = w.snapshot()
             rec.event(t="note", call="snap = w.snapshot()")
-    rec.check("handles: edit", "w.step(5)", lambda: w.step(5), worlds=ctx.worlds, names=["n"], simulates=True,
-              settle=False)
+    rec.check(
+        "handles: edit",
+        "w.step(5)",
+        lambda: w.step(5),
+        worlds=ctx.worlds,
+        names=["n"],
+        simulates=True,
+        settle=False,
+    )
     if not reads:
         return
-    handles = [("body", b) for b in ctx.bodies + [ctx.gone, ctx.foreign]] + [("spring", ctx.spring), ("spring", ctx.dead_spring)]
+    handles = [("body", b) for b in ctx.bodies + [ctx.gone, ctx.foreign]] + [
+        ("spring", ctx.spring),
+        ("spring", ctx.dead_spring),
+    ]
     handles += [("joint", j) for j in list(ctx.joints.values()) + [ctx.dead_joint]] + [("world", w)]
     kinds = {b.id: b.kind for b in w.bodies}
     for group, h in handles:
         live = group == "world" or alive(h)
         owner = ctx.names.get(id(h), f"<{group}>")
         for attr in READ_ONLY[group] + SETTABLE[group]:
+
             def read(h=h, attr=attr, group=group):
                 value = getattr(h, attr)
                 static = group == "body" and kinds.get(h.id) != "dynamic"
-                if not (static and attr in ("mass", "inertia", "inertia_body")) and not finite(value):
+                if not (static and attr in ("mass", "inertia", "inertia_body")) and not finite(
+                    value
+                ):
                     raise NotFinite(f"{value!r}")
 
             _read(rec, "read", f"{owner}.{attr}", read, ctx, live)
         for attr in READ_ONLY[group]:
+
             def write(h=h, attr=attr):
                 setattr(h, attr, 1.0)
 
-            rec.check("read-only =", f"{owner}.{attr} = 1.0", _expect_attribute_error(write, attr), worlds=ctx.worlds,
-                      hostile=[attr], names=[attr])
+            rec.check(
+                "read-only =",
+                f"{owner}.{attr} = 1.0",
+                _expect_attribute_error(write, attr),
+                worlds=ctx.worlds,
+                hostile=[attr],
+                names=[attr],
+            )
 
     def snap_time():
         if not finite(ctx.snap.time):
@@ -1134,10 +2012,13 @@ def run_handles(data, rec, ctx, reads=True):
 
     _read(rec, "read", "snap.time", snap_time, ctx, True)
     for load in (ctx.load, ctx.load_once):
-        _read(rec, "read", f"{ctx.names[id(load)]}.active", lambda load=load: load.active, ctx, True)
+        _read(
+            rec, "read", f"{ctx.names[id(load)]}.active", lambda load=load: load.active, ctx, True
+        )
     listed = w.bodies
     for group, h in handles:
         if group == "body":
+
             def member(h=h):
                 # A handle hashes, and equals a handle of the same live body (a dead one: none).
                 hash(h)
@@ -1158,7 +2039,9 @@ def run_handles(data, rec, ctx, reads=True):
 
 def _read(rec, spec, call, fn, ctx, live):
     # No parameter can be at fault in a read: any error but a dead handle's IndexError fails.
-    rec.check(spec, call, fn, worlds=ctx.worlds, names=["<read>"], dead_target=not live, settle=False)
+    rec.check(
+        spec, call, fn, worlds=ctx.worlds, names=["<read>"], dead_target=not live, settle=False
+    )
 
 
 def _expect_attribute_error(fn, attr):
@@ -1191,8 +2074,26 @@ class Raw:
 
 
 DELETE = object()
-SCENE_MUTATIONS = [Raw("NaN"), Raw("1e999"), "nan", 1e308, -1e308, -1, 0, -0.0, 1e-300, 2**32 - 1, 2**64, True, None,
-                   "x", [], {}, [0.0, 0.0], DELETE]
+SCENE_MUTATIONS = [
+    Raw("NaN"),
+    Raw("1e999"),
+    "nan",
+    1e308,
+    -1e308,
+    -1,
+    0,
+    -0.0,
+    1e-300,
+    2**32 - 1,
+    2**64,
+    True,
+    None,
+    "x",
+    [],
+    {},
+    [0.0, 0.0],
+    DELETE,
+]
 
 
 def paths(node, prefix=()):
@@ -1236,7 +2137,11 @@ def field_names(path, deleted=False, value=None):
     so there any field a scene-file message names is fair."""
     keys = [k for k in path if isinstance(k, str)]
     whole_list = len(path) == 1 and isinstance(value, list)
-    if set(keys[-1:]) & REFERENCE_KEYS or whole_list or (deleted and len(path) == 2 and isinstance(path[-1], int)):
+    if (
+        set(keys[-1:]) & REFERENCE_KEYS
+        or whole_list
+        or (deleted and len(path) == 2 and isinstance(path[-1], int))
+    ):
         return ["scene file"]
     names = keys[-1:]
     if keys and keys[-1] == "type" and len(keys) > 1:
@@ -1288,61 +2193,103 @@ def targeted_mutations(doc):
     out = []
     ids = [b["id"] for b in doc["bodies"]]
     for j, joint in enumerate(doc["joints"]):
-        out.append((f"joints[{j}] joining body {joint['a']} to itself", ("joints", j, "b"), joint["a"]))
+        out.append(
+            (f"joints[{j}] joining body {joint['a']} to itself", ("joints", j, "b"), joint["a"])
+        )
         out.append((f"joints[{j}].a = 999", ("joints", j, "a"), 999))
         if joint["kind"]["type"] == "hinge":
             kp = ("joints", j, "kind")
-            out += [(f"hinge limits [1, -1] ({j})", kp + ("limits",), [1.0, -1.0]),
-                    (f"hinge limits [0, 0] ({j})", kp + ("limits",), [0.0, 0.0]),
-                    (f"hinge limits [-10, 10] ({j})", kp + ("limits",), [-10.0, 10.0]),
-                    (f"hinge motor [1, -1] ({j})", kp + ("motor",), [1.0, -1.0]),
-                    (f"hinge axis_a zero ({j})", kp + ("axis_a",), [0.0, 0.0, 0.0]),
-                    (f"hinge reference_a along the axis ({j})", kp + ("reference_a",), [0.0, 0.0, 1.0])]
+            out += [
+                (f"hinge limits [1, -1] ({j})", kp + ("limits",), [1.0, -1.0]),
+                (f"hinge limits [0, 0] ({j})", kp + ("limits",), [0.0, 0.0]),
+                (f"hinge limits [-10, 10] ({j})", kp + ("limits",), [-10.0, 10.0]),
+                (f"hinge motor [1, -1] ({j})", kp + ("motor",), [1.0, -1.0]),
+                (f"hinge axis_a zero ({j})", kp + ("axis_a",), [0.0, 0.0, 0.0]),
+                (f"hinge reference_a along the axis ({j})", kp + ("reference_a",), [0.0, 0.0, 1.0]),
+            ]
         if joint["kind"]["type"] == "fixed":
-            out.append((f"fixed relative zero quaternion ({j})", ("joints", j, "kind", "relative"), [0.0, 0.0, 0.0, 0.0]))
+            out.append(
+                (
+                    f"fixed relative zero quaternion ({j})",
+                    ("joints", j, "kind", "relative"),
+                    [0.0, 0.0, 0.0, 0.0],
+                )
+            )
     for s, spring in enumerate(doc["springs"]):
-        out.append((f"springs[{s}] joining body {spring['a']} to itself", ("springs", s, "b"), spring["a"]))
+        out.append(
+            (f"springs[{s}] joining body {spring['a']} to itself", ("springs", s, "b"), spring["a"])
+        )
     for i, body in enumerate(doc["bodies"]):
         if body["shape"]["type"] != "convex":
             continue
         hull = ("bodies", i, "shape", "hull")
         faces = body["shape"]["hull"]["faces"]
         verts = body["shape"]["hull"]["vertices"]
-        out += [(f"hull {i} face index 99", hull + ("faces", 0, "vertices"), [0, 1, 99]),
-                (f"hull {i} face index -1", hull + ("faces", 0, "vertices"), [0, 1, -1]),
-                (f"hull {i} face repeated index", hull + ("faces", 0, "vertices"), [0, 0, 0]),
-                (f"hull {i} face of two vertices", hull + ("faces", 0, "vertices"), [0, 1]),
-                (f"hull {i} no faces", hull + ("faces",), []),
-                (f"hull {i} one face", hull + ("faces",), faces[:1]),
-                (f"hull {i} coplanar vertices", hull + ("vertices",), [[x, y, 0.0] for x, y, _ in verts]),
-                (f"hull {i} all vertices equal", hull + ("vertices",), [verts[0]] * len(verts)),
-                (f"hull {i} no vertices", hull + ("vertices",), []),
-                (f"hull {i} edge index 99", hull + ("edges", 0), [0, 99]),
-                (f"hull {i} face normal zero", hull + ("faces", 0, "normal"), [0.0, 0.0, 0.0]),
-                (f"hull {i} face normal reversed", hull + ("faces", 0, "normal"), [-x for x in faces[0]["normal"]]),
-                (f"hull {i} zero volume", ("bodies", i, "shape", "mass_properties", "volume"), 0.0),
-                (f"hull {i} inertia all zero", ("bodies", i, "shape", "mass_properties", "unit_inertia"), [0.0] * 9)]
-    out += [("duplicate body id", ("bodies", 2, "id"), ids[1]),
-            ("next_id below the ids", ("next_id",), 0),
-            ("plane made dynamic", ("bodies", 0, "kind"), "dynamic"),
-            ("plane given a mass", ("bodies", 0, "mass"), 1.0),
-            ("static body without mass made dynamic", ("bodies", 5, "kind"), "dynamic"),
-            ("dynamic body without mass", ("bodies", 1, "mass"), None),
-            ("pair material of a body with itself", ("pair_materials", 0, "b"), doc["pair_materials"][0]["a"]),
-            ("pair material of an unknown body", ("pair_materials", 0, "b"), 999),
-            ("load on an unknown body", ("loads", 0, "body"), 999),
-            ("contact of an unknown body", ("contacts", 0, "a"), 999) if doc["contacts"] else None,
-            ("version 2", ("version",), 2),
-            ("another format", ("format",), "other-scene"),
-            ("time steps 2**63", ("time", "steps"), 2**63),
-            ("solver_iterations 2**32-1", ("settings", "solver_iterations"), 2**32 - 1),
-            ("position_iterations 2**32-1", ("settings", "position_iterations"), 2**32 - 1),
-            ("zero orientation", ("bodies", 1, "orientation"), [0.0, 0.0, 0.0, 0.0])]
+        out += [
+            (f"hull {i} face index 99", hull + ("faces", 0, "vertices"), [0, 1, 99]),
+            (f"hull {i} face index -1", hull + ("faces", 0, "vertices"), [0, 1, -1]),
+            (f"hull {i} face repeated index", hull + ("faces", 0, "vertices"), [0, 0, 0]),
+            (f"hull {i} face of two vertices", hull + ("faces", 0, "vertices"), [0, 1]),
+            (f"hull {i} no faces", hull + ("faces",), []),
+            (f"hull {i} one face", hull + ("faces",), faces[:1]),
+            (
+                f"hull {i} coplanar vertices",
+                hull + ("vertices",),
+                [[x, y, 0.0] for x, y, _ in verts],
+            ),
+            (f"hull {i} all vertices equal", hull + ("vertices",), [verts[0]] * len(verts)),
+            (f"hull {i} no vertices", hull + ("vertices",), []),
+            (f"hull {i} edge index 99", hull + ("edges", 0), [0, 99]),
+            (f"hull {i} face normal zero", hull + ("faces", 0, "normal"), [0.0, 0.0, 0.0]),
+            (
+                f"hull {i} face normal reversed",
+                hull + ("faces", 0, "normal"),
+                [-x for x in faces[0]["normal"]],
+            ),
+            (f"hull {i} zero volume", ("bodies", i, "shape", "mass_properties", "volume"), 0.0),
+            (
+                f"hull {i} inertia all zero",
+                ("bodies", i, "shape", "mass_properties", "unit_inertia"),
+                [0.0] * 9,
+            ),
+        ]
+    out += [
+        ("duplicate body id", ("bodies", 2, "id"), ids[1]),
+        ("next_id below the ids", ("next_id",), 0),
+        ("plane made dynamic", ("bodies", 0, "kind"), "dynamic"),
+        ("plane given a mass", ("bodies", 0, "mass"), 1.0),
+        ("static body without mass made dynamic", ("bodies", 5, "kind"), "dynamic"),
+        ("dynamic body without mass", ("bodies", 1, "mass"), None),
+        (
+            "pair material of a body with itself",
+            ("pair_materials", 0, "b"),
+            doc["pair_materials"][0]["a"],
+        ),
+        ("pair material of an unknown body", ("pair_materials", 0, "b"), 999),
+        ("load on an unknown body", ("loads", 0, "body"), 999),
+        ("contact of an unknown body", ("contacts", 0, "a"), 999) if doc["contacts"] else None,
+        ("version 2", ("version",), 2),
+        ("another format", ("format",), "other-scene"),
+        ("time steps 2**63", ("time", "steps"), 2**63),
+        ("solver_iterations 2**32-1", ("settings", "solver_iterations"), 2**32 - 1),
+        ("position_iterations 2**32-1", ("settings", "position_iterations"), 2**32 - 1),
+        ("zero orientation", ("bodies", 1, "orientation"), [0.0, 0.0, 0.0, 0.0]),
+    ]
     return [m + (any(r in m[0] for r in REFUSED),) for m in out if m is not None]
 
 
-REFUSED = ["to itself", "limits [1, -1]", "limits [-10, 10]", "motor [1, -1]", "axis_a zero", "coplanar", "all vertices equal",
-           "inertia all zero", "zero quaternion", "zero orientation"]
+REFUSED = [
+    "to itself",
+    "limits [1, -1]",
+    "limits [-10, 10]",
+    "motor [1, -1]",
+    "axis_a zero",
+    "coplanar",
+    "all vertices equal",
+    "inertia all zero",
+    "zero quaternion",
+    "zero orientation",
+]
 
 
 def run_scene_sweep(rec):
@@ -1354,22 +2301,52 @@ def run_scene_sweep(rec):
         for value in SCENE_MUTATIONS:
             n += 1
             label = f"{show_path(path)} = {'<deleted>' if value is DELETE else value.token if isinstance(value, Raw) else repr(value)}"
-            load_scene(rec, "scene: one field", label, mutate(doc, path, value), field_names(path, value is DELETE, value),
-                       via_file=n % 50 == 0)
+            load_scene(
+                rec,
+                "scene: one field",
+                label,
+                mutate(doc, path, value),
+                field_names(path, value is DELETE, value),
+                via_file=n % 50 == 0,
+            )
     for label, path, value, refused in targeted_mutations(doc):
-        load_scene(rec, "scene: targeted", label, mutate(doc, path, value), field_names(path), must_refuse=refused)
+        load_scene(
+            rec,
+            "scene: targeted",
+            label,
+            mutate(doc, path, value),
+            field_names(path),
+            must_refuse=refused,
+        )
 
 
 def run_scene_random(data, rec, doc, all_paths):
     st = _st()
     path = data.draw(st.sampled_from(all_paths))
-    value = data.draw(st.one_of(
-        st.floats(), st.integers(-(2**70), 2**70), st.text(max_size=6), st.booleans(), st.none(),
-        st.lists(st.floats() | st.integers(-5, 50), max_size=5),
-        st.dictionaries(st.sampled_from(["type", "a", "b", "x", "radius"]), st.integers(-2, 10), max_size=2)))
-    text = mutate(doc, path, Raw("NaN") if isinstance(value, float) and math.isnan(value) else value)
-    text = text.replace("Infinity", "1e999") if isinstance(value, float) and math.isinf(value) else text
-    load_scene(rec, "scene: random", f"{show_path(path)} = {value!r}", text, field_names(path, value=value))
+    value = data.draw(
+        st.one_of(
+            st.floats(),
+            st.integers(-(2**70), 2**70),
+            st.text(max_size=6),
+            st.booleans(),
+            st.none(),
+            st.lists(st.floats() | st.integers(-5, 50), max_size=5),
+            st.dictionaries(
+                st.sampled_from(["type", "a", "b", "x", "radius"]), st.integers(-2, 10), max_size=2
+            ),
+        )
+    )
+    text = mutate(
+        doc, path, Raw("NaN") if isinstance(value, float) and math.isnan(value) else value
+    )
+    text = (
+        text.replace("Infinity", "1e999")
+        if isinstance(value, float) and math.isinf(value)
+        else text
+    )
+    load_scene(
+        rec, "scene: random", f"{show_path(path)} = {value!r}", text, field_names(path, value=value)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1399,8 +2376,15 @@ def fuzzer(name, table, rec, examples):
     doc = scene_doc() if name == "scene random" else None
     doc_paths = [p for p in paths(doc) if p] if doc else None
 
-    @settings(max_examples=examples, deadline=None, derandomize=True, database=None, print_blob=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.generate],
+    )
     @given(st.data())
     def fuzz(data):
         if name in ("edits", "handles"):  # edits alone are cheap, so many more sequences of them
@@ -1426,7 +2410,11 @@ def child_main(batch, log_path, state_path):
             if name in state["done"]:
                 continue
             rec.counts = Counter()
-            examples = table[name].examples if name in table else {"edits": 400, "handles": 80}.get(name, 150)
+            examples = (
+                table[name].examples
+                if name in table
+                else {"edits": 400, "handles": 80}.get(name, 150)
+            )
             if name == "scene sweep":
                 run_scene_sweep(rec)
             else:
@@ -1439,8 +2427,18 @@ def child_main(batch, log_path, state_path):
 # the parent: pytest
 
 
-COUNT_KEYS = ["tried", "clean_errors", "accepted", "simulation_errors", "nan_after_accept", "panics", "hangs",
-              "crashes", "failures", "skipped"]
+COUNT_KEYS = [
+    "tried",
+    "clean_errors",
+    "accepted",
+    "simulation_errors",
+    "nan_after_accept",
+    "panics",
+    "hangs",
+    "crashes",
+    "failures",
+    "skipped",
+]
 
 
 def run_batch(batch, tmp):
@@ -1459,15 +2457,25 @@ def run_batch(batch, tmp):
         env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
         env.pop("DISPLAY", None)
         with open(err, "w") as errf:
-            proc = subprocess.Popen([sys.executable, str(HERE), "--child", batch, str(log), str(state)], cwd=cwd,
-                                    stdout=errf, stderr=errf, env=env, start_new_session=True)
+            proc = subprocess.Popen(
+                [sys.executable, str(HERE), "--child", batch, str(log), str(state)],
+                cwd=cwd,
+                stdout=errf,
+                stderr=errf,
+                env=env,
+                start_new_session=True,
+            )
             try:
                 rc = proc.wait(timeout=BATCH_TIMEOUT)
                 timed_out = False
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 rc, timed_out = proc.wait(), True
-        events = [json.loads(line) for line in log.read_text().splitlines() if line.endswith("}")] if log.exists() else []
+        events = (
+            [json.loads(line) for line in log.read_text().splitlines() if line.endswith("}")]
+            if log.exists()
+            else []
+        )
         last, pending = None, []
         for e in events:
             if e["t"] == "fail":
@@ -1495,7 +2503,9 @@ def run_batch(batch, tmp):
         # A hang: the innermost frame of the dump; a crash or an escaped exception: the end.
         tail = frames[0] if hang and frames else "\n".join(lines[-6:])
         if last is None:
-            failures.append({"kind": kind, "spec": batch, "call": "<outside any call>", "detail": tail})
+            failures.append(
+                {"kind": kind, "spec": batch, "call": "<outside any call>", "detail": tail}
+            )
             break
         failures.append({"kind": kind, "spec": last["spec"], "call": last["call"], "detail": tail})
         skip.append(last["call"])
@@ -1504,7 +2514,14 @@ def run_batch(batch, tmp):
         if per_param[key] >= MAX_PER_PARAM:
             skip_focus.append(list(key))
     else:
-        failures.append({"kind": "batch abandoned", "spec": batch, "call": "", "detail": f"after {MAX_RERUNS} reruns"})
+        failures.append(
+            {
+                "kind": "batch abandoned",
+                "spec": batch,
+                "call": "",
+                "detail": f"after {MAX_RERUNS} reruns",
+            }
+        )
     counts["seconds"] = round(time.monotonic() - started)
     return counts, failures
 
@@ -1513,12 +2530,15 @@ def shape_of(detail):
     """A failure's detail with its particulars (numbers, quoted text, lists, the file, what was
     expected) taken out, so that failures of one cause group together."""
     d = re.sub(r"^expected \[.*?\]; ", "", detail)
-    serde = re.search(r"scene file: (invalid type|invalid value|invalid length|missing field|unknown field|unknown variant"
-                      r"|not valid JSON|duplicate field)", d)
+    serde = re.search(
+        r"scene file: (invalid type|invalid value|invalid length|missing field|unknown field|unknown variant"
+        r"|not valid JSON|duplicate field)",
+        d,
+    )
     if d.startswith("changed: "):
         return d.split(";")[0]
     if serde:  # the JSON reader's own errors: a line and column, no field
-        return f"{d[:d.index(':')]}: scene file: {serde.group(1)} ..., with no field named"
+        return f"{d[: d.index(':')]}: scene file: {serde.group(1)} ..., with no field named"
     d = re.sub(r"^(\w+\.json|/dev/\w+): ", "", d.replace("mutated.json: ", ""))
     d = re.sub(r"\bat line \d+ column \d+|\(got .*?\)$", "", d)
     d = re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\[[^\]]*\]|-?\d[\d.e+-]*", "#", d)
@@ -1532,15 +2552,22 @@ def distinct(failures):
     groups = {}
     for f in failures:
         spec = "scene" if f["spec"].startswith("scene") else f["spec"]
-        key = (f["kind"], spec, f["call"] if "loader accepted" in f["kind"] else shape_of(f["detail"]))
+        key = (
+            f["kind"],
+            spec,
+            f["call"] if "loader accepted" in f["kind"] else shape_of(f["detail"]),
+        )
         best, n = groups.get(key, (f, 0))
         groups[key] = (f if len(f["call"]) < len(best["call"]) else best, n + 1)
     return sorted(groups.values(), key=lambda g: (g[0]["spec"], g[0]["kind"]))
 
 
 def summary(batch, counts, failures):
-    lines = [f"[fuzz {batch}] " + ", ".join(f"{k} {counts.get(k, 0)}" for k in COUNT_KEYS)
-             + f" ({counts.get('seconds', 0)} s)"]
+    lines = [
+        f"[fuzz {batch}] "
+        + ", ".join(f"{k} {counts.get(k, 0)}" for k in COUNT_KEYS)
+        + f" ({counts.get('seconds', 0)} s)"
+    ]
     for f, n in distinct(failures):
         lines.append(f"  {f['kind']} x{n} [{f['spec']}] {f['call']}\n      -> {f['detail']}")
     return "\n".join(lines)
@@ -1548,8 +2575,11 @@ def summary(batch, counts, failures):
 
 @pytest.fixture(scope="module")
 def fuzz_runs(request, tmp_path_factory):
-    wanted = [item.callspec.params["batch"] for item in request.session.items
-              if getattr(item, "originalname", "") == "test_fuzz" and hasattr(item, "callspec")]
+    wanted = [
+        item.callspec.params["batch"]
+        for item in request.session.items
+        if getattr(item, "originalname", "") == "test_fuzz" and hasattr(item, "callspec")
+    ]
     tmp = tmp_path_factory.mktemp("fuzz")
     started = time.monotonic()
     with ThreadPoolExecutor(WORKERS) as pool:
@@ -1558,8 +2588,10 @@ def fuzz_runs(request, tmp_path_factory):
     total = Counter()
     for f in futures.values():
         total.update(f.result()[0])
-    print(f"\n[fuzz total] {', '.join(f'{k} {total.get(k, 0)}' for k in COUNT_KEYS)}"
-          f" ({time.monotonic() - started:.0f} s)")
+    print(
+        f"\n[fuzz total] {', '.join(f'{k} {total.get(k, 0)}' for k in COUNT_KEYS)}"
+        f" ({time.monotonic() - started:.0f} s)"
+    )
 
 
 @pytest.mark.parametrize("batch", BATCH_NAMES)

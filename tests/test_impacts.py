@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 G = 9.81
@@ -28,7 +27,11 @@ def binary_collisions(x, v, m, r, e, t_end, g=0.0, floor_e=None):
         if floor_e is not None:
             # x0 - r0 + v0 s - g s^2 / 2 = 0, landing (velocity then negative).
             c, b, a = x[0] - r[0], v[0], -0.5 * g
-            roots = [-c / b] if a == 0 and b != 0 else ([] if a == 0 else np.roots([a, b, c]).real.tolist())
+            roots = (
+                [-c / b]
+                if a == 0 and b != 0
+                else ([] if a == 0 else np.roots([a, b, c]).real.tolist())
+            )
             for s in sorted(s for s in roots if s >= -1e-15):
                 if v[0] - g * s < 0 and s < best[0]:
                     best = (max(s, 0.0), -1)
@@ -59,7 +62,10 @@ def binary_collisions(x, v, m, r, e, t_end, g=0.0, floor_e=None):
 
 def impacts(ev):
     kind = np.array(ev["kind"])
-    return {k: np.asarray(ev[k])[kind == "impact"] for k in ("time", "body_a", "body_b", "speed", "normal", "point", "impulse")}
+    return {
+        k: np.asarray(ev[k])[kind == "impact"]
+        for k in ("time", "body_a", "body_b", "speed", "normal", "point", "impulse")
+    }
 
 
 def kinetic(w):
@@ -84,7 +90,18 @@ def gas(n, dt, radius=0.1, half=1.0, seed=1, friction=0.0, roughness=0.0):
         p = rng.uniform(-half + radius, half - radius, 3)
         if all(np.linalg.norm(p - q) > 2 * radius for q in placed):
             placed.append(p)
-    balls = [w.add_sphere(radius, mass=1.0, position=p, velocity=rng.normal(0, 1, 3), restitution=1.0, friction=friction, tangential_restitution=roughness) for p in placed]
+    balls = [
+        w.add_sphere(
+            radius,
+            mass=1.0,
+            position=p,
+            velocity=rng.normal(0, 1, 3),
+            restitution=1.0,
+            friction=friction,
+            tangential_restitution=roughness,
+        )
+        for p in placed
+    ]
     return w, balls
 
 
@@ -130,7 +147,12 @@ def test_a_gas_of_perfectly_rough_spheres_keeps_its_energy_and_spins_up(dt):
 def slip(a, b, n):
     """Slip of b's surface over a's where two spheres touch along n (from a to b)."""
     ra, rb = a.dimensions["radius"] * n, -b.dimensions["radius"] * n
-    u = b.velocity + np.cross(b.angular_velocity, rb) - a.velocity - np.cross(a.angular_velocity, ra)
+    u = (
+        b.velocity
+        + np.cross(b.angular_velocity, rb)
+        - a.velocity
+        - np.cross(a.angular_velocity, ra)
+    )
     return u - n * np.dot(u, n)
 
 
@@ -142,7 +164,14 @@ def test_tangential_restitution_turns_the_slip_by_minus_beta(dt, beta):
     # angular momentum about any point is kept; beta = +-1 keeps the energy too.
     w = rl.World(gravity=(0, 0, 0), dt=dt)
     k = dict(restitution=1.0, friction=1e6, tangential_restitution=beta)
-    a = w.add_sphere(0.1, mass=1.0, position=(0, 0, 0), velocity=(2.0, 0, 0.3), angular_velocity=(5.0, -3.0, 30.0), **k)
+    a = w.add_sphere(
+        0.1,
+        mass=1.0,
+        position=(0, 0, 0),
+        velocity=(2.0, 0, 0.3),
+        angular_velocity=(5.0, -3.0, 30.0),
+        **k,
+    )
     s = w.add_sphere(0.15, mass=2.5, position=(0.6, 0.11, -0.02), angular_velocity=(0, 8.0, 0), **k)
     p = (0.3, -0.7, 0.2)
     l0, e0 = w.angular_momentum(about=p), kinetic(w)
@@ -175,7 +204,15 @@ def test_a_superball_bounces_back_and_forth(dt):
     r, vx = 0.05, 1.0
     w = rl.World(dt=dt)
     w.add_plane()
-    ball = w.add_sphere(r, mass=0.1, position=(0, 0.5, 0), velocity=(vx, 0, 0), restitution=1.0, friction=1e6, tangential_restitution=1.0)
+    ball = w.add_sphere(
+        r,
+        mass=0.1,
+        position=(0, 0.5, 0),
+        velocity=(vx, 0, 0),
+        restitution=1.0,
+        friction=1e6,
+        tangential_restitution=1.0,
+    )
     e0 = w.energy()["total"]
     bounce = math.sqrt(2 * 0.45 / 9.81)  # time of the first bounce
     w.run(2 * bounce)  # past the first, before the second (one flight takes 2 x bounce)
@@ -262,7 +299,17 @@ def row(n, gap, e, dt, v=1.0, r=0.05):
     """n balls (1 kg, radius r) along x, `gap` apart, no gravity; the first moves at v."""
     w = rl.World(gravity=(0, 0, 0), dt=dt)
     xs = [k * (2 * r + gap) for k in range(n)]
-    balls = [w.add_sphere(r, mass=1.0, position=(x, 0, 0), velocity=(v if k == 0 else 0, 0, 0), restitution=e, friction=0.0) for k, x in enumerate(xs)]
+    balls = [
+        w.add_sphere(
+            r,
+            mass=1.0,
+            position=(x, 0, 0),
+            velocity=(v if k == 0 else 0, 0, 0),
+            restitution=e,
+            friction=0.0,
+        )
+        for k, x in enumerate(xs)
+    ]
     return w, balls, xs
 
 
@@ -274,13 +321,17 @@ def test_a_cradle_with_gaps_is_exact_binary_collisions(dt, e, gap):
     w, balls, xs = row(n, gap, e, dt, r=r)
     t_end = round(0.8 / dt) * dt
     w.run(t_end)
-    x_ref, v_ref, hits = binary_collisions(xs, [1.0] + [0.0] * (n - 1), [1.0] * n, [r] * n, e, t_end)
+    x_ref, v_ref, hits = binary_collisions(
+        xs, [1.0] + [0.0] * (n - 1), [1.0] * n, [r] * n, e, t_end
+    )
     np.testing.assert_allclose(w.positions[:, 0], x_ref, atol=1e-6, rtol=0)
     np.testing.assert_allclose(w.velocities[:, 0], v_ref, atol=1e-9, rtol=0)
     assert np.abs(w.positions[:, 1:]).max() < 1e-12
     ev = impacts(w.contact_events())
     np.testing.assert_allclose(ev["time"], [h[0] for h in hits], atol=1e-9, rtol=0)
-    assert [tuple(sorted(p)) for p in zip(ev["body_a"], ev["body_b"])] == [(h[1], h[2]) for h in hits]
+    assert [tuple(sorted(p)) for p in zip(ev["body_a"], ev["body_b"])] == [
+        (h[1], h[2]) for h in hits
+    ]
 
 
 @pytest.mark.parametrize("dt", STEPS)
@@ -311,7 +362,15 @@ def test_a_touching_cradle_with_e_below_one_comes_apart_as_binary_collisions(e):
 
 def glancing(b, dt, friction=0.0, spin=(0, 0, 0), r=0.1, v=2.0):
     w = rl.World(gravity=(0, 0, 0), dt=dt)
-    a = w.add_sphere(r, mass=1.0, position=(0, 0, 0), velocity=(v, 0, 0), angular_velocity=spin, restitution=1.0, friction=friction)
+    a = w.add_sphere(
+        r,
+        mass=1.0,
+        position=(0, 0, 0),
+        velocity=(v, 0, 0),
+        angular_velocity=spin,
+        restitution=1.0,
+        friction=friction,
+    )
     s = w.add_sphere(r, mass=1.0, position=(0.5, b, 0), restitution=1.0, friction=friction)
     return w, a, s
 
@@ -333,7 +392,9 @@ def test_a_glancing_hit_sends_the_struck_ball_along_the_line_of_centres(dt, b):
     # Equal masses, e = 1: they part at right angles (unless head-on).
     if b > 0:
         assert abs(np.dot(a.velocity, s.velocity)) < 1e-9
-    np.testing.assert_allclose(angular_momentum_about(w, p), l0, atol=1e-9 * np.linalg.norm(l0) + 1e-12)
+    np.testing.assert_allclose(
+        angular_momentum_about(w, p), l0, atol=1e-9 * np.linalg.norm(l0) + 1e-12
+    )
     assert abs(kinetic(w) / e0 - 1) < 1e-12
     ev = impacts(w.contact_events())
     assert len(ev["time"]) == 1
@@ -364,8 +425,16 @@ def rack(dt, gap, r=0.0286, m=0.17, speed=5.0):
     d = 2 * r + gap
     for row_ in range(5):
         for k in range(row_ + 1):
-            w.add_sphere(r, mass=m, position=(row_ * d * math.sqrt(3) / 2, 0, (k - row_ / 2) * d), restitution=1.0, friction=0.0)
-    w.add_sphere(r, mass=m, position=(-0.8, 0, 0.003), velocity=(speed, 0, 0), restitution=1.0, friction=0.0)
+            w.add_sphere(
+                r,
+                mass=m,
+                position=(row_ * d * math.sqrt(3) / 2, 0, (k - row_ / 2) * d),
+                restitution=1.0,
+                friction=0.0,
+            )
+    w.add_sphere(
+        r, mass=m, position=(-0.8, 0, 0.003), velocity=(speed, 0, 0), restitution=1.0, friction=0.0
+    )
     return w
 
 
@@ -397,12 +466,26 @@ def dropped_box(e, mu, tilt_axis, tilt, spin, dt=1 / 240):
     half = (0.15, 0.05, 0.1)
     axis = np.asarray(tilt_axis, float) / np.linalg.norm(tilt_axis)
     q = np.r_[axis * math.sin(tilt / 2), math.cos(tilt / 2)]
-    b = w.add_box(half, mass=1.0, position=(0, 0.6, 0), orientation=q, velocity=(0.7, 0, -0.3), angular_velocity=spin, restitution=e, friction=mu)
+    b = w.add_box(
+        half,
+        mass=1.0,
+        position=(0, 0.6, 0),
+        orientation=q,
+        velocity=(0.7, 0, -0.3),
+        angular_velocity=spin,
+        restitution=e,
+        friction=mu,
+    )
     return w, b
 
 
 # Corner down (tilted about two axes), edge down (about one), with and without spin.
-LANDINGS = [((1, 0, 1), 0.7, (0, 0, 0)), ((1, 0, 0), 0.6, (0, 0, 0)), ((0, 0, 1), 0.5, (2.0, 0, 3.0)), ((1, 0, 1.5), 0.9, (0, 5.0, -4.0))]
+LANDINGS = [
+    ((1, 0, 1), 0.7, (0, 0, 0)),
+    ((1, 0, 0), 0.6, (0, 0, 0)),
+    ((0, 0, 1), 0.5, (2.0, 0, 3.0)),
+    ((1, 0, 1.5), 0.9, (0, 5.0, -4.0)),
+]
 
 
 def impact_works(w, seconds, fine=1e-5):
@@ -430,7 +513,10 @@ def impact_works(w, seconds, fine=1e-5):
 
 
 # Frictionless and elastic together: test_a_frictionless_elastic_box_landing_keeps_its_energy.
-@pytest.mark.parametrize("e, mu", [(e, mu) for e in (0.5, 0.8, 0.9, 1.0) for mu in (0.0, 0.3, 0.5, 1.0) if (e, mu) != (1.0, 0.0)])
+@pytest.mark.parametrize(
+    "e, mu",
+    [(e, mu) for e in (0.5, 0.8, 0.9, 1.0) for mu in (0.0, 0.3, 0.5, 1.0) if (e, mu) != (1.0, 0.0)],
+)
 @pytest.mark.parametrize("landing", LANDINGS)
 def test_a_bouncing_box_never_gains_energy_in_an_impact(e, mu, landing):
     w, b = dropped_box(e, mu, *landing)
@@ -472,7 +558,7 @@ def test_a_tumbling_elastic_box_keeps_its_energy_to_second_order_in_the_step(lan
 def test_a_box_landing_flat_is_one_impact_event():
     w = rl.World()
     w.add_plane(restitution=0.5)
-    b = w.add_box((0.1, 0.1, 0.1), mass=2.0, position=(0, 0.6, 0), restitution=0.5)
+    w.add_box((0.1, 0.1, 0.1), mass=2.0, position=(0, 0.6, 0), restitution=0.5)
     w.run(0.5)
     ev = impacts(w.contact_events())
     assert len(ev["time"]) == 1
@@ -493,7 +579,7 @@ def test_slow_bounces_bounce_by_default():
     for dt in (1 / 240, 1 / 60):
         w = rl.World(dt=dt)
         w.add_plane()
-        ball = w.add_sphere(0.1, mass=1.0, position=(0, 0.102, 0), restitution=0.8)
+        w.add_sphere(0.1, mass=1.0, position=(0, 0.102, 0), restitution=0.8)
         ev = None
         w.run(0.2)
         ev = impacts(w.contact_events())

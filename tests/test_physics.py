@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 from helpers import quat, rel, rotation_matrix
 
@@ -130,8 +129,12 @@ def test_projectile_euler_variants_are_first_order(integrator, sign):
     for dt in (0.01, 0.005):
         apex, range_lin, _, _, _ = projectile(integrator, dt)
         apex_err, range_err = apex - APEX, range_lin - RANGE
-        assert apex_err == pytest.approx(sign * V0[1] * dt / 2, rel=0.1), f"dt={dt}: apex error {apex_err}"
-        assert range_err == pytest.approx(sign * V0[0] * dt, rel=0.05), f"dt={dt}: range error {range_err}"
+        assert apex_err == pytest.approx(sign * V0[1] * dt / 2, rel=0.1), (
+            f"dt={dt}: apex error {apex_err}"
+        )
+        assert range_err == pytest.approx(sign * V0[0] * dt, rel=0.05), (
+            f"dt={dt}: range error {range_err}"
+        )
         errors.append((apex_err, range_err))
     (a1, r1), (a2, r2) = errors
     assert a1 / a2 == pytest.approx(2.0, rel=0.1)
@@ -142,7 +145,9 @@ def test_projectile_euler_variants_are_first_order(integrator, sign):
 # convergence order
 
 
-@pytest.mark.parametrize("integrator,order", [("euler", 1), ("symplectic_euler", 1), ("verlet", 2), ("rk4", 4)])
+@pytest.mark.parametrize(
+    "integrator,order", [("euler", 1), ("symplectic_euler", 1), ("verlet", 2), ("rk4", 4)]
+)
 def test_convergence_order_with_damping(integrator, order):
     """Gravity plus linear damping -c v: with k = c/m and v_inf = g/k,
     x(t) = v_inf t + (v0 - v_inf)(1 - e^{-kt})/k. The error at T = 2 s shrinks as dt^order."""
@@ -163,7 +168,9 @@ def test_convergence_order_with_damping(integrator, order):
         errors.append((np.linalg.norm(b.position - x_exact), np.linalg.norm(b.velocity - v_exact)))
     errors = np.array(errors)
     orders = np.log2(errors[:-1] / errors[1:])
-    np.testing.assert_allclose(orders, order, atol=0.15, err_msg=f"measured orders {orders.tolist()}")
+    np.testing.assert_allclose(
+        orders, order, atol=0.15, err_msg=f"measured orders {orders.tolist()}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,7 +195,9 @@ def test_sphere_resting_on_plane_is_at_rest(integrator):
     w, _ = floor_world(integrator=integrator)
     ball = w.add_sphere(0.1, mass=1.0, position=(0, 0.1, 0))
     _, vs = record(w, ball, 240)
-    assert np.abs(vs).max() < 1e-9, f"resting ball reads velocity {vs[np.abs(vs).max(axis=1).argmax()]}"
+    assert np.abs(vs).max() < 1e-9, (
+        f"resting ball reads velocity {vs[np.abs(vs).max(axis=1).argmax()]}"
+    )
     assert w.energy()["kinetic"] < 1e-15
 
 
@@ -200,7 +209,15 @@ def head_on(e, m1, m2, u1, u2):
     return w, a, b
 
 
-@pytest.mark.parametrize("e,m1,m2,u1,u2", [(1.0, 1.0, 3.0, 2.0, -1.0), (0.5, 2.0, 1.0, 1.5, -0.5), (0.5, 1.0, 4.0, 3.0, 0.0), (1.0, 1.0, 1.0, 1.0, -1.0)])
+@pytest.mark.parametrize(
+    "e,m1,m2,u1,u2",
+    [
+        (1.0, 1.0, 3.0, 2.0, -1.0),
+        (0.5, 2.0, 1.0, 1.5, -0.5),
+        (0.5, 1.0, 4.0, 3.0, 0.0),
+        (1.0, 1.0, 1.0, 1.0, -1.0),
+    ],
+)
 def test_head_on_collision(e, m1, m2, u1, u2):
     """Momentum is conserved; the velocities after are the textbook
     v1' = (m1 u1 + m2 u2 + m2 e (u2 - u1)) / (m1 + m2), v2' = (m1 u1 + m2 u2 + m1 e (u1 - u2)) / (m1 + m2);
@@ -260,7 +277,9 @@ def test_bounce_apex_ratio_is_e_squared(e):
         impact_speed = math.sqrt(2 * G * previous)
         if impact_speed < 1.0 or steps <= 2:
             break
-        assert apex / previous == pytest.approx(e * e, rel=0.01), f"bounce {counted + 1}: {apex / previous} vs e^2 = {e * e}"
+        assert apex / previous == pytest.approx(e * e, rel=0.01), (
+            f"bounce {counted + 1}: {apex / previous} vs e^2 = {e * e}"
+        )
         previous = apex
         counted += 1
     assert counted >= 3, f"only {counted} bounces measured"
@@ -276,7 +295,9 @@ def test_tilted_box_settles_flat_and_never_gains_energy():
     R = rotation_matrix(box.orientation)
     up = np.abs(R[1, :])  # |cosine| of each body axis with the world vertical
     axis = int(np.argmax(up))
-    assert 1 - up[axis] < 1e-6, f"not flat: body axis {axis} is {math.degrees(math.acos(up[axis]))} deg off vertical"
+    assert 1 - up[axis] < 1e-6, (
+        f"not flat: body axis {axis} is {math.degrees(math.acos(up[axis]))} deg off vertical"
+    )
     assert box.position[1] == pytest.approx(h[axis], abs=2e-4)
     assert np.linalg.norm(box.velocity) < 1e-6 and np.linalg.norm(box.angular_velocity) < 1e-6
     energies = np.empty(2401)
@@ -316,10 +337,17 @@ def test_spinning_box_conserves_angular_momentum_and_energy():
     axis: |L| and the rotational energy stay within 1e-6 relative over 10 s with RK4 (and L as
     a vector, which is conserved in the world frame)."""
     w = rl.World(gravity=(0, 0, 0), integrator="rk4")
-    box = w.add_box((0.1, 0.2, 0.3), mass=2.0, orientation=quat((1, 2, 3), 0.7), angular_velocity=(1.0, 2.0, 3.0))
+    box = w.add_box(
+        (0.1, 0.2, 0.3),
+        mass=2.0,
+        orientation=quat((1, 2, 3), 0.7),
+        angular_velocity=(1.0, 2.0, 3.0),
+    )
     L0 = box.angular_momentum()
     E0 = w.energy()["rotational"]
-    assert np.linalg.norm(np.cross(box.inertia @ box.angular_velocity, box.angular_velocity)) > 0.01  # not principal
+    assert (
+        np.linalg.norm(np.cross(box.inertia @ box.angular_velocity, box.angular_velocity)) > 0.01
+    )  # not principal
     worst_norm = worst_vec = worst_e = 0.0
     for _ in range(2400):
         w.step()
@@ -343,7 +371,9 @@ def test_sphere_spin_is_steady():
     steps = w.run(math.pi / 2)  # about half a turn, rounded to whole steps
     np.testing.assert_allclose(s.angular_velocity, om, rtol=1e-12)
     angle = 2.0 * steps * w.dt
-    np.testing.assert_allclose(s.orientation, [0, 0, math.sin(angle / 2), math.cos(angle / 2)], atol=1e-9)
+    np.testing.assert_allclose(
+        s.orientation, [0, 0, math.sin(angle / 2), math.cos(angle / 2)], atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("integrator", ["rk4", "verlet"])
@@ -395,12 +425,16 @@ def test_restitution_threshold_decides_whether_a_slow_impact_bounces(threshold, 
         assert abs(ball.position[1] - r) <= 1e-4 + 1e-12 and np.linalg.norm(ball.velocity) < 1e-9
 
 
-@pytest.mark.parametrize("rule, mu", [("average", 0.4), ("min", 0.2), ("max", 0.6), ("multiply", 0.12)])
+@pytest.mark.parametrize(
+    "rule, mu", [("average", 0.4), ("min", 0.2), ("max", 0.6), ("multiply", 0.12)]
+)
 def test_friction_rule_sets_the_stopping_distance(rule, mu):
     v0, g, hy = 1.5, 9.81, 0.05
     w = rl.World(friction_rule=rule)
     w.add_plane(friction=0.2)
-    box = w.add_box((0.1, hy, 0.1), mass=1.0, position=(0, hy, 0), velocity=(v0, 0, 0), friction=0.6)
+    box = w.add_box(
+        (0.1, hy, 0.1), mass=1.0, position=(0, hy, 0), velocity=(v0, 0, 0), friction=0.6
+    )
     w.run(2.0)
     assert np.linalg.norm(box.velocity) < 1e-6
     assert rel(box.position[0], v0**2 / (2 * mu * g)) < 0.01

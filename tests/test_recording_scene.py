@@ -7,7 +7,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 from rigidlab import presets
 
@@ -17,12 +16,24 @@ def busy_world():
     that lasts until removed: everything a step reads."""
     w = rl.World(integrator="verlet")
     w.add_plane(friction=0.6)
-    boxes = [w.add_box((0.2, 0.1, 0.15), position=(0.05 * i, 0.11 + 0.21 * i, 0), orientation=(0, 0.05 * i, 0, 1), restitution=0.3) for i in range(5)]
-    hull = w.add_convex([(0, 0, 0), (0.3, 0, 0), (0, 0.3, 0), (0, 0, 0.3), (0.2, 0.2, 0.2)], position=(1.5, 0.5, 0))
+    boxes = [
+        w.add_box(
+            (0.2, 0.1, 0.15),
+            position=(0.05 * i, 0.11 + 0.21 * i, 0),
+            orientation=(0, 0.05 * i, 0, 1),
+            restitution=0.3,
+        )
+        for i in range(5)
+    ]
+    hull = w.add_convex(
+        [(0, 0, 0), (0.3, 0, 0), (0, 0.3, 0), (0, 0, 0.3), (0.2, 0.2, 0.2)], position=(1.5, 0.5, 0)
+    )
     ball = w.add_sphere(0.1, position=(2, 3, 0))
     w.add_spring(ball, None, stiffness=50, damping=0.5, anchor_b=(2, 4, 0))
     door = w.add_box((0.1, 0.1, 0.1), position=(-2, 2, 0))
-    w.add_hinge_joint(door, None, anchor=(-2, 2.5, 0), axis=(0, 0, 1), limits=(-1, 1), motor=(1, 0.5))
+    w.add_hinge_joint(
+        door, None, anchor=(-2, 2.5, 0), axis=(0, 0, 1), limits=(-1, 1), motor=(1, 0.5)
+    )
     bob = w.add_capsule(0.05, 0.1, position=(-3, 1, 0))
     w.add_rope_joint(bob, None, anchor_b=(-3, 2, 0))
     w.set_pair(boxes[0], boxes[1], restitution=0.9)
@@ -124,7 +135,10 @@ def test_pickle_continues_exactly():
         (lambda d: d.update(version=2), "version 2, newer"),
         (lambda d: d.update(format="other"), "format"),
         (lambda d: d.pop("bodies"), "missing field `bodies`"),
-        (lambda d: d["bodies"][1]["shape"].update(half_extents=[-1, 1, 1]), r"bodies\[1\].shape: half_extents"),
+        (
+            lambda d: d["bodies"][1]["shape"].update(half_extents=[-1, 1, 1]),
+            r"bodies\[1\].shape: half_extents",
+        ),
         (lambda d: d["bodies"][1].update(mass=-2.0), r"bodies\[1\]: mass"),
         (lambda d: d["bodies"][1].update(kind="floating"), r"bodies\[1\]: kind"),
         (lambda d: d["springs"][0].update(a=999), r"springs\[0\]\.a: body id"),
@@ -132,9 +146,15 @@ def test_pickle_continues_exactly():
         (lambda d: d["settings"].update(dt=0.0), "settings: dt"),
         (lambda d: d["settings"].update(integrator="leapfrog"), "integrator"),
         (lambda d: d["bodies"][1].update(position=[0, "x", 0]), "invalid type"),
-        (lambda d: d["bodies"][6]["shape"]["hull"]["faces"][0]["vertices"].append(99), "vertex index"),
+        (
+            lambda d: d["bodies"][6]["shape"]["hull"]["faces"][0]["vertices"].append(99),
+            "vertex index",
+        ),
         (lambda d: d["bodies"][1].update(id=0), r"bodies\[1\]: id"),
-        (lambda d: d["bodies"][1].update(rest_speed=-1e-4), r"body 1: rest_speed: must not be negative \(got -0.0001\)"),
+        (
+            lambda d: d["bodies"][1].update(rest_speed=-1e-4),
+            r"body 1: rest_speed: must not be negative \(got -0.0001\)",
+        ),
         (lambda d: d["bodies"][1].update(rested=-0.5), r"body 1: rested: must not be negative"),
     ],
 )
@@ -161,7 +181,8 @@ def test_unreadable_files(tmp_path):
 def test_recording_shapes_and_values():
     w = rl.World()
     w.add_plane()
-    balls = [w.add_sphere(0.1, position=(i, 1.0 + i, 0)) for i in range(3)]
+    for i in range(3):
+        w.add_sphere(0.1, position=(i, 1.0 + i, 0))
     rec = w.record(every=4)
     w.step(40)
     assert len(rec) == 11
@@ -182,7 +203,7 @@ def test_recording_shapes_and_values():
 
 def test_recording_keeps_only_what_was_asked_and_stops():
     w = rl.World()
-    b = w.add_sphere(0.1)
+    w.add_sphere(0.1)
     rec = w.record(quantities=["positions", "energy"])
     w.step(10)
     assert rec.quantities == ["positions", "energy"]
@@ -197,7 +218,7 @@ def test_recording_keeps_only_what_was_asked_and_stops():
 
 def test_removed_body_reads_nan_in_recording():
     w = rl.World()
-    a, b = w.add_sphere(0.1), w.add_sphere(0.1, position=(1, 0, 0))
+    a, _b = w.add_sphere(0.1), w.add_sphere(0.1, position=(1, 0, 0))
     rec = w.record()
     w.step(2)
     w.remove(a)
@@ -246,7 +267,6 @@ def test_spring_weights_damped_rest_undamped_keep_amplitude():
     w, bodies = presets.spring_weights()
     single, damped, shared, *carriers, plank = bodies
     assert all(b.mass == 3.0 for b in bodies[:-1])
-    y0 = {b.id: b.position[1] for b in bodies}
     rec = w.record(every=1, quantities=["positions", "velocities", "energy"])
     w.run(30.0)
     y = rec.positions[:, :, 1]
@@ -257,7 +277,7 @@ def test_spring_weights_damped_rest_undamped_keep_amplitude():
     for i in (1, 3, 4, 5, 6):
         assert np.max(np.abs(v[last, i])) < 1e-3, bodies[i].name
     # Undamped weights oscillate about their equilibrium with the amplitude they started with.
-    for i, eq_shift in ((0, 0.15), (2, 0.15)):
+    for i, _eq_shift in ((0, 0.15), (2, 0.15)):
         swing = y[last, i].max() - y[last, i].min()
         assert swing == pytest.approx(2 * 0.15, rel=1e-2), bodies[i].name
     # The single undamped weight's period is 2 pi sqrt(m / k); the shared one's 2 pi sqrt(m / 2k).

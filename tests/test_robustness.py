@@ -17,7 +17,16 @@ def state(w):
 # A handle where a number is expected
 
 
-SETTERS = ["dt", "gravity", "time", "solver_iterations", "solver_tolerance", "restitution_threshold", "integrator", "threads"]
+SETTERS = [
+    "dt",
+    "gravity",
+    "time",
+    "solver_iterations",
+    "solver_tolerance",
+    "restitution_threshold",
+    "integrator",
+    "threads",
+]
 
 
 @pytest.mark.parametrize("name", SETTERS)
@@ -78,7 +87,10 @@ EXTREME = [
     (lambda w: setattr(w, "gravity", (0, -1e300, 0)), "gravity"),
     (lambda w: w.add_spring(w.bodies[0], None, stiffness=1.0, rest_length=1e300), "rest_length"),
     (lambda w: w.add_spring(w.bodies[0], None, stiffness=1.0, anchor_b=(1e300, 0, 0)), "anchor_b"),
-    (lambda w: w.add_hinge_joint(w.bodies[0], None, anchor=(0, 0, 0), motor=(1e300, 1e300)), "motor"),
+    (
+        lambda w: w.add_hinge_joint(w.bodies[0], None, anchor=(0, 0, 0), motor=(1e300, 1e300)),
+        "motor",
+    ),
     (lambda w: w.bodies[0].apply_force((1e300, 0, 0)), "force"),
     (lambda w: w.bodies[0].apply_torque((0, 0, 1e300)), "torque"),
     (lambda w: w.bodies[0].apply_impulse((0, 1e300, 0)), "impulse"),
@@ -190,8 +202,12 @@ def hanging_chain(n, dt, kind="hinge", end_mass=None, tilt=TILT):
             link = w.add_sphere(0.02, mass=m, position=tuple(d * 0.1 * (i + 1)))
             w.add_distance_joint(link, links[-1] if links else None)
         else:
-            link = w.add_box((0.05, 0.02, 0.02), mass=m, position=tuple(d * (0.05 + 0.1 * i)), orientation=q)
-            w.add_hinge_joint(link, links[-1] if links else None, anchor=tuple(d * 0.1 * i), axis=(0, 0, 1))
+            link = w.add_box(
+                (0.05, 0.02, 0.02), mass=m, position=tuple(d * (0.05 + 0.1 * i)), orientation=q
+            )
+            w.add_hinge_joint(
+                link, links[-1] if links else None, anchor=tuple(d * 0.1 * i), axis=(0, 0, 1)
+            )
         links.append(link)
     return w
 

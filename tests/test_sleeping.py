@@ -5,7 +5,6 @@ import json
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 
@@ -21,7 +20,9 @@ def pyramid(base, sleeping):
     w.add_plane()
     for row in range(base):
         for k in range(base - row):
-            w.add_box((0.5, 0.5, 0.5), mass=1.0, position=((k - (base - row - 1) / 2) * 1.0, 0.5 + row, 0))
+            w.add_box(
+                (0.5, 0.5, 0.5), mass=1.0, position=((k - (base - row - 1) / 2) * 1.0, 0.5 + row, 0)
+            )
     return w
 
 
@@ -33,7 +34,9 @@ def test_a_settled_box_falls_asleep_where_it_would_have_rested():
     assert box.sleeping
     assert not awake_box.sleeping
     # Asleep: exactly at rest, and where the awake world keeps it (its contact settles to 1e-9).
-    assert np.array_equal(box.velocity, np.zeros(3)) and np.array_equal(box.angular_velocity, np.zeros(3))
+    assert np.array_equal(box.velocity, np.zeros(3)) and np.array_equal(
+        box.angular_velocity, np.zeros(3)
+    )
     assert np.abs(box.position - awake_box.position).max() < 1e-6
     # Its contact is still reported, carrying the weight.
     c = w.contacts()
@@ -69,7 +72,11 @@ def test_a_world_asleep_only_advances_its_clock_and_its_recording():
     assert w.time == pytest.approx(time + 48 * w.dt, abs=1e-12)
     assert len(w.contact_events()["time"]) == 0
     # The recording starts with the state it began at, then one sample a step.
-    assert len(rec.time) == 49 and rec.time[-1] == pytest.approx(w.time) and np.array_equal(rec.positions[-1], positions)
+    assert (
+        len(rec.time) == 49
+        and rec.time[-1] == pytest.approx(w.time)
+        and np.array_equal(rec.positions[-1], positions)
+    )
     ball = w.add_sphere(0.2, mass=1.0, position=(0, 5.0, 0))
     w.step(1)
     assert not any(b.sleeping for b in w.bodies)
@@ -86,9 +93,21 @@ def sphere_bin(per_row, layers, radius=0.05):
     side, height = per_row * pitch, layers * pitch
     for sx, sz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         half = (0.05, height / 2, side / 2 + 0.1) if sx else (side / 2 + 0.1, height / 2, 0.05)
-        w.add_box(half, position=(sx * (side / 2 + 0.05), height / 2, sz * (side / 2 + 0.05)), kind="static")
+        w.add_box(
+            half,
+            position=(sx * (side / 2 + 0.05), height / 2, sz * (side / 2 + 0.05)),
+            kind="static",
+        )
     for i, j, k in itertools.product(range(per_row), range(layers), range(per_row)):
-        w.add_sphere(radius, mass=0.5, position=((i - (per_row - 1) / 2) * pitch, radius * 1.05 + j * pitch, (k - (per_row - 1) / 2) * pitch))
+        w.add_sphere(
+            radius,
+            mass=0.5,
+            position=(
+                (i - (per_row - 1) / 2) * pitch,
+                radius * 1.05 + j * pitch,
+                (k - (per_row - 1) / 2) * pitch,
+            ),
+        )
     return w
 
 
@@ -109,7 +128,9 @@ def test_a_block_that_starts_to_creep_keeps_sliding(accel):
         rec = w.record(every=24, quantities=["positions", "velocities"])
         w.run(2.0)
         assert not box.sleeping
-        runs.append((rec.time.copy(), rec.positions[:, 1, 0].copy(), rec.velocities[:, 1, 0].copy()))
+        runs.append(
+            (rec.time.copy(), rec.positions[:, 1, 0].copy(), rec.velocities[:, 1, 0].copy())
+        )
     (t, x, v), (_, x_awake, _) = runs
     assert np.array_equal(x, x_awake)
     assert v[-1] == pytest.approx(accel * t[-1], rel=0.02)
@@ -189,7 +210,9 @@ def test_contact_from_a_moving_body_wakes_a_sleeping_island():
     assert box.velocity[0] > 0.0
 
 
-@pytest.mark.parametrize("edit", ["velocity", "position", "impulse", "force", "set_state", "gravity"])
+@pytest.mark.parametrize(
+    "edit", ["velocity", "position", "impulse", "force", "set_state", "gravity"]
+)
 def test_edits_wake_a_sleeping_body(edit):
     w, box = box_on_floor()
     w.run(2.0)

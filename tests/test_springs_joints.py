@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 G = 9.81
@@ -45,7 +44,9 @@ def run_recorded(w, seconds, quantities=("positions", "energy")):
 
 
 @pytest.mark.parametrize("integrator", ["symplectic_euler", "verlet", "rk4"])
-@pytest.mark.parametrize("k, m, dt", [(100.0, 1.0, 1 / 240), (40.0, 2.5, 1 / 120), (400.0, 0.5, 1 / 480)])
+@pytest.mark.parametrize(
+    "k, m, dt", [(100.0, 1.0, 1 / 240), (40.0, 2.5, 1 / 120), (400.0, 0.5, 1 / 480)]
+)
 def test_spring_period(integrator, k, m, dt):
     w, b, _ = oscillator(integrator, k=k, m=m, dt=dt)
     rec = run_recorded(w, 20.0)
@@ -102,7 +103,9 @@ def test_explicit_euler_gains_energy_as_theory_says():
 def test_elastic_energy_is_reported():
     w, b, s = oscillator("verlet", k=100.0, amplitude=0.1)
     assert w.energy()["elastic"] == pytest.approx(0.5 * 100.0 * 0.1**2, rel=1e-12)
-    assert s.elastic_energy == pytest.approx(0.5, rel=1e-12) or s.elastic_energy == pytest.approx(0.5 * 100 * 0.01)
+    assert s.elastic_energy == pytest.approx(0.5, rel=1e-12) or s.elastic_energy == pytest.approx(
+        0.5 * 100 * 0.01
+    )
     assert s.length == pytest.approx(0.1)
 
 
@@ -280,7 +283,7 @@ def test_pendulum_reaction_force_is_the_rod_tension():
 def test_rope_goes_slack_and_catches():
     w = rl.World()
     bob = w.add_sphere(0.05, mass=1.0, position=(0, -0.5, 0), velocity=(0, 3, 0))
-    rope = w.add_rope_joint(bob, None, anchor_b=(0, 0, 0), max_length=1.0)
+    w.add_rope_joint(bob, None, anchor_b=(0, 0, 0), max_length=1.0)
     heights = []
     for _ in range(600):
         w.step()
@@ -296,7 +299,9 @@ def test_hinge_limits_and_motor():
     speed, and stops at its limit; the hinge line stays put."""
     w = rl.World(gravity=(0, 0, 0))
     door = w.add_box((0.5, 1.0, 0.02), mass=10.0, position=(0.5, 0, 0))
-    hinge = w.add_hinge_joint(door, None, anchor=(0, 0, 0), axis=(0, 1, 0), limits=(-1.0, 1.0), motor=(2.0, 50.0))
+    hinge = w.add_hinge_joint(
+        door, None, anchor=(0, 0, 0), axis=(0, 1, 0), limits=(-1.0, 1.0), motor=(2.0, 50.0)
+    )
     inertia = 10.0 * (1.0**2 + 0.04**2) / 12 + 10.0 * 0.5**2
     alpha = 50.0 / inertia
     w.run(0.25)
@@ -316,7 +321,7 @@ def test_motor_torque_is_limited():
     """A motor weaker than the load turns at the rate its torque allows: I alpha = tau."""
     w = rl.World(gravity=(0, 0, 0))
     wheel = w.add_box((0.5, 0.5, 0.05), mass=4.0)
-    hinge = w.add_hinge_joint(wheel, None, anchor=(0, 0, 0), axis=(0, 0, 1), motor=(100.0, 1.0))
+    w.add_hinge_joint(wheel, None, anchor=(0, 0, 0), axis=(0, 0, 1), motor=(100.0, 1.0))
     w.run(1.0)
     inertia = 4.0 * (0.5**2 + 0.5**2) * 4 / 12
     assert wheel.angular_velocity[2] == pytest.approx(1.0 / inertia * 1.0, rel=1e-3)
@@ -325,9 +330,12 @@ def test_motor_torque_is_limited():
 def test_fixed_joint_welds_bodies():
     w = rl.World()
     a = w.add_box((0.1, 0.1, 0.1), position=(0, 1, 0))
-    b = w.add_box((0.1, 0.1, 0.1), position=(0.3, 1, 0), orientation=(0, 0, math.sin(0.2), math.cos(0.2)))
+    b = w.add_box(
+        (0.1, 0.1, 0.1), position=(0.3, 1, 0), orientation=(0, 0, math.sin(0.2), math.cos(0.2))
+    )
     w.add_fixed_joint(a, b)
     w.add_ball_joint(a, None, anchor=(-0.1, 1.1, 0))
+
     def relative(q1, q2):
         # The angle of the rotation taking q1 to q2 (quaternions x, y, z, w).
         return 2 * math.acos(min(1.0, abs(float(np.dot(q1, q2)))))
@@ -338,7 +346,9 @@ def test_fixed_joint_welds_bodies():
     assert np.linalg.norm(a.angular_velocity) > 1.0
     assert np.linalg.norm(b.position - a.position) == pytest.approx(d0, abs=1e-9)
     assert relative(a.orientation, b.orientation) == pytest.approx(turn0, abs=1e-7)
-    assert np.linalg.norm(a.angular_velocity - b.angular_velocity) < 0.01 * np.linalg.norm(a.angular_velocity)
+    assert np.linalg.norm(a.angular_velocity - b.angular_velocity) < 0.01 * np.linalg.norm(
+        a.angular_velocity
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,7 +362,9 @@ def test_spring_pair_conserves_momenta(integrator, anchored_off_centre):
     forces are equal, opposite and along the line of the anchors, so linear and angular
     momentum are conserved; the symplectic integrators keep them to round-off."""
     w = rl.World(gravity=(0, 0, 0), integrator=integrator)
-    a = w.add_sphere(0.1, mass=2.0, position=(0, 0, 0), velocity=(1, 2, 0), angular_velocity=(0, 0, 3))
+    a = w.add_sphere(
+        0.1, mass=2.0, position=(0, 0, 0), velocity=(1, 2, 0), angular_velocity=(0, 0, 3)
+    )
     b = w.add_sphere(0.1, mass=1.0, position=(1, 0.5, 0), velocity=(-1, 0, 1))
     anchors = dict(anchor_a=(0.1, 0.05, 0), anchor_b=(0, 0.1, 0)) if anchored_off_centre else {}
     w.add_spring(a, b, stiffness=50.0, damping=0.3, rest_length=0.8, **anchors)
@@ -388,7 +400,9 @@ def test_dzhanibekov_flip(integrator, tol):
     body = w.add_box((0.1, 0.3, 0.2), mass=1.0, angular_velocity=(0.01, 0, 10.0))
     inertia = np.diag(body.inertia_body)
     assert inertia[0] > inertia[2] > inertia[1]  # z is the intermediate axis
-    rec = w.record(every=1, quantities=["orientations", "angular_velocities", "energy", "angular_momentum"])
+    rec = w.record(
+        every=1, quantities=["orientations", "angular_velocities", "energy", "angular_momentum"]
+    )
     w.run(20.0)
     e = rec.energy["kinetic"]
     lmag = np.linalg.norm(rec.angular_momentum, axis=1)

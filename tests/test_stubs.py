@@ -6,7 +6,6 @@ import ast
 from pathlib import Path
 
 import pytest
-
 import rigidlab
 from rigidlab import _core
 
@@ -32,19 +31,27 @@ def public(cls: type) -> set[str]:
     return {n for n in dir(cls) if not n.startswith("_")}
 
 
-@pytest.mark.parametrize("name", ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot"])
+@pytest.mark.parametrize(
+    "name", ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot"]
+)
 def test_stub_members_match_runtime(name):
     stubbed = {n for n in stub_classes()[name] if not n.startswith("_")}
     runtime = public(getattr(_core, name))
-    assert stubbed == runtime, f"only in stub: {stubbed - runtime}, only at runtime: {runtime - stubbed}"
+    assert stubbed == runtime, (
+        f"only in stub: {stubbed - runtime}, only at runtime: {runtime - stubbed}"
+    )
 
 
 def test_stub_lists_every_exported_class():
-    exported = {n for n in dir(_core) if not n.startswith("_") and isinstance(getattr(_core, n), type)}
+    exported = {
+        n for n in dir(_core) if not n.startswith("_") and isinstance(getattr(_core, n), type)
+    }
     assert exported == set(stub_classes())
 
 
-@pytest.mark.parametrize("name", ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot"])
+@pytest.mark.parametrize(
+    "name", ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot"]
+)
 def test_every_public_name_has_a_docstring(name):
     cls = getattr(_core, name)
     assert cls.__doc__

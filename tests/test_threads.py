@@ -4,7 +4,6 @@ import itertools
 
 import numpy as np
 import pytest
-
 import rigidlab as rl
 
 
@@ -18,13 +17,24 @@ def packed_heap(threads):
         half = (0.05, 0.5, 0.6) if sx else (0.6, 0.5, 0.05)
         w.add_box(half, position=(sx * 0.55, 0.5, sz * 0.55), kind="static")
     t = (1 + 5**0.5) / 2
-    ico = 0.03 * np.array([p for a, b in itertools.product((1, -1), (t, -t)) for p in ((0, a, b), (a, b, 0), (b, 0, a))])
+    ico = 0.03 * np.array(
+        [
+            p
+            for a, b in itertools.product((1, -1), (t, -t))
+            for p in ((0, a, b), (a, b, 0), (b, 0, a))
+        ]
+    )
     for k, (i, j, l) in enumerate(itertools.product(range(10), range(7), range(10))):
         position = (-0.45 + 0.1001 * i, 0.0501 + 0.1001 * j, -0.45 + 0.1001 * l)
         if k % 3 == 0:
             w.add_sphere(0.05, position=position, density=1000.0)
         elif k % 3 == 1:
-            w.add_box((0.05, 0.04, 0.045), position=position, density=1000.0, orientation=(0, np.sin(0.1 * k), 0, np.cos(0.1 * k)))
+            w.add_box(
+                (0.05, 0.04, 0.045),
+                position=position,
+                density=1000.0,
+                orientation=(0, np.sin(0.1 * k), 0, np.cos(0.1 * k)),
+            )
         else:
             w.add_convex(ico, position=position, density=1000.0)
     return w
@@ -37,7 +47,9 @@ def test_a_heap_steps_the_same_bit_for_bit_on_one_two_or_all_threads():
         w.step(60)
         c = w.contacts()
         assert len(c["depth"]) > 1000
-        results.append((w.positions, w.orientations, w.velocities, c["normal_impulse"], c["tangent_impulse"]))
+        results.append(
+            (w.positions, w.orientations, w.velocities, c["normal_impulse"], c["tangent_impulse"])
+        )
     for other in results[1:]:
         for a, b in zip(results[0], other):
             assert np.array_equal(a, b)
@@ -50,7 +62,13 @@ def test_threads_is_none_or_a_count_of_at_least_one():
     assert w.threads is None
     w.threads = 3
     assert w.threads == 3
-    for bad, error in [(0, ValueError), (-2, ValueError), (1.5, TypeError), (True, TypeError), ("2", TypeError)]:
+    for bad, error in [
+        (0, ValueError),
+        (-2, ValueError),
+        (1.5, TypeError),
+        (True, TypeError),
+        ("2", TypeError),
+    ]:
         with pytest.raises(error, match="threads"):
             w.threads = bad
         assert w.threads == 3

@@ -13,10 +13,9 @@ import time
 
 import numpy as np
 import pytest
-from PIL import Image
-
 import rigidlab as rl
 import rigidlab.view
+from PIL import Image
 
 VIEW = [sys.executable, "-m", "rigidlab.view"]
 
@@ -27,7 +26,11 @@ def display():
     xvfb = shutil.which("Xvfb")
     assert xvfb, "Xvfb is missing: scripts/setup.sh --test installs it (Debian package xvfb)"
     read, write = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     number = b""
     while not number.endswith(b"\n"):
@@ -78,7 +81,16 @@ def dominant(rgb):
 
 
 EYE, TARGET, FOV, W, H = (0.0, 1.5, 4.0), (0.0, 0.5, 0.0), 45.0, 800, 450
-CAMERA = ["--eye", ",".join(map(str, EYE)), "--target", ",".join(map(str, TARGET)), "--fov", str(FOV), "--size", f"{W}x{H}"]
+CAMERA = [
+    "--eye",
+    ",".join(map(str, EYE)),
+    "--target",
+    ",".join(map(str, TARGET)),
+    "--fov",
+    str(FOV),
+    "--size",
+    f"{W}x{H}",
+]
 COLOURS = {"r": (0.9, 0.1, 0.1), "g": (0.1, 0.8, 0.1), "b": (0.1, 0.2, 0.95)}
 
 
@@ -88,7 +100,12 @@ def three_bodies(gravity=(0.0, 0.0, 0.0)):
     w.add_plane(name="floor")
     bodies = {
         "r": w.add_sphere(0.3, position=(-1.2, 0.5, 0.0), color=COLOURS["r"]),
-        "g": w.add_box((0.3, 0.3, 0.3), position=(0.0, 0.5, 0.0), orientation=rl.presets.axis_angle((0, 1, 0), 0.4), color=COLOURS["g"]),
+        "g": w.add_box(
+            (0.3, 0.3, 0.3),
+            position=(0.0, 0.5, 0.0),
+            orientation=rl.presets.axis_angle((0, 1, 0), 0.4),
+            color=COLOURS["g"],
+        ),
         "b": w.add_capsule(0.2, 0.25, position=(1.2, 0.5, 0.0), color=COLOURS["b"]),
     }
     return w, bodies
@@ -97,7 +114,9 @@ def three_bodies(gravity=(0.0, 0.0, 0.0)):
 def screenshot(source, frames, display, *options):
     """Runs the viewer headless on a file for `frames` frames and returns its last picture."""
     out = source.with_suffix(".png")
-    res = run_view([str(source), "--screenshot", str(out), "--frames", str(frames), *options], display)
+    res = run_view(
+        [str(source), "--screenshot", str(out), "--frames", str(frames), *options], display
+    )
     assert res.returncode == 0, res.stderr
     return read_png(out)
 
@@ -126,7 +145,9 @@ def test_help_lists_the_options_and_presets_are_listed():
 def test_the_console_script_is_installed():
     exe = shutil.which("rigidlab-view", path=os.path.dirname(sys.executable))
     assert exe, "the wheel installs a rigidlab-view script next to python"
-    assert subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60).stdout.startswith("rigidlab-view")
+    assert subprocess.run(
+        [exe, "--version"], capture_output=True, text=True, timeout=60
+    ).stdout.startswith("rigidlab-view")
 
 
 @pytest.mark.parametrize(
@@ -171,8 +192,12 @@ def test_malformed_replays_are_refused_with_the_line_and_what_is_wrong(tmp_path)
     rec.save(good)
     lines = good.read_text().splitlines()
     cases = {
-        "orientations[0] is not a unit quaternion": lambda f: f.update(orientations=[[0, 0, 0, 0]] * len(f["ids"])),
-        "positions[1] is not finite or beyond 1e9": lambda f: f["positions"].__setitem__(1, [1e308, 0, 0]),
+        "orientations[0] is not a unit quaternion": lambda f: f.update(
+            orientations=[[0, 0, 0, 0]] * len(f["ids"])
+        ),
+        "positions[1] is not finite or beyond 1e9": lambda f: f["positions"].__setitem__(
+            1, [1e308, 0, 0]
+        ),
         "which its scene lacks": lambda f: f["ids"].__setitem__(0, 999),
     }
     for message, spoil in cases.items():
@@ -181,7 +206,9 @@ def test_malformed_replays_are_refused_with_the_line_and_what_is_wrong(tmp_path)
         bad = tmp_path / "bad.replay"
         bad.write_text("\n".join([lines[0], lines[1], json.dumps(frame)]) + "\n")
         out = subprocess.run([*VIEW, str(bad)], capture_output=True, text=True, timeout=60)
-        assert out.returncode == 1 and message in out.stderr and "bad.replay" in out.stderr, out.stderr
+        assert out.returncode == 1 and message in out.stderr and "bad.replay" in out.stderr, (
+            out.stderr
+        )
 
 
 def test_a_one_line_scene_file_is_told_from_a_replay(tmp_path, display):
@@ -194,14 +221,22 @@ def test_a_one_line_scene_file_is_told_from_a_replay(tmp_path, display):
 
 
 def test_the_viewer_opens_one_window_per_process(tmp_path, display):
-    code = f"import rigidlab.view as v; a = v.main(['--preset', 'pendulum', '--frames', '2']); b = v.main(['--preset', 'pendulum', '--frames', '2']); print(a, b)"
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, DISPLAY=display), capture_output=True, text=True, timeout=120)
+    code = "import rigidlab.view as v; a = v.main(['--preset', 'pendulum', '--frames', '2']); b = v.main(['--preset', 'pendulum', '--frames', '2']); print(a, b)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(os.environ, DISPLAY=display),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.stdout.split() == ["0", "1"] and "already opened" in out.stderr
 
 
 def test_without_a_display_the_viewer_says_so():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    out = subprocess.run([*VIEW, "--preset", "pendulum"], env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [*VIEW, "--preset", "pendulum"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 1 and "no display" in out.stderr and "xvfb-run" in out.stderr
 
 
@@ -257,7 +292,7 @@ def test_a_planar_world_opens_in_the_2d_view(tmp_path, display):
     scene = tmp_path / "pendulum.json"
     w.save(scene)
     img = screenshot(scene, 2, display, "--paused", "--no-hud", "--size", f"{W}x{H}")
-    red = np.argwhere((img[:, :, 0] > 1.6 * img[:, :, 1:].max(axis=2) + 10))
+    red = np.argwhere(img[:, :, 0] > 1.6 * img[:, :, 1:].max(axis=2) + 10)
     assert len(red) > 50
     (cy, cx) = red.mean(axis=0)
     # Orthographic: the bob is a circle (equal spread in x and y) right of and below centre.
@@ -317,7 +352,9 @@ def test_a_replay_plays_back_in_real_time(tmp_path, display):
     path = tmp_path / "run.replay"
     rec.save(path)
     img = screenshot(path, 30, display, "--no-hud", *CAMERA)
-    assert dominant(pixel(img, project((-1.2 + 2.0 * 0.5, 0.5, 0.0), EYE, TARGET, FOV, W, H))) == "r"
+    assert (
+        dominant(pixel(img, project((-1.2 + 2.0 * 0.5, 0.5, 0.0), EYE, TARGET, FOV, W, H))) == "r"
+    )
     assert dominant(pixel(img, project((-1.2, 0.5, 0.0), EYE, TARGET, FOV, W, H))) is None
 
 
@@ -421,7 +458,9 @@ def test_a_viewer_that_stops_reading_never_blocks_the_script():
     w.step(10)
 
 
-def test_the_real_viewer_shows_the_live_world_with_bodies_added_and_removed(tmp_path, display, monkeypatch):
+def test_the_real_viewer_shows_the_live_world_with_bodies_added_and_removed(
+    tmp_path, display, monkeypatch
+):
     """w.view() with the real viewer under Xvfb: bodies added and removed in Python after the
     viewer opened appear and vanish; when the viewer's window closes (here: after its frames),
     the script goes on."""
@@ -429,14 +468,27 @@ def test_the_real_viewer_shows_the_live_world_with_bodies_added_and_removed(tmp_
     w, bodies = three_bodies()
     out = tmp_path / "live.png"
     # The viewer draws at most 60 frames a second: 240 frames outlast the change made at 1.5 s.
-    w.view(command=[*VIEW, "--stream", "--screenshot", str(out), "--frames", "240", "--no-hud", *CAMERA])
+    w.view(
+        command=[
+            *VIEW,
+            "--stream",
+            "--screenshot",
+            str(out),
+            "--frames",
+            "240",
+            "--no-hud",
+            *CAMERA,
+        ]
+    )
     w.run(1.5)
     assert w.viewing
     w.remove(bodies["g"])
     late = w.add_sphere(0.25, position=(0.0, 1.3, 0.0), color=(0.1, 0.8, 0.1))
     assert wait_for(lambda: (w.run(0.1), out.exists() and not w.viewing)[1], timeout=60)
     img = read_png(out)
-    check_bodies_drawn(img, {"r": bodies["r"].position, "b": bodies["b"].position, "g": late.position})
+    check_bodies_drawn(
+        img, {"r": bodies["r"].position, "b": bodies["b"].position, "g": late.position}
+    )
     assert dominant(pixel(img, project((0.0, 0.5, 0.0), EYE, TARGET, FOV, W, H))) is None
     t = w.time
     w.run(0.2)
@@ -462,7 +514,11 @@ def _same_scene(a, b) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same_scene(x, y) for x, y in zip(a, b))
     if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+        return (
+            isinstance(a, (int, float))
+            and isinstance(b, (int, float))
+            and math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+        )
     return a == b
 
 
@@ -470,7 +526,11 @@ def test_the_viewers_preset_scenes_match_the_python_presets():
     here = os.path.join(os.path.dirname(__file__), "..", "src", "viewer", "presets")
     for name, build in rl.presets.PRESETS.items():
         path = os.path.join(here, rl.presets.slug(name) + ".json")
-        assert os.path.exists(path), f"{path} is missing; regenerate with rigidlab.presets.export_scenes"
+        assert os.path.exists(path), (
+            f"{path} is missing; regenerate with rigidlab.presets.export_scenes"
+        )
         world, _ = build()
         with open(path) as f:
-            assert _same_scene(json.load(f), json.loads(world.to_json())), f"{name}: regenerate with rigidlab.presets.export_scenes('src/viewer/presets')"
+            assert _same_scene(json.load(f), json.loads(world.to_json())), (
+                f"{name}: regenerate with rigidlab.presets.export_scenes('src/viewer/presets')"
+            )

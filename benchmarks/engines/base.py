@@ -15,7 +15,9 @@ WALL_HEIGHT = 4.0  # height of its walls (m)
 DENSITY = 1000.0  # of every body whose mass the scene does not set (kg/m^3)
 
 
-def bin_walls(side: float = BIN, height: float = WALL_HEIGHT) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+def bin_walls(
+    side: float = BIN, height: float = WALL_HEIGHT
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """The four static walls of a square bin of inner width `side` standing on the floor (y = 0):
     (centre, half extents) of each box."""
     h = height / 2
@@ -59,7 +61,9 @@ GAS_FILL = 0.05
 GAS_WALL = 0.1  # half thickness of its walls
 
 
-def gas_layout(n: int, radius: float = GAS_RADIUS, fill: float = GAS_FILL, dims: str = "3d", seed: int = 1) -> tuple[np.ndarray, np.ndarray, float]:
+def gas_layout(
+    n: int, radius: float = GAS_RADIUS, fill: float = GAS_FILL, dims: str = "3d", seed: int = 1
+) -> tuple[np.ndarray, np.ndarray, float]:
     """n spheres (discs in 2D) in a closed cube (square) centred on the origin: centres on a
     lattice with random offsets that keep them apart, velocities from a normal distribution of
     1 m/s per component (z = 0 in 2D), and the inner side of the box (m), which they fill to
@@ -108,7 +112,9 @@ def hull_points(size: float) -> np.ndarray:
     """The 12 vertices of the heap's convex hull, centred on its centroid (body frame)."""
     phi = (1 + math.sqrt(5)) / 2
     base = [(0, a, b * phi) for a in (-1, 1) for b in (-1, 1)]
-    ico = np.array([p[i:] + p[:i] for p in base for i in range(3)], dtype=float)  # cyclic permutations
+    ico = np.array(
+        [p[i:] + p[:i] for p in base for i in range(3)], dtype=float
+    )  # cyclic permutations
     return ico / math.sqrt(1 + phi * phi) * size * np.array(HULL_STRETCH)
 
 
@@ -141,7 +147,9 @@ def heap_layout(n: int, size: float, dims: str = "3d") -> tuple[list[str], np.nd
     """The heap's bodies: their kinds (a quarter each, shuffled the same way every run), starting
     centres on a lattice in the bin (as for the sphere pile), and the bin's wall height, which
     stands 1 m over the highest start."""
-    kinds = [HEAP_KINDS[k] for k in np.random.default_rng(0).permutation(np.arange(n) % len(HEAP_KINDS))]
+    kinds = [
+        HEAP_KINDS[k] for k in np.random.default_rng(0).permutation(np.arange(n) % len(HEAP_KINDS))
+    ]
     centres = sphere_grid(n, max(heap_radius(k, size) for k in HEAP_KINDS), dims=dims)
     return kinds, centres, float(centres[:, 1].max()) + 1.0
 
@@ -297,7 +305,13 @@ def with_one_thread(engines: dict[str, type]) -> dict[str, type]:
 def available() -> dict[str, type]:
     """The adapters whose engines import here, by name."""
     found = {}
-    for module, cls in [("rigidlab_engine", "Rigidlab"), ("pybullet_engine", "PyBullet"), ("mujoco_engine", "MuJoCo"), ("rapier_engine", "Rapier"), ("pymunk_engine", "Pymunk")]:
+    for module, cls in [
+        ("rigidlab_engine", "Rigidlab"),
+        ("pybullet_engine", "PyBullet"),
+        ("mujoco_engine", "MuJoCo"),
+        ("rapier_engine", "Rapier"),
+        ("pymunk_engine", "Pymunk"),
+    ]:
         try:
             mod = importlib.import_module(f".{module}", __package__)
             found[getattr(mod, cls).name] = getattr(mod, cls)

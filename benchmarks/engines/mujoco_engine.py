@@ -5,7 +5,31 @@ import mujoco
 import numpy as np
 from mujoco import rollout
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout, gas_walls)
+from .base import (
+    BATCH_BALL,
+    BIN,
+    BOB,
+    BOX,
+    CAPSULE,
+    DENSITY,
+    DT,
+    PIVOT,
+    WALL_HEIGHT,
+    Engine,
+    G,
+    batch_starts,
+    bin_walls,
+    cradle_centres,
+    gas_layout,
+    gas_walls,
+    heap_layout,
+    heap_volume,
+    hull_points,
+    incline_pose,
+    pendulum_bob,
+    pyramid_boxes,
+    sphere_grid,
+)
 
 #: MuJoCo's default contact time constant (s), the time scale of the contact springs below.
 TIMECONST = 0.02
@@ -26,9 +50,15 @@ def contact_spring(restitution: float) -> str:
 class MuJoCo(Engine):
     name = "mujoco"
     version = mujoco.__version__
-    materials = ("the same value on every geom (friction combines by max, solref by average); one friction coefficient; restitution only approximated: "
-                 f"a contact spring-damper, solref = (-1/{TIMECONST}^2, -2 zeta/{TIMECONST}) with zeta from e (contact_spring in engines/mujoco_engine.py)")
-    batch_ways = ("mj_step per world (one model, n MjData)", "mujoco.rollout, 1 thread", "mujoco.rollout, all cores")
+    materials = (
+        "the same value on every geom (friction combines by max, solref by average); one friction coefficient; restitution only approximated: "
+        f"a contact spring-damper, solref = (-1/{TIMECONST}^2, -2 zeta/{TIMECONST}) with zeta from e (contact_spring in engines/mujoco_engine.py)"
+    )
+    batch_ways = (
+        "mj_step per world (one model, n MjData)",
+        "mujoco.rollout, 1 thread",
+        "mujoco.rollout, all cores",
+    )
     serial_ways = batch_ways[:2]
     pendulum = "ball joint at the pivot, the bob a geom 1 m below it (a rigid rod)"
 
@@ -66,18 +96,26 @@ class MuJoCo(Engine):
         return '<geom type="plane" size="50 50 1"/>'
 
     def _bin(self, side=BIN, height=WALL_HEIGHT):
-        return self._floor() + "".join(self._box(half, centre) for centre, half in bin_walls(side, height))
+        return self._floor() + "".join(
+            self._box(half, centre) for centre, half in bin_walls(side, height)
+        )
 
     def _free(self, pos, geom, quat=None):
         orientation = f' quat="{self._zup_quat(quat)}"' if quat is not None else ""
         return f'<body pos="{self._zup(pos)}"{orientation}><freejoint/>{geom}</body>'
 
     def sphere_pile(self, n, radius, side=BIN):
-        bodies = "".join(self._free(q, f'<geom type="sphere" size="{radius}" density="{DENSITY}"/>') for q in sphere_grid(n, radius, side))
+        bodies = "".join(
+            self._free(q, f'<geom type="sphere" size="{radius}" density="{DENSITY}"/>')
+            for q in sphere_grid(n, radius, side)
+        )
         self._load(bodies, self._bin(side))
 
     def pyramid(self, base, half):
-        bodies = "".join(self._free(q, f'<geom type="box" size="{half} {half} {half}" mass="1"/>') for q in pyramid_boxes(base, half))
+        bodies = "".join(
+            self._free(q, f'<geom type="box" size="{half} {half} {half}" mass="1"/>')
+            for q in pyramid_boxes(base, half)
+        )
         self._load(bodies, self._floor())
 
     def mixed_heap(self, n, size):
@@ -89,34 +127,64 @@ class MuJoCo(Engine):
             "hull": 'type="mesh" mesh="hull"',  # collides as the convex hull of its vertices
         }
         hull = " ".join(self._zup(q) for q in hull_points(size))
-        bodies = "".join(self._free(q, f'<geom {geoms[k]} mass="{DENSITY * heap_volume(k, size)}"/>') for k, q in zip(kinds, centres))
+        bodies = "".join(
+            self._free(q, f'<geom {geoms[k]} mass="{DENSITY * heap_volume(k, size)}"/>')
+            for k, q in zip(kinds, centres)
+        )
         self._load(bodies, self._bin(height=height), assets=f'<mesh name="hull" vertex="{hull}"/>')
 
     def gas(self, n, radius):
         centres, velocities, side = gas_layout(n, radius)
         walls = "".join(self._box(half, centre) for centre, half in gas_walls(side))
-        self._load("".join(self._ball(radius, q) for q in centres), walls, gravity=0.0, defaults=f'<geom solref="{contact_spring(1.0)}" friction="0 0 0"/>')
+        self._load(
+            "".join(self._ball(radius, q) for q in centres),
+            walls,
+            gravity=0.0,
+            defaults=f'<geom solref="{contact_spring(1.0)}" friction="0 0 0"/>',
+        )
         for i, v in enumerate(velocities):
-            self.data.qvel[6 * i : 6 * i + 3] = (v[0], v[2], v[1])  # a free joint's linear velocity, world frame, z up
+            self.data.qvel[6 * i : 6 * i + 3] = (
+                v[0],
+                v[2],
+                v[1],
+            )  # a free joint's linear velocity, world frame, z up
         mujoco.mj_forward(self.model, self.data)
 
     def free_bodies(self, n):
-        bodies = "".join(f'<body pos="{3.0 * (i % 100)} 0 {3.0 * (i // 100)}"><freejoint/><geom type="sphere" size="0.5"/></body>' for i in range(n))
+        bodies = "".join(
+            f'<body pos="{3.0 * (i % 100)} 0 {3.0 * (i // 100)}"><freejoint/><geom type="sphere" size="0.5"/></body>'
+            for i in range(n)
+        )
         self._load(bodies, "", gravity=0.0)
 
     def _ball(self, radius, pos):
         return self._free(pos, f'<geom type="sphere" size="{radius}" density="{DENSITY}"/>')
 
     def bounce(self, height, radius, restitution):
-        self._load(self._ball(radius, (0.0, height + radius, 0.0)), self._floor(), defaults=f'<geom solref="{contact_spring(restitution)}"/>')
+        self._load(
+            self._ball(radius, (0.0, height + radius, 0.0)),
+            self._floor(),
+            defaults=f'<geom solref="{contact_spring(restitution)}"/>',
+        )
 
     def incline(self, angle, friction, half):
         slab, centre, quat = incline_pose(angle, half)
-        box = self._free(centre, f'<geom type="box" size="{half} {half} {half}" density="{DENSITY}"/>', quat)
-        self._load(box, self._box((5.0, 0.5, 5.0), slab, f'quat="{self._zup_quat(quat)}"'), defaults=f'<geom friction="{friction} 0.005 0.0001"/>')
+        box = self._free(
+            centre, f'<geom type="box" size="{half} {half} {half}" density="{DENSITY}"/>', quat
+        )
+        self._load(
+            box,
+            self._box((5.0, 0.5, 5.0), slab, f'quat="{self._zup_quat(quat)}"'),
+            defaults=f'<geom friction="{friction} 0.005 0.0001"/>',
+        )
 
     def cradle(self, n, radius, gap, speed):
-        self._load("".join(self._ball(radius, q) for q in cradle_centres(n, radius, gap)), "", gravity=0.0, defaults=f'<geom solref="{contact_spring(1.0)}"/>')
+        self._load(
+            "".join(self._ball(radius, q) for q in cradle_centres(n, radius, gap)),
+            "",
+            gravity=0.0,
+            defaults=f'<geom solref="{contact_spring(1.0)}"/>',
+        )
         self.data.qvel[0] = speed
         mujoco.mj_forward(self.model, self.data)
 
@@ -146,7 +214,9 @@ class MuJoCo(Engine):
         for d, s in zip(self.batch_data, states):
             mujoco.mj_getState(self.model, d, s, STATE)
         threads = 1 if way == self.batch_ways[1] else os.cpu_count()
-        out, _ = rollout.rollout(self.model, self.batch_data[:threads], initial_state=states, nstep=steps)
+        out, _ = rollout.rollout(
+            self.model, self.batch_data[:threads], initial_state=states, nstep=steps
+        )
         for d, s in zip(self.batch_data, out[:, -1]):
             mujoco.mj_setState(self.model, d, s, STATE)
 

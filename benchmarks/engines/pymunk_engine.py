@@ -3,7 +3,28 @@ import math
 import numpy as np
 import pymunk
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, cradle_centres, heap_layout, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout)
+from .base import (
+    BATCH_BALL,
+    BIN,
+    BOB,
+    BOX,
+    CAPSULE,
+    DENSITY,
+    DT,
+    PIVOT,
+    WALL_HEIGHT,
+    Engine,
+    G,
+    batch_starts,
+    cradle_centres,
+    gas_layout,
+    heap_layout,
+    hull_points,
+    incline_pose,
+    pendulum_bob,
+    pyramid_boxes,
+    sphere_grid,
+)
 
 
 class Pymunk(Engine):
@@ -68,8 +89,12 @@ class Pymunk(Engine):
         shape = {
             "sphere": lambda b: pymunk.Circle(b, size),
             "box": lambda b: pymunk.Poly.create_box(b, (2 * BOX[0] * size, 2 * BOX[1] * size)),
-            "capsule": lambda b: pymunk.Segment(b, (0, -CAPSULE[1] * size), (0, CAPSULE[1] * size), CAPSULE[0] * size),
-            "hull": lambda b: pymunk.Poly(b, [tuple(q) for q in hull_points(size)[:, :2]]),  # Poly takes the hull of the points
+            "capsule": lambda b: pymunk.Segment(
+                b, (0, -CAPSULE[1] * size), (0, CAPSULE[1] * size), CAPSULE[0] * size
+            ),
+            "hull": lambda b: pymunk.Poly(
+                b, [tuple(q) for q in hull_points(size)[:, :2]]
+            ),  # Poly takes the hull of the points
         }
         for k, q in zip(kinds, centres):
             body = pymunk.Body()
@@ -79,7 +104,12 @@ class Pymunk(Engine):
         centres, velocities, side = gas_layout(n, radius, dims="2d")
         self._space(0.0)
         h = side / 2
-        for a, b in [((-h, -h), (h, -h)), ((h, -h), (h, h)), ((h, h), (-h, h)), ((-h, h), (-h, -h))]:
+        for a, b in [
+            ((-h, -h), (h, -h)),
+            ((h, -h), (h, h)),
+            ((h, h), (-h, h)),
+            ((-h, h), (-h, -h)),
+        ]:
             self._static(a, b, friction=0.0, elasticity=1.0)
         for q, v in zip(centres, velocities):
             body = pymunk.Body()
@@ -108,7 +138,9 @@ class Pymunk(Engine):
         self._static(tuple(-along), tuple(along), friction=1.0)
         body = pymunk.Body()
         body.angle = angle
-        self._add(body, pymunk.Poly.create_box(body, (2 * half, 2 * half)), centre, friction=friction)
+        self._add(
+            body, pymunk.Poly.create_box(body, (2 * half, 2 * half)), centre, friction=friction
+        )
 
     def cradle(self, n, radius, gap, speed):
         self._space(0.0)
@@ -137,7 +169,9 @@ class Pymunk(Engine):
                 space.step(DT)
 
     def batch_positions(self):
-        return np.array([(b.position.x, b.position.y, 0.0) for space in self.spaces for b in space.bodies])
+        return np.array(
+            [(b.position.x, b.position.y, 0.0) for space in self.spaces for b in space.bodies]
+        )
 
     def step(self, steps):
         for _ in range(steps):

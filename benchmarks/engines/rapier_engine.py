@@ -3,7 +3,31 @@ import math
 import numpy as np
 import rapier3d as r
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, G, PIVOT, WALL_HEIGHT, Engine, batch_starts, bin_walls, cradle_centres, heap_layout, heap_volume, hull_points, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid, gas_layout, gas_walls)
+from .base import (
+    BATCH_BALL,
+    BIN,
+    BOB,
+    BOX,
+    CAPSULE,
+    DENSITY,
+    DT,
+    PIVOT,
+    WALL_HEIGHT,
+    Engine,
+    G,
+    batch_starts,
+    bin_walls,
+    cradle_centres,
+    gas_layout,
+    gas_walls,
+    heap_layout,
+    heap_volume,
+    hull_points,
+    incline_pose,
+    pendulum_bob,
+    pyramid_boxes,
+    sphere_grid,
+)
 
 
 def scaled_axis(quat) -> tuple[float, float, float]:
@@ -26,7 +50,9 @@ class Rapier(Engine):
         self.w.integration_parameters.dt = DT
 
     def _floor(self, **material):
-        self.w.add_collider(r.Collider.cuboid(50.0, 0.5, 50.0, translation=(0.0, -0.5, 0.0), **material))
+        self.w.add_collider(
+            r.Collider.cuboid(50.0, 0.5, 50.0, translation=(0.0, -0.5, 0.0), **material)
+        )
 
     def _bin(self, side=BIN, height=WALL_HEIGHT):
         self._world()
@@ -35,16 +61,25 @@ class Rapier(Engine):
             self.w.add_collider(r.Collider.cuboid(*half, translation=centre))
 
     def _add(self, collider, pos, **body):
-        return self.w.add_body(r.RigidBody.dynamic(translation=tuple(float(c) for c in pos), **body), colliders=[collider])
+        return self.w.add_body(
+            r.RigidBody.dynamic(translation=tuple(float(c) for c in pos), **body),
+            colliders=[collider],
+        )
 
     def sphere_pile(self, n, radius, side=BIN):
         self._bin(side)
-        self.handles = [self._add(r.Collider.ball(radius, density=DENSITY), q) for q in sphere_grid(n, radius, side)]
+        self.handles = [
+            self._add(r.Collider.ball(radius, density=DENSITY), q)
+            for q in sphere_grid(n, radius, side)
+        ]
 
     def pyramid(self, base, half):
         self._world()
         self._floor()
-        self.handles = [self._add(r.Collider.cuboid(half, half, half, mass=1.0), q) for q in pyramid_boxes(base, half)]
+        self.handles = [
+            self._add(r.Collider.cuboid(half, half, half, mass=1.0), q)
+            for q in pyramid_boxes(base, half)
+        ]
 
     def mixed_heap(self, n, size):
         kinds, centres, height = heap_layout(n, size)
@@ -52,26 +87,46 @@ class Rapier(Engine):
         shape = {
             "sphere": lambda **kw: r.Collider.ball(size, **kw),
             "box": lambda **kw: r.Collider.cuboid(*(size * f for f in BOX), **kw),
-            "capsule": lambda **kw: r.Collider.capsule_y(CAPSULE[1] * size, CAPSULE[0] * size, **kw),
+            "capsule": lambda **kw: r.Collider.capsule_y(
+                CAPSULE[1] * size, CAPSULE[0] * size, **kw
+            ),
             "hull": lambda **kw: r.Collider.convex_hull(hull_points(size), **kw),
         }
-        self.handles = [self._add(shape[k](mass=DENSITY * heap_volume(k, size)), q) for k, q in zip(kinds, centres)]
+        self.handles = [
+            self._add(shape[k](mass=DENSITY * heap_volume(k, size)), q)
+            for k, q in zip(kinds, centres)
+        ]
 
     def gas(self, n, radius):
         centres, velocities, side = gas_layout(n, radius)
         self._world(0.0)
         for centre, half in gas_walls(side):
-            self.w.add_collider(r.Collider.cuboid(*half, translation=centre, restitution=1.0, friction=0.0))
-        self.handles = [self._add(r.Collider.ball(radius, density=DENSITY, restitution=1.0, friction=0.0), q, linvel=tuple(float(c) for c in v)) for q, v in zip(centres, velocities)]
+            self.w.add_collider(
+                r.Collider.cuboid(*half, translation=centre, restitution=1.0, friction=0.0)
+            )
+        self.handles = [
+            self._add(
+                r.Collider.ball(radius, density=DENSITY, restitution=1.0, friction=0.0),
+                q,
+                linvel=tuple(float(c) for c in v),
+            )
+            for q, v in zip(centres, velocities)
+        ]
 
     def free_bodies(self, n):
         self._world(0.0)
-        self.handles = [self._add(r.Collider.ball(0.5), (3.0 * (i % 100), 3.0 * (i // 100), 0.0)) for i in range(n)]
+        self.handles = [
+            self._add(r.Collider.ball(0.5), (3.0 * (i % 100), 3.0 * (i // 100), 0.0))
+            for i in range(n)
+        ]
 
     def _bounce_world(self, height, radius, restitution):
         self._world()
         self._floor(restitution=restitution)
-        return self._add(r.Collider.ball(radius, density=DENSITY, restitution=restitution), (0.0, height + radius, 0.0))
+        return self._add(
+            r.Collider.ball(radius, density=DENSITY, restitution=restitution),
+            (0.0, height + radius, 0.0),
+        )
 
     def bounce(self, height, radius, restitution):
         self.handles = [self._bounce_world(height, radius, restitution)]
@@ -79,24 +134,52 @@ class Rapier(Engine):
     def incline(self, angle, friction, half):
         slab, centre, quat = incline_pose(angle, half)
         self._world()
-        self.w.add_collider(r.Collider.cuboid(5.0, 0.5, 5.0, translation=tuple(slab), rotation=scaled_axis(quat), friction=friction))
-        self.handles = [self._add(r.Collider.cuboid(half, half, half, density=DENSITY, friction=friction), centre, rotation=scaled_axis(quat))]
+        self.w.add_collider(
+            r.Collider.cuboid(
+                5.0,
+                0.5,
+                5.0,
+                translation=tuple(slab),
+                rotation=scaled_axis(quat),
+                friction=friction,
+            )
+        )
+        self.handles = [
+            self._add(
+                r.Collider.cuboid(half, half, half, density=DENSITY, friction=friction),
+                centre,
+                rotation=scaled_axis(quat),
+            )
+        ]
 
     def cradle(self, n, radius, gap, speed):
         self._world(0.0)
-        self.handles = [self._add(r.Collider.ball(radius, density=DENSITY, restitution=1.0), q, linvel=(speed if i == 0 else 0.0, 0.0, 0.0)) for i, q in enumerate(cradle_centres(n, radius, gap))]
+        self.handles = [
+            self._add(
+                r.Collider.ball(radius, density=DENSITY, restitution=1.0),
+                q,
+                linvel=(speed if i == 0 else 0.0, 0.0, 0.0),
+            )
+            for i, q in enumerate(cradle_centres(n, radius, gap))
+        ]
 
     def _pendulum_world(self, angle):
         self._world()
         pivot = self.w.add_body(r.RigidBody.fixed(translation=PIVOT))
         bob = self._add(r.Collider.ball(BOB, density=DENSITY), pendulum_bob(angle))
-        self.w.impulse_joints.insert(pivot, bob, r.SphericalJointBuilder().local_anchor2(tuple(np.subtract(PIVOT, pendulum_bob(angle)))))
+        self.w.impulse_joints.insert(
+            pivot,
+            bob,
+            r.SphericalJointBuilder().local_anchor2(tuple(np.subtract(PIVOT, pendulum_bob(angle)))),
+        )
         return bob
 
     def batch(self, n, scene):
         self.batch_worlds, self.batch_handles = [], []
         for s in batch_starts(n, scene):
-            handle = self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s)
+            handle = (
+                self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s)
+            )
             self.batch_worlds.append(self.w)
             self.batch_handles.append(handle)
 
@@ -106,7 +189,13 @@ class Rapier(Engine):
                 w.step()
 
     def batch_positions(self):
-        return np.array([tuple(w.rigid_bodies.get(h).translation) for w, h in zip(self.batch_worlds, self.batch_handles)], dtype=float)
+        return np.array(
+            [
+                tuple(w.rigid_bodies.get(h).translation)
+                for w, h in zip(self.batch_worlds, self.batch_handles)
+            ],
+            dtype=float,
+        )
 
     def step(self, steps):
         for _ in range(steps):

@@ -1,15 +1,41 @@
 import numpy as np
 import rigidlab as rl
 
-from .base import (BATCH_BALL, BIN, BOB, BOX, CAPSULE, DENSITY, DT, PIVOT, Engine, batch_starts, bin_walls, cradle_centres, gas_layout, gas_walls, heap_layout, heap_volume,
-                   hull_points, WALL_HEIGHT, incline_pose, pendulum_bob, pyramid_boxes, sphere_grid)
+from .base import (
+    BATCH_BALL,
+    BIN,
+    BOB,
+    BOX,
+    CAPSULE,
+    DENSITY,
+    DT,
+    PIVOT,
+    WALL_HEIGHT,
+    Engine,
+    batch_starts,
+    bin_walls,
+    cradle_centres,
+    gas_layout,
+    gas_walls,
+    heap_layout,
+    heap_volume,
+    hull_points,
+    incline_pose,
+    pendulum_bob,
+    pyramid_boxes,
+    sphere_grid,
+)
 
 
 class Rigidlab(Engine):
     name = "rigidlab"
     version = rl.__version__
     materials = "restitution and friction given to both bodies (the pair takes their average); static friction = kinetic friction"
-    batch_ways = ("Python loop: w.step(n) per world", "rl.step_many, 1 thread", "rl.step_many, all cores")
+    batch_ways = (
+        "Python loop: w.step(n) per world",
+        "rl.step_many, 1 thread",
+        "rl.step_many, all cores",
+    )
     serial_ways = batch_ways[:2]
     batch_note = "rl.step_many starts its pool of threads at its first call in a process; the batch builder makes that call (one step of one spare world), so the timings are of stepping alone"
 
@@ -28,12 +54,22 @@ class Rigidlab(Engine):
 
     def sphere_pile(self, n, radius, side=BIN):
         self.w = self._bin(side)
-        self._track([self.w.add_sphere(radius, position=tuple(p), density=DENSITY) for p in sphere_grid(n, radius, side)])
+        self._track(
+            [
+                self.w.add_sphere(radius, position=tuple(p), density=DENSITY)
+                for p in sphere_grid(n, radius, side)
+            ]
+        )
 
     def pyramid(self, base, half):
         self.w = rl.World(dt=DT)
         self.w.add_plane()
-        self._track([self.w.add_box((half,) * 3, position=tuple(p), mass=1.0) for p in pyramid_boxes(base, half)])
+        self._track(
+            [
+                self.w.add_box((half,) * 3, position=tuple(p), mass=1.0)
+                for p in pyramid_boxes(base, half)
+            ]
+        )
 
     def mixed_heap(self, n, size):
         kinds, centres, height = heap_layout(n, size)
@@ -44,24 +80,48 @@ class Rigidlab(Engine):
             "capsule": lambda **kw: self.w.add_capsule(CAPSULE[0] * size, CAPSULE[1] * size, **kw),
             "hull": lambda **kw: self.w.add_convex(hull_points(size), **kw),
         }
-        self._track([add[k](position=tuple(p), mass=DENSITY * heap_volume(k, size)) for k, p in zip(kinds, centres)])
+        self._track(
+            [
+                add[k](position=tuple(p), mass=DENSITY * heap_volume(k, size))
+                for k, p in zip(kinds, centres)
+            ]
+        )
 
     def gas(self, n, radius):
         centres, velocities, side = gas_layout(n, radius)
         self.w = rl.World(gravity=(0, 0, 0), dt=DT)
         for centre, half in gas_walls(side):
             self.w.add_box(half, position=centre, kind="static", restitution=1.0, friction=0.0)
-        self._track([self.w.add_sphere(radius, position=tuple(q), velocity=tuple(v), density=DENSITY, restitution=1.0, friction=0.0) for q, v in zip(centres, velocities)])
+        self._track(
+            [
+                self.w.add_sphere(
+                    radius,
+                    position=tuple(q),
+                    velocity=tuple(v),
+                    density=DENSITY,
+                    restitution=1.0,
+                    friction=0.0,
+                )
+                for q, v in zip(centres, velocities)
+            ]
+        )
 
     def free_bodies(self, n):
         self.w = rl.World(gravity=(0, 0, 0), dt=DT)
-        self._track([self.w.add_sphere(0.5, position=(3.0 * (i % 100), 3.0 * (i // 100), 0.0)) for i in range(n)])
+        self._track(
+            [
+                self.w.add_sphere(0.5, position=(3.0 * (i % 100), 3.0 * (i // 100), 0.0))
+                for i in range(n)
+            ]
+        )
 
     @staticmethod
     def _bounce_world(height, radius, restitution):
         w = rl.World(dt=DT)
         w.add_plane(restitution=restitution)
-        ball = w.add_sphere(radius, position=(0.0, height + radius, 0.0), density=DENSITY, restitution=restitution)
+        ball = w.add_sphere(
+            radius, position=(0.0, height + radius, 0.0), density=DENSITY, restitution=restitution
+        )
         return w, ball
 
     def bounce(self, height, radius, restitution):
@@ -71,12 +131,33 @@ class Rigidlab(Engine):
     def incline(self, angle, friction, half):
         slab, centre, quat = incline_pose(angle, half)
         self.w = rl.World(dt=DT)
-        self.w.add_box((5.0, 0.5, 5.0), position=tuple(slab), orientation=tuple(quat), kind="static", friction=friction)
-        self._track([self.w.add_box((half,) * 3, position=tuple(centre), orientation=tuple(quat), density=DENSITY, friction=friction)])
+        self.w.add_box(
+            (5.0, 0.5, 5.0),
+            position=tuple(slab),
+            orientation=tuple(quat),
+            kind="static",
+            friction=friction,
+        )
+        self._track(
+            [
+                self.w.add_box(
+                    (half,) * 3,
+                    position=tuple(centre),
+                    orientation=tuple(quat),
+                    density=DENSITY,
+                    friction=friction,
+                )
+            ]
+        )
 
     def cradle(self, n, radius, gap, speed):
         self.w = rl.World(gravity=(0, 0, 0), dt=DT)
-        self._track([self.w.add_sphere(radius, position=tuple(p), density=DENSITY, restitution=1.0) for p in cradle_centres(n, radius, gap)])
+        self._track(
+            [
+                self.w.add_sphere(radius, position=tuple(p), density=DENSITY, restitution=1.0)
+                for p in cradle_centres(n, radius, gap)
+            ]
+        )
         self.bodies[0].velocity = (speed, 0.0, 0.0)
 
     @staticmethod
@@ -87,7 +168,10 @@ class Rigidlab(Engine):
         return w, bob
 
     def batch(self, n, scene):
-        made = [self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s) for s in batch_starts(n, scene)]
+        made = [
+            self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s)
+            for s in batch_starts(n, scene)
+        ]
         self.worlds = [w for w, _ in made]
         self.batch_rows = [b.index for _, b in made]
         rl.step_many([self._bounce_world(1.0, *BATCH_BALL)[0]], 1)

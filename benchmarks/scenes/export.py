@@ -5,7 +5,6 @@ from __future__ import annotations
 import statistics
 
 import numpy as np
-
 from timing import timed
 
 
@@ -26,9 +25,14 @@ def measure(engines, n, calls):
 
 
 def section(rows, t_copy, n) -> list[str]:
-    lines = [f"## 4. State export ({n} bodies: positions and orientations into numpy)", "",
-             f"A plain numpy copy of an array of the same size ({n} x 7 float64) takes {t_copy * 1e3:.3f} ms: the floor for this operation.", "",
-             "| engine | ms per call | times the numpy copy |", "|---|---|---|"]
+    lines = [
+        f"## 4. State export ({n} bodies: positions and orientations into numpy)",
+        "",
+        f"A plain numpy copy of an array of the same size ({n} x 7 float64) takes {t_copy * 1e3:.3f} ms: the floor for this operation.",
+        "",
+        "| engine | ms per call | times the numpy copy |",
+        "|---|---|---|",
+    ]
     for name, t in rows:
         lines.append(f"| {name} | {t * 1e3:.3f} | {t / t_copy:.1f} |")
     return lines

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from engines.base import BIN
 from timing import TOO_SLOW, medians, run_scene, size_rows, turns
 
@@ -38,9 +37,22 @@ def measure(engines, sizes, steps, repeats, radius=RADIUS):
     for n in sizes:
         runs = {name: [] for name in engines if name not in skipped}
         for name in turns(runs, repeats):
-            build, per_step, done, _, p = run_scene(engines[name], "sphere_pile", (n, radius), steps)
-            runs[name].append((build, per_step * steps, float(p[:, 1].max() + radius), largest_overlap(p, radius), done))
-            print(f"  sphere pile {n}: {name} {per_step * 1e3:.2f} ms/step over {done} steps", flush=True)
+            build, per_step, done, _, p = run_scene(
+                engines[name], "sphere_pile", (n, radius), steps
+            )
+            runs[name].append(
+                (
+                    build,
+                    per_step * steps,
+                    float(p[:, 1].max() + radius),
+                    largest_overlap(p, radius),
+                    done,
+                )
+            )
+            print(
+                f"  sphere pile {n}: {name} {per_step * 1e3:.2f} ms/step over {done} steps",
+                flush=True,
+            )
         for name, r in runs.items():
             rows.append((n, name, *medians([x[:4] for x in r]), min(x[4] for x in r)))
             if rows[-1][3] / steps > TOO_SLOW:
@@ -49,9 +61,22 @@ def measure(engines, sizes, steps, repeats, radius=RADIUS):
 
 
 def section(rows, skipped, steps) -> list[str]:
-    lines = [f"## 1. Sphere pile (radius {RADIUS} m into a {BIN:g} m x {BIN:g} m walled bin)", "",
-             "| spheres | engine | ms per step | ratio | build (s) | pile height (m) | largest overlap (mm) |", "|---|---|---|---|---|---|---|"]
-    lines += size_rows(rows, 6, steps, lambda r, ref: f"{r[3] / steps * 1e3:.3f} | {r[3] / ref:.2f} | {r[2]:.3f} | {r[4]:.3f} | {r[5] * 1e3:.2f}")
+    lines = [
+        f"## 1. Sphere pile (radius {RADIUS} m into a {BIN:g} m x {BIN:g} m walled bin)",
+        "",
+        "| spheres | engine | ms per step | ratio | build (s) | pile height (m) | largest overlap (mm) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += size_rows(
+        rows,
+        6,
+        steps,
+        lambda r, ref: (
+            f"{r[3] / steps * 1e3:.3f} | {r[3] / ref:.2f} | {r[2]:.3f} | {r[4]:.3f} | {r[5] * 1e3:.2f}"
+        ),
+    )
     for name, n in skipped.items():
-        lines.append(f"\n{name} took over {TOO_SLOW * 1e3:.0f} ms a step at {n} spheres, so it was not run with more.")
+        lines.append(
+            f"\n{name} took over {TOO_SLOW * 1e3:.0f} ms a step at {n} spheres, so it was not run with more."
+        )
     return lines

@@ -10,7 +10,6 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 import numpy as np
-
 from engines.base import BIN
 from timing import medians, stepped, timed, turns
 
@@ -70,7 +69,10 @@ def measure(engines, sizes, steps, repeats, peer_max):
         runs = {name: [] for name in engines if name == "rigidlab" or n <= peer_max}
         for name in turns(runs, repeats):
             runs[name].append(apart(name, n, steps))
-            print(f"  scaling {n}: {name} {runs[name][-1][1] * 1e3:.2f} ms/step, {runs[name][-1][3] / n:.0f} B/body", flush=True)
+            print(
+                f"  scaling {n}: {name} {runs[name][-1][1] * 1e3:.2f} ms/step, {runs[name][-1][3] / n:.0f} B/body",
+                flush=True,
+            )
         for name, r in runs.items():
             build, per_step, built, stepped_too = medians(r)
             rows.append((n, name, build, per_step, built / n, stepped_too / n))
@@ -91,18 +93,32 @@ def fits(rows) -> dict[str, float]:
 def section(rows, steps, figure) -> list[str]:
     slopes = fits(rows)
     rl = [r for r in rows if r[1] == "rigidlab"]
-    lines = [f"## 6. Scaling (sphere pile, {rl[0][0]} to {rl[-1][0]} spheres)", "",
-             f"The pile of scene 1 with the bin widened to {BIN:g} m x sqrt(N / {BASE}) so every pile is about as high; {steps} steps, the time per step from the "
-             f"last {steps // 2}. Each size runs in a fresh process; 'memory per body' is the growth of its resident memory (/proc/self/statm) from before "
-             "building to after building, and to after stepping, over N: everything the scene holds, the Python handles to the bodies included; "
-             "stepping adds what the contacts need (the pile is still settling at the end).", "",
-             f"![scaling]({figure})", "",
-             "| spheres | engine | ms per step | build (s) | memory per body, built (KB) | memory per body, stepped (KB) |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"## 6. Scaling (sphere pile, {rl[0][0]} to {rl[-1][0]} spheres)",
+        "",
+        f"The pile of scene 1 with the bin widened to {BIN:g} m x sqrt(N / {BASE}) so every pile is about as high; {steps} steps, the time per step from the "
+        f"last {steps // 2}. Each size runs in a fresh process; 'memory per body' is the growth of its resident memory (/proc/self/statm) from before "
+        "building to after building, and to after stepping, over N: everything the scene holds, the Python handles to the bodies included; "
+        "stepping adds what the contacts need (the pile is still settling at the end).",
+        "",
+        f"![scaling]({figure})",
+        "",
+        "| spheres | engine | ms per step | build (s) | memory per body, built (KB) | memory per body, stepped (KB) |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r[0]} | {r[1]} | {r[3] * 1e3:.3f} | {r[2]:.3f} | {r[4] / 1000:.2f} | {r[5] / 1000:.2f} |")
-    lines += ["", "Fitted exponent of step time against N (time ~ N^k): " + ", ".join(f"{name} k = {k:.2f}" for name, k in slopes.items()) + ".", "",
-              f"Seed A (SEEDS.md) tested all pairs: one collision-detection pass alone took {SEED_A[1000]} s at 1000 bodies and {SEED_A[3500]} s at 3500 "
-              f"(k = {slopes['seed A']:.2f}, O(N^2)), with about {SEED_A_BYTES / 1000:.1f} KB per body. rigidlab takes "
-              f"{rl[0][3] * 1e3:.2f} ms for a whole step at {rl[0][0]} bodies and {rl[-1][3] * 1e3:.2f} ms at {rl[-1][0]} "
-              f"(k = {slopes.get('rigidlab', float('nan')):.2f}), with {rl[-1][4] / 1000:.2f} KB per body at {rl[-1][0]} once built and {rl[-1][5] / 1000:.2f} KB after stepping."]
+        lines.append(
+            f"| {r[0]} | {r[1]} | {r[3] * 1e3:.3f} | {r[2]:.3f} | {r[4] / 1000:.2f} | {r[5] / 1000:.2f} |"
+        )
+    lines += [
+        "",
+        "Fitted exponent of step time against N (time ~ N^k): "
+        + ", ".join(f"{name} k = {k:.2f}" for name, k in slopes.items())
+        + ".",
+        "",
+        f"Seed A (SEEDS.md) tested all pairs: one collision-detection pass alone took {SEED_A[1000]} s at 1000 bodies and {SEED_A[3500]} s at 3500 "
+        f"(k = {slopes['seed A']:.2f}, O(N^2)), with about {SEED_A_BYTES / 1000:.1f} KB per body. rigidlab takes "
+        f"{rl[0][3] * 1e3:.2f} ms for a whole step at {rl[0][0]} bodies and {rl[-1][3] * 1e3:.2f} ms at {rl[-1][0]} "
+        f"(k = {slopes.get('rigidlab', float('nan')):.2f}), with {rl[-1][4] / 1000:.2f} KB per body at {rl[-1][0]} once built and {rl[-1][5] / 1000:.2f} KB after stepping.",
+    ]
     return lines

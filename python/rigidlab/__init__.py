@@ -13,6 +13,33 @@ SI units throughout, y up, quaternions (x, y, z, w).
 """
 
 from . import experiments, plot, presets
-from ._core import Body, Joint, Load, Recording, RemovedBodyError, SimulationError, Snapshot, Spring, World, __version__, step_many
+from ._core import (
+    Body,
+    Joint,
+    Load,
+    Recording,
+    RemovedBodyError,
+    SimulationError,
+    Snapshot,
+    Spring,
+    World,
+    __version__,
+    step_many,
+)
 
-__all__ = ["World", "Body", "Spring", "Joint", "Load", "Recording", "Snapshot", "RemovedBodyError", "SimulationError", "step_many", "__version__", "experiments", "plot", "presets"]
+__all__ = [
+    "World",
+    "Body",
+    "Spring",
+    "Joint",
+    "Load",
+    "Recording",
+    "Snapshot",
+    "RemovedBodyError",
+    "SimulationError",
+    "step_many",
+    "__version__",
+    "experiments",
+    "plot",
+    "presets",
+]

@@ -1,30 +1,45 @@
 """Type stubs for rigidlab._core, the compiled engine."""
 
 import os
-from typing import Literal, Optional, Sequence, TypedDict, Union
-
-from typing_extensions import Unpack
+from collections.abc import Sequence
+from typing import Literal, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
+import pandas
+from typing_extensions import TypeAlias, Unpack
 
 __version__: str
+__all__ = [
+    "World",
+    "Body",
+    "Load",
+    "Spring",
+    "Joint",
+    "Recording",
+    "Snapshot",
+    "step_many",
+    "RemovedBodyError",
+    "SimulationError",
+    "view_main",
+    "__version__",
+]
 
-Vec3 = Union[Sequence[float], npt.NDArray[np.float64]]
-Quat = Union[Sequence[float], npt.NDArray[np.float64]]
-Array = npt.NDArray[np.float64]
-IntegratorName = Literal["euler", "symplectic_euler", "verlet", "rk4"]
-KindName = Literal["dynamic", "static", "kinematic"]
-CombineName = Literal["average", "min", "max", "multiply"]
+Vec3: TypeAlias = Sequence[float] | npt.NDArray[np.float64]
+Quat: TypeAlias = Sequence[float] | npt.NDArray[np.float64]
+Array: TypeAlias = npt.NDArray[np.float64]
+IntegratorName: TypeAlias = Literal["euler", "symplectic_euler", "verlet", "rk4"]
+KindName: TypeAlias = Literal["dynamic", "static", "kinematic"]
+CombineName: TypeAlias = Literal["average", "min", "max", "multiply"]
 
 class _Options(TypedDict, total=False):
     """Keywords every add_* method takes."""
 
-    restitution: Optional[float]
-    friction: Optional[float]
-    static_friction: Optional[float]
-    tangential_restitution: Optional[float]
-    name: Optional[str]
+    restitution: float | None
+    friction: float | None
+    static_friction: float | None
+    tangential_restitution: float | None
+    name: str | None
     color: Vec3
     velocity: Vec3
     angular_velocity: Vec3
@@ -53,6 +68,7 @@ class SimulationError(RuntimeError):
     position, speed or spin that is not finite or too large): the bodies and the time
     stay as they were before that step."""
 
+@final
 class Body:
     """A body in a World. Properties read and write the live world; arrays are copies."""
 
@@ -77,16 +93,16 @@ class Body:
     @property
     def inertia_body(self) -> Array: ...
     kind: KindName
-    name: Optional[str]
-    color: Optional[tuple[float, float, float]]
+    name: str | None
+    color: tuple[float, float, float] | None
     @property
     def shape(self) -> Literal["sphere", "box", "plane"]: ...
     @property
-    def dimensions(self) -> dict[str, Union[float, Array]]: ...
-    restitution: Optional[float]
-    friction: Optional[float]
-    static_friction: Optional[float]
-    tangential_restitution: Optional[float]
+    def dimensions(self) -> dict[str, float | Array]: ...
+    restitution: float | None
+    friction: float | None
+    static_friction: float | None
+    tangential_restitution: float | None
     linear_damping: float
     angular_damping: float
     quadratic_drag: float
@@ -95,15 +111,21 @@ class Body:
     def kinetic_energy(self) -> float: ...
     @property
     def momentum(self) -> Array: ...
-    def angular_momentum(self, about: Optional[Vec3] = None) -> Array: ...
+    def angular_momentum(self, about: Vec3 | None = None) -> Array: ...
     def apply_force(
-        self, force: Vec3, point: Optional[Vec3] = None, duration: Optional[float] = None, *, local_point: Optional[Vec3] = None
+        self,
+        force: Vec3,
+        point: Vec3 | None = None,
+        duration: float | None = None,
+        *,
+        local_point: Vec3 | None = None,
     ) -> Load: ...
-    def apply_torque(self, torque: Vec3, duration: Optional[float] = None) -> Load: ...
-    def apply_impulse(self, impulse: Vec3, point: Optional[Vec3] = None) -> None: ...
-    def __eq__(self, other: object) -> bool: ...
+    def apply_torque(self, torque: Vec3, duration: float | None = None) -> Load: ...
+    def apply_impulse(self, impulse: Vec3, point: Vec3 | None = None) -> None: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Load:
     """A force or torque applied to a body (from Body.apply_force / apply_torque)."""
 
@@ -111,13 +133,14 @@ class Load:
     def active(self) -> bool: ...
     def remove(self) -> bool: ...
 
+@final
 class Spring:
     """A damped linear spring (from World.add_spring). Properties read the live world."""
 
     @property
     def body_a(self) -> Body: ...
     @property
-    def body_b(self) -> Optional[Body]: ...
+    def body_b(self) -> Body | None: ...
     stiffness: float
     damping: float
     rest_length: float
@@ -133,8 +156,9 @@ class Spring:
     def alive(self) -> bool: ...
     def remove(self) -> bool: ...
 
-JointKind = Literal["distance", "rope", "ball", "hinge", "fixed"]
+JointKind: TypeAlias = Literal["distance", "rope", "ball", "hinge", "fixed"]
 
+@final
 class Joint:
     """A joint (from the World.add_*_joint methods). Properties read the live world."""
 
@@ -144,7 +168,7 @@ class Joint:
     @property
     def body_a(self) -> Body: ...
     @property
-    def body_b(self) -> Optional[Body]: ...
+    def body_b(self) -> Body | None: ...
     @property
     def anchor_a(self) -> Array: ...
     @property
@@ -152,12 +176,12 @@ class Joint:
     @property
     def length(self) -> float: ...
     @property
-    def target_length(self) -> Optional[float]: ...
+    def target_length(self) -> float | None: ...
     @property
-    def angle(self) -> Optional[float]: ...
+    def angle(self) -> float | None: ...
     @property
-    def limits(self) -> Optional[tuple[float, float]]: ...
-    motor: Optional[tuple[float, float]]
+    def limits(self) -> tuple[float, float] | None: ...
+    motor: tuple[float, float] | None
     @property
     def impulse(self) -> Array: ...
     @property
@@ -170,11 +194,19 @@ class Joint:
     def alive(self) -> bool: ...
     def remove(self) -> bool: ...
 
-MotorSpec = Union[tuple[float, float], dict[str, float]]
-QuantityName = Literal[
-    "positions", "orientations", "velocities", "angular_velocities", "energy", "momentum", "angular_momentum", "contacts"
+MotorSpec: TypeAlias = tuple[float, float] | dict[str, float]
+QuantityName: TypeAlias = Literal[
+    "positions",
+    "orientations",
+    "velocities",
+    "angular_velocities",
+    "energy",
+    "momentum",
+    "angular_momentum",
+    "contacts",
 ]
 
+@final
 class Recording:
     """A recording of a run (from World.record), filled inside the engine while the world runs."""
 
@@ -189,7 +221,7 @@ class Recording:
     @property
     def active(self) -> bool: ...
     def stop(self) -> None: ...
-    def save(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    def save(self, path: str | os.PathLike[str]) -> None: ...
     @property
     def positions(self) -> Array: ...
     @property
@@ -207,22 +239,24 @@ class Recording:
     @property
     def contacts(self) -> npt.NDArray[np.uint64]: ...
     def to_dict(self) -> dict[str, object]: ...
-    def to_dataframe(self) -> "pandas.DataFrame": ...  # noqa: F821
+    def to_dataframe(self) -> pandas.DataFrame: ...
     def __len__(self) -> int: ...
 
+@final
 class Snapshot:
     """A saved world state (from World.snapshot), put back with World.restore."""
 
     @property
     def time(self) -> float: ...
 
+@final
 class World:
     """A world of rigid bodies: build it, run it, read it back as numpy arrays."""
 
-    def __init__(
-        self,
-        gravity: Optional[Vec3] = None,
-        dt: float = 1.0 / 240.0,
+    def __new__(
+        cls,
+        gravity: Vec3 = (0, -9.81, 0),
+        dt: float = ...,  # 1/240 s
         integrator: IntegratorName = "verlet",
         *,
         solver_iterations: int = 10,
@@ -231,7 +265,7 @@ class World:
         restitution_rule: CombineName = "average",
         friction_rule: CombineName = "average",
         sleeping: bool = True,
-    ) -> None: ...
+    ) -> World: ...
     time: float
     dt: float
     gravity: Array
@@ -247,56 +281,68 @@ class World:
     threads: int | None
     def add_sphere(self, radius: float, **options: Unpack[_SolidOptions]) -> Body: ...
     def add_box(self, half_extents: Vec3, **options: Unpack[_SolidOptions]) -> Body: ...
-    def add_capsule(self, radius: float, half_height: float, **options: Unpack[_SolidOptions]) -> Body: ...
+    def add_capsule(
+        self, radius: float, half_height: float, **options: Unpack[_SolidOptions]
+    ) -> Body: ...
     def add_convex(self, points: npt.ArrayLike, **options: Unpack[_SolidOptions]) -> Body: ...
-    def add_wedge(self, length: float, height: float, width: float, **options: Unpack[_SolidOptions]) -> Body: ...
-    def add_prism(self, polygon: npt.ArrayLike, depth: float, **options: Unpack[_SolidOptions]) -> Body: ...
-    def add_plane(self, normal: Optional[Vec3] = None, offset: float = 0.0, **options: Unpack[_PlaneOptions]) -> Body: ...
-    def remove(self, body: Union[Body, Spring, Joint]) -> None: ...
+    def add_wedge(
+        self, length: float, height: float, width: float, **options: Unpack[_SolidOptions]
+    ) -> Body: ...
+    def add_prism(
+        self, polygon: npt.ArrayLike, depth: float, **options: Unpack[_SolidOptions]
+    ) -> Body: ...
+    def add_plane(
+        self, normal: Vec3 = (0, 1, 0), offset: float = 0.0, **options: Unpack[_PlaneOptions]
+    ) -> Body: ...
+    def remove(self, body: Body | Spring | Joint) -> None: ...
     def add_spring(
         self,
         a: Body,
-        b: Optional[Body] = None,
+        b: Body | None = None,
         *,
         stiffness: float,
         damping: float = 0.0,
-        rest_length: Optional[float] = None,
+        rest_length: float | None = None,
         anchor_a: Vec3 = (0, 0, 0),
         anchor_b: Vec3 = (0, 0, 0),
     ) -> Spring: ...
     def add_distance_joint(
         self,
         a: Body,
-        b: Optional[Body] = None,
+        b: Body | None = None,
         anchor_a: Vec3 = (0, 0, 0),
         anchor_b: Vec3 = (0, 0, 0),
-        length: Optional[float] = None,
+        length: float | None = None,
         *,
         collide: bool = False,
     ) -> Joint: ...
     def add_rope_joint(
         self,
         a: Body,
-        b: Optional[Body] = None,
+        b: Body | None = None,
         anchor_a: Vec3 = (0, 0, 0),
         anchor_b: Vec3 = (0, 0, 0),
-        max_length: Optional[float] = None,
+        max_length: float | None = None,
         *,
         collide: bool = False,
     ) -> Joint: ...
-    def add_ball_joint(self, a: Body, b: Optional[Body] = None, anchor: Optional[Vec3] = None, *, collide: bool = False) -> Joint: ...
+    def add_ball_joint(
+        self, a: Body, b: Body | None = None, anchor: Vec3 | None = None, *, collide: bool = False
+    ) -> Joint: ...
     def add_hinge_joint(
         self,
         a: Body,
-        b: Optional[Body] = None,
-        anchor: Optional[Vec3] = None,
+        b: Body | None = None,
+        anchor: Vec3 | None = None,
         axis: Vec3 = (0, 0, 1),
-        limits: Optional[tuple[float, float]] = None,
-        motor: Optional[MotorSpec] = None,
+        limits: tuple[float, float] | None = None,
+        motor: MotorSpec | None = None,
         *,
         collide: bool = False,
     ) -> Joint: ...
-    def add_fixed_joint(self, a: Body, b: Optional[Body] = None, *, collide: bool = False) -> Joint: ...
+    def add_fixed_joint(
+        self, a: Body, b: Body | None = None, *, collide: bool = False
+    ) -> Joint: ...
     @property
     def springs(self) -> list[Spring]: ...
     @property
@@ -305,10 +351,21 @@ class World:
     @property
     def bodies(self) -> list[Body]: ...
     def step(self, n: int = 1) -> None: ...
-    def run(self, seconds: float, progress: bool = False, realtime: Optional[bool] = None) -> int: ...
-    def ray_cast(self, origin: Vec3, direction: Vec3, max_distance: float = ..., planes: bool = True) -> Optional[dict[str, Union[Body, float, Array]]]: ...
-    def animate(self, seconds: float, *, fps: float = 30.0, plane: Literal["xy", "xz", "zy"] = "xy", size: tuple[float, float] = (6.0, 4.0), limits: object = None, save: Optional[str] = None) -> object: ...
-    def view(self, *, rate: float = 60.0, command: Optional[Sequence[str]] = None) -> None: ...
+    def run(self, seconds: float, progress: bool = False, realtime: bool | None = None) -> int: ...
+    def ray_cast(
+        self, origin: Vec3, direction: Vec3, max_distance: float | None = None, planes: bool = True
+    ) -> dict[str, Body | float | Array] | None: ...
+    def animate(
+        self,
+        seconds: float,
+        *,
+        fps: float = 30.0,
+        plane: Literal["xy", "xz", "zy"] = "xy",
+        size: tuple[float, float] = (6.0, 4.0),
+        limits: object = None,
+        save: str | None = None,
+    ) -> object: ...
+    def view(self, *, rate: float = 60.0, command: Sequence[str] | None = None) -> None: ...
     @property
     def viewing(self) -> bool: ...
     def close_view(self) -> None: ...
@@ -322,34 +379,40 @@ class World:
     def angular_velocities(self) -> Array: ...
     def set_state(
         self,
-        positions: Optional[npt.ArrayLike] = None,
-        orientations: Optional[npt.ArrayLike] = None,
-        velocities: Optional[npt.ArrayLike] = None,
-        angular_velocities: Optional[npt.ArrayLike] = None,
+        positions: npt.ArrayLike | None = None,
+        orientations: npt.ArrayLike | None = None,
+        velocities: npt.ArrayLike | None = None,
+        angular_velocities: npt.ArrayLike | None = None,
     ) -> None: ...
     def energy(self) -> dict[str, float]: ...
     def momentum(self) -> Array: ...
-    def angular_momentum(self, about: Optional[Vec3] = None) -> Array: ...
+    def angular_momentum(self, about: Vec3 | None = None) -> Array: ...
     def contacts(self) -> dict[str, Array]: ...
-    def record(self, every: int = 1, quantities: Optional[Sequence[QuantityName]] = None) -> Recording: ...
+    def record(
+        self, every: int = 1, quantities: Sequence[QuantityName] | None = None
+    ) -> Recording: ...
     def snapshot(self) -> Snapshot: ...
     def restore(self, snapshot: Snapshot) -> None: ...
     def to_json(self) -> str: ...
     @staticmethod
     def from_json(text: str) -> World: ...
-    def save(self, path: Union[str, "os.PathLike[str]"]) -> None: ...
+    def save(self, path: str | os.PathLike[str]) -> None: ...
     @staticmethod
-    def load(path: Union[str, "os.PathLike[str]"]) -> World: ...
-    def contact_events(self, clear: bool = True) -> dict[str, Union[Array, list[str], int]]: ...
+    def load(path: str | os.PathLike[str]) -> World: ...
+    def contact_events(self, clear: bool = True) -> dict[str, Array | list[str] | int]: ...
     def set_pair(
         self,
         a: Body,
         b: Body,
-        restitution: Optional[float] = None,
-        friction: Optional[float] = None,
-        static_friction: Optional[float] = None,
-        tangential_restitution: Optional[float] = None,
+        restitution: float | None = None,
+        friction: float | None = None,
+        static_friction: float | None = None,
+        tangential_restitution: float | None = None,
     ) -> None: ...
+
+def step_many(worlds: Sequence[World], steps: int = 1, *, threads: int | None = None) -> None:
+    """Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads
+    (default: one per core), with the GIL released, each exactly as `world.step(steps)` would."""
 
 def view_main(argv: list[str]) -> int:
     """Runs the viewer with command-line arguments (the first is the program name); returns

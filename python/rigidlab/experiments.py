@@ -6,8 +6,8 @@ script or notebook can print, plot or assert on it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -47,13 +47,21 @@ def bouncing_balls(
     w = World(dt=dt, integrator=integrator)
     w.add_plane(name="floor")
     balls = [
-        w.add_sphere(radius, mass=0.1, position=(i * spacing, height + radius, 0.0), restitution=float(e), name=f"e={e:g}")
+        w.add_sphere(
+            radius,
+            mass=0.1,
+            position=(i * spacing, height + radius, 0.0),
+            restitution=float(e),
+            name=f"e={e:g}",
+        )
         for i, e in enumerate(restitutions)
     ]
     return w, balls
 
 
-def bounce_apexes(time: np.ndarray, height: np.ndarray, velocity: np.ndarray, g: float) -> np.ndarray:
+def bounce_apexes(
+    time: np.ndarray, height: np.ndarray, velocity: np.ndarray, g: float
+) -> np.ndarray:
     """Apex heights of a bouncing body from sampled height and vertical velocity.
 
     An apex lies between the last sample moving up and the first moving down; from the last
@@ -84,11 +92,19 @@ class RestitutionResult:
     def table(self) -> str:
         """The measured ratios beside e^2, as text."""
         n = max((len(r) for r in self.ratios), default=0)
-        head = f"{'e':>5} {'e^2':>7} " + " ".join(f"{'bounce ' + str(k + 1):>9}" for k in range(n)) + f" {'worst error':>12}"
+        head = (
+            f"{'e':>5} {'e^2':>7} "
+            + " ".join(f"{'bounce ' + str(k + 1):>9}" for k in range(n))
+            + f" {'worst error':>12}"
+        )
         lines = [head]
         for e, r in zip(self.restitutions, self.ratios):
             cells = [f"{x:9.4f}" for x in r] + [f"{'-':>9}"] * (n - len(r))
-            worst = f"{100 * np.max(np.abs(r / e**2 - 1.0)):11.3f}%" if len(r) and e > 0 else f"{'-':>12}"
+            worst = (
+                f"{100 * np.max(np.abs(r / e**2 - 1.0)):11.3f}%"
+                if len(r) and e > 0
+                else f"{'-':>12}"
+            )
             lines.append(f"{e:5.2f} {e * e:7.4f} " + " ".join(cells) + f" {worst}")
         return "\n".join(lines)
 
@@ -128,7 +144,9 @@ def restitution_lab(
         # Sampling once a step resolves only flights of two steps or more: stop at the first
         # bounce too short to measure.
         measurable = (apexes > 0.0) & (2.0 * np.sqrt(2.0 * np.maximum(apexes, 0.0) / g) >= 2.0 * dt)
-        apexes = apexes[: int(np.argmin(measurable)) if not measurable.all() else len(apexes)][:bounces]
+        apexes = apexes[: int(np.argmin(measurable)) if not measurable.all() else len(apexes)][
+            :bounces
+        ]
         previous = np.concatenate([[drop_height], apexes[:-1]])
         result.apexes.append(apexes)
         result.ratios.append(apexes / previous)
@@ -142,7 +160,14 @@ def _axis_angle(axis, angle: float) -> np.ndarray:
     return np.concatenate([a * np.sin(angle / 2.0), [np.cos(angle / 2.0)]])
 
 
-def incline(angle_deg: float, mu_s: float = 0.5, mu_k: float = 0.4, body: str = "box", size: float = 0.1, dt: float = 1.0 / 240.0) -> tuple[World, Body, np.ndarray]:
+def incline(
+    angle_deg: float,
+    mu_s: float = 0.5,
+    mu_k: float = 0.4,
+    body: str = "box",
+    size: float = 0.1,
+    dt: float = 1.0 / 240.0,
+) -> tuple[World, Body, np.ndarray]:
     """A block (body="box", a cube of half size `size`) or a solid ball (body="ball", radius
     `size`) at rest on a static ramp inclined at `angle_deg`, with static and kinetic friction
     `mu_s` and `mu_k` (the ramp sets none, so the body's apply). Returns the world, the body and
@@ -156,11 +181,32 @@ def incline(angle_deg: float, mu_s: float = 0.5, mu_k: float = 0.4, body: str = 
     n = np.array([np.sin(th), np.cos(th), 0.0])
     down = np.array([np.cos(th), -np.sin(th), 0.0])
     w = World(dt=dt)
-    w.add_box((20.0, 0.5, 2.0), position=tuple(-0.5 * n), orientation=_axis_angle((0, 0, 1), -th), kind="static", name="ramp")
+    w.add_box(
+        (20.0, 0.5, 2.0),
+        position=tuple(-0.5 * n),
+        orientation=_axis_angle((0, 0, 1), -th),
+        kind="static",
+        name="ramp",
+    )
     if body == "box":
-        b = w.add_box((size,) * 3, position=tuple(size * n), orientation=_axis_angle((0, 0, 1), -th), mass=1.0, friction=mu_k, static_friction=mu_s, name="block")
+        b = w.add_box(
+            (size,) * 3,
+            position=tuple(size * n),
+            orientation=_axis_angle((0, 0, 1), -th),
+            mass=1.0,
+            friction=mu_k,
+            static_friction=mu_s,
+            name="block",
+        )
     elif body == "ball":
-        b = w.add_sphere(size, position=tuple(size * n - 8.0 * down), mass=1.0, friction=mu_k, static_friction=mu_s, name="ball")
+        b = w.add_sphere(
+            size,
+            position=tuple(size * n - 8.0 * down),
+            mass=1.0,
+            friction=mu_k,
+            static_friction=mu_s,
+            name="ball",
+        )
     else:
         raise ValueError(f"body: expected 'box' or 'ball', got {body!r}")
     return w, b, down
@@ -178,18 +224,33 @@ def sliding_box(v0: float, mu_k: float, size: float = 0.1) -> tuple[World, Body]
     return w, box
 
 
-def oscillator(mass: float = 1.0, stiffness: float = 100.0, damping: float = 0.0, displacement: float = 0.1, dt: float = 1.0 / 240.0, integrator: str = "verlet") -> tuple[World, Body]:
+def oscillator(
+    mass: float = 1.0,
+    stiffness: float = 100.0,
+    damping: float = 0.0,
+    displacement: float = 0.1,
+    dt: float = 1.0 / 240.0,
+    integrator: str = "verlet",
+) -> tuple[World, Body]:
     """A body on a spring to a fixed point, in zero gravity, released `displacement` metres from
     equilibrium (along x, at rest). Theory: x(t) = A exp(-zeta w0 t) cos(wd t) with
     w0 = sqrt(k/m), zeta = c / (2 sqrt(k m)), wd = w0 sqrt(1 - zeta^2); the period is 2 pi / wd.
     """
     w = World(gravity=(0.0, 0.0, 0.0), dt=dt, integrator=integrator)
     b = w.add_sphere(0.05, mass=mass, position=(1.0 + displacement, 0.0, 0.0), name="mass")
-    w.add_spring(b, None, stiffness=stiffness, damping=damping, rest_length=1.0, anchor_b=(0.0, 0.0, 0.0))
+    w.add_spring(
+        b, None, stiffness=stiffness, damping=damping, rest_length=1.0, anchor_b=(0.0, 0.0, 0.0)
+    )
     return w, b
 
 
-def coupled_oscillators(mass: float = 1.0, stiffness: float = 100.0, coupling: float = 20.0, x1: float = 0.1, x2: float = 0.0) -> tuple[World, list[Body]]:
+def coupled_oscillators(
+    mass: float = 1.0,
+    stiffness: float = 100.0,
+    coupling: float = 20.0,
+    x1: float = 0.1,
+    x2: float = 0.0,
+) -> tuple[World, list[Body]]:
     """Two equal masses in a row between two walls, each held by a spring `stiffness` to its wall
     and coupled by a spring `coupling`, in zero gravity, released from displacements x1 and x2.
     Theory: the normal modes have w1 = sqrt(k/m) (in phase) and w2 = sqrt((k + 2 kc)/m)
@@ -204,14 +265,20 @@ def coupled_oscillators(mass: float = 1.0, stiffness: float = 100.0, coupling: f
     return w, [a, b]
 
 
-def head_on(m1: float, m2: float, v1: float, v2: float, e: float, radius: float = 0.1) -> tuple[World, list[Body]]:
+def head_on(
+    m1: float, m2: float, v1: float, v2: float, e: float, radius: float = 0.1
+) -> tuple[World, list[Body]]:
     """Two balls on the x axis in zero gravity, 1 m apart, moving at v1 and v2 with restitution
     e (both). Theory: momentum is conserved, and the separation speed is e times the approach
     speed: v1' = (m1 v1 + m2 v2 - m2 e (v1 - v2)) / (m1 + m2), v2' = v1' + e (v1 - v2).
     """
     w = World(gravity=(0.0, 0.0, 0.0))
-    a = w.add_sphere(radius, mass=m1, position=(-0.5, 0.0, 0.0), velocity=(v1, 0.0, 0.0), restitution=e, name="1")
-    b = w.add_sphere(radius, mass=m2, position=(0.5, 0.0, 0.0), velocity=(v2, 0.0, 0.0), restitution=e, name="2")
+    a = w.add_sphere(
+        radius, mass=m1, position=(-0.5, 0.0, 0.0), velocity=(v1, 0.0, 0.0), restitution=e, name="1"
+    )
+    b = w.add_sphere(
+        radius, mass=m2, position=(0.5, 0.0, 0.0), velocity=(v2, 0.0, 0.0), restitution=e, name="2"
+    )
     return w, [a, b]
 
 
@@ -225,14 +292,18 @@ def zero_crossings(t: np.ndarray, x: np.ndarray, rising: bool = True) -> np.ndar
     return t[i] - x[i] * (t[i + 1] - t[i]) / (x[i + 1] - x[i])
 
 
-def pendulum_period(angle_deg: float, length: float = 1.0, periods: int = 3, dt: float = 1.0 / 240.0) -> float:
+def pendulum_period(
+    angle_deg: float, length: float = 1.0, periods: int = 3, dt: float = 1.0 / 240.0
+) -> float:
     """The measured period of a simple pendulum (a 1 kg ball on a massless rod) released from
     rest at `angle_deg`, from the times its bob crosses the vertical going one way.
     Theory: T = 4 sqrt(L / g) K(sin^2(angle / 2)) (K the complete elliptic integral of the first
     kind), which tends to 2 pi sqrt(L / g) for small angles."""
     w = World(dt=dt)
     th = np.radians(angle_deg)
-    bob = w.add_sphere(0.02, mass=1.0, position=(length * np.sin(th), -length * np.cos(th), 0.0), name="bob")
+    bob = w.add_sphere(
+        0.02, mass=1.0, position=(length * np.sin(th), -length * np.cos(th), 0.0), name="bob"
+    )
     w.add_distance_joint(bob, None, anchor_b=(0.0, 0.0, 0.0))
     g = float(-w.gravity[1])
     rec = w.record(quantities=["positions"])
@@ -241,7 +312,15 @@ def pendulum_period(angle_deg: float, length: float = 1.0, periods: int = 3, dt:
     return float(np.mean(np.diff(crossings)))
 
 
-def double_pendulum(angle1_deg: float = 120.0, angle2_deg: float = 120.0, length: float = 0.5, mass: float = 1.0, nudge: float = 0.0, dt: float = 1.0 / 240.0, integrator: str = "verlet") -> tuple[World, list[Body]]:
+def double_pendulum(
+    angle1_deg: float = 120.0,
+    angle2_deg: float = 120.0,
+    length: float = 0.5,
+    mass: float = 1.0,
+    nudge: float = 0.0,
+    dt: float = 1.0 / 240.0,
+    integrator: str = "verlet",
+) -> tuple[World, list[Body]]:
     """Two bobs on massless rods of `length`, the first pivoting on the origin, released at rest
     with the rods at `angle1_deg` and `angle2_deg` from the downward vertical; `nudge` moves
     the second bob's starting angle by that many radians. Theory: energy is conserved, and the
@@ -258,7 +337,15 @@ def double_pendulum(angle1_deg: float = 120.0, angle2_deg: float = 120.0, length
     return w, [a, b]
 
 
-def spinning_top(spin: float = 100.0, tilt_deg: float = 20.0, half_width: float = 0.1, half_length: float = 0.02, arm: float = 0.05, dt: float = 1.0 / 1000.0, integrator: str = "rk4") -> tuple[World, Body, dict]:
+def spinning_top(
+    spin: float = 100.0,
+    tilt_deg: float = 20.0,
+    half_width: float = 0.1,
+    half_length: float = 0.02,
+    arm: float = 0.05,
+    dt: float = 1.0 / 1000.0,
+    integrator: str = "rk4",
+) -> tuple[World, Body, dict]:
     """A symmetric top: a square plate (half sizes `half_width`, `half_length` along its axis)
     whose centre is `arm` metres along its axis from a fixed pivot (a ball joint at the origin),
     the axis tilted `tilt_deg` from the vertical, spinning at `spin` rad/s about its axis and
@@ -286,7 +373,9 @@ def spinning_top(spin: float = 100.0, tilt_deg: float = 20.0, half_width: float 
         w3 = spin + omega * np.cos(th)
         disc = (i3 * w3) ** 2 - 4.0 * i1 * np.cos(th) * m * g * arm
         if disc < 0:
-            raise ValueError(f"spin: {spin} rad/s is too slow for this top to precess steadily; spin it faster")
+            raise ValueError(
+                f"spin: {spin} rad/s is too slow for this top to precess steadily; spin it faster"
+            )
         omega_new = (i3 * w3 - np.sqrt(disc)) / (2.0 * i1 * np.cos(th))
         omega, done = omega_new, abs(omega_new - omega) < 1e-15
         if done:
@@ -294,5 +383,12 @@ def spinning_top(spin: float = 100.0, tilt_deg: float = 20.0, half_width: float 
     top.angular_velocity = tuple(spin * axis + omega * np.array([0.0, 1.0, 0.0]))
     # The centre moves on its circle: v = Omega y x r.
     top.velocity = tuple(np.cross([0.0, omega, 0.0], arm * axis))
-    theory = {"precession": omega, "fast_top": m * g * arm / (i3 * spin), "i1": i1, "i3": i3, "w3": spin + omega * np.cos(th), "tilt": th}
+    theory = {
+        "precession": omega,
+        "fast_top": m * g * arm / (i3 * spin),
+        "i1": i1,
+        "i3": i3,
+        "w3": spin + omega * np.cos(th),
+        "tilt": th,
+    }
     return w, top, theory

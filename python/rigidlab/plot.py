@@ -5,7 +5,7 @@ be refined with the usual matplotlib calls. Needs matplotlib (``pip install rigi
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -20,7 +20,12 @@ def _axes(ax):
     return plt.subplots(figsize=(7, 4))[1]
 
 
-def energy(recording, ax=None, parts: Sequence[str] = ("kinetic", "gravitational", "elastic", "total"), relative: bool = False):
+def energy(
+    recording,
+    ax=None,
+    parts: Sequence[str] = ("kinetic", "gravitational", "elastic", "total"),
+    relative: bool = False,
+):
     """Energy terms of a Recording (or a dict with 'time' and 'energy') against time. With
     relative=True the total is drawn as (E - E0) / |E0|, the drift a lab checks."""
     ax = _axes(ax)
@@ -39,7 +44,13 @@ def energy(recording, ax=None, parts: Sequence[str] = ("kinetic", "gravitational
     return ax
 
 
-def trajectory(positions: np.ndarray, axes: tuple[int, int] = (0, 1), ax=None, labels: Optional[Sequence[str]] = None, **style):
+def trajectory(
+    positions: np.ndarray,
+    axes: tuple[int, int] = (0, 1),
+    ax=None,
+    labels: Sequence[str] | None = None,
+    **style,
+):
     """Paths of bodies in a plane: positions of shape (T, 3) for one body or (T, n, 3) for
     several (as Recording.positions), projected on the two coordinate `axes` (0 x, 1 y, 2 z)."""
     ax = _axes(ax)
@@ -57,7 +68,17 @@ def trajectory(positions: np.ndarray, axes: tuple[int, int] = (0, 1), ax=None, l
     return ax
 
 
-def against_theory(x, measured, theory, xlabel: str = "", ylabel: str = "", label: str = "rigidlab", theory_label: str = "theory", relative: bool = False, axes=None):
+def against_theory(
+    x,
+    measured,
+    theory,
+    xlabel: str = "",
+    ylabel: str = "",
+    label: str = "rigidlab",
+    theory_label: str = "theory",
+    relative: bool = False,
+    axes=None,
+):
     """Measured values (points) against theory (a line) above their residuals
     (measured - theory, or relative to theory). `theory` is an array over x, or a function of
     x drawn smoothly. Returns the two axes (values, residuals)."""
@@ -66,7 +87,9 @@ def against_theory(x, measured, theory, xlabel: str = "", ylabel: str = "", labe
     x = np.asarray(x, dtype=float)
     measured = np.asarray(measured, dtype=float)
     if axes is None:
-        _, axes = plt.subplots(2, 1, figsize=(7, 5), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+        _, axes = plt.subplots(
+            2, 1, figsize=(7, 5), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
+        )
     top, bottom = axes
     if callable(theory):
         fine = np.linspace(x.min(), x.max(), 400)

@@ -126,6 +126,9 @@ impl BroadPhase {
     }
 }
 
+/// Which row of a pair a counting pass sorts by.
+type PairKey = fn(&(u32, u32)) -> u32;
+
 /// Sorts pairs of rows below `rows` by their first row, then their second: two stable counting
 /// passes, linear in pairs and rows (a comparison sort of a large pile's pairs cost as much as
 /// the rest of the broad phase).
@@ -135,7 +138,7 @@ fn sort_pairs(
     counts: &mut Vec<usize>,
     scratch: &mut Vec<(u32, u32)>,
 ) {
-    let keys: [fn(&(u32, u32)) -> u32; 2] = [|p| p.1, |p| p.0];
+    let keys: [PairKey; 2] = [|p| p.1, |p| p.0];
     for key in keys {
         counts.clear();
         counts.resize(rows + 1, 0);

@@ -32,6 +32,9 @@ pub struct PairContact {
     pub points: [RawPoint; MAX_POINTS],
 }
 
+/// One task of the narrow phase: a run of candidate pairs and the slots for their contacts.
+type Task<'a> = (&'a [(u32, u32)], &'a mut [PairContact]);
+
 impl PairContact {
     pub fn points(&self) -> &[RawPoint] {
         &self.points[..self.len]
@@ -116,12 +119,11 @@ impl PairContacts {
         if self.narrow.len() < tasks {
             self.narrow.resize_with(tasks, NarrowPhase::default);
         }
-        let run =
-            |((pairs, found), narrow): ((&[(u32, u32)], &mut [PairContact]), &mut NarrowPhase)| {
-                for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
-                    find_one(narrow, pair, &inputs, slot);
-                }
-            };
+        let run = |((pairs, found), narrow): (Task, &mut NarrowPhase)| {
+            for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
+                find_one(narrow, pair, &inputs, slot);
+            }
+        };
         let parallel = tasks >= 2 && threads.count().unwrap_or_else(rayon::current_num_threads) > 1;
         if parallel {
             let (found, narrow) = (&mut self.found, &mut self.narrow[..tasks]);

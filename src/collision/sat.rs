@@ -6,6 +6,7 @@
 //!   is a contact with its own depth.
 //! - An edge pair wins: one point, the closest points of the two edges. Hulls with many edge
 //!   directions pair only the edges whose arcs cross on the Gauss map (`gauss_edge_query`).
+//!
 //! Face axes are preferred over edge axes that are barely better, so resting contacts do not
 //! flicker between the two.
 

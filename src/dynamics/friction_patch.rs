@@ -39,10 +39,16 @@ pub struct Patch {
     k_inv: DMat3,
     /// Accumulated impulse: along t1, along t2, twist / radius.
     pub impulse: DVec3,
+    pub law: Coulomb,
+}
+
+/// Coulomb's law for one patch: static and kinetic coefficients, and whether the surfaces were
+/// at rest on each other when the step began (friction holds up to mu_s N then, and is mu_k N
+/// while they slide).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Coulomb {
     pub mu_s: f64,
     pub mu_k: f64,
-    /// Whether the surfaces were at rest on each other when the step began: friction holds up
-    /// to mu_s N then, and is mu_k N while they slide.
     pub sticking: bool,
 }
 
@@ -57,9 +63,7 @@ impl Patch {
         ra: &[DVec3],
         rb: &[DVec3],
         tangent: &[DVec3],
-        mu_s: f64,
-        mu_k: f64,
-        sticking: bool,
+        law: Coulomb,
     ) -> Patch {
         let count = ra.len().max(1) as f64;
         let (ca, cb) = (
@@ -116,9 +120,7 @@ impl Patch {
             k,
             k_inv,
             impulse,
-            mu_s,
-            mu_k,
-            sticking,
+            law,
         }
     }
 
@@ -134,7 +136,11 @@ impl Patch {
 
     /// The friction limit for a summed normal impulse `normal`.
     fn limit(&self, normal: f64) -> f64 {
-        (if self.sticking { self.mu_s } else { self.mu_k }) * normal
+        (if self.law.sticking {
+            self.law.mu_s
+        } else {
+            self.law.mu_k
+        }) * normal
     }
 
     /// The impulse that stops a slip: the current one minus K^-1 times the slip.
@@ -280,6 +286,14 @@ mod tests {
         }
     }
 
+    fn law(mu_s: f64, mu_k: f64, sticking: bool) -> Coulomb {
+        Coulomb {
+            mu_s,
+            mu_k,
+            sticking,
+        }
+    }
+
     fn square(half: f64) -> Vec<DVec3> {
         [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
             .iter()
@@ -293,11 +307,19 @@ mod tests {
         let n = DVec3::Y;
         let ra = square(0.3);
         let rb: Vec<DVec3> = ra.iter().map(|&r| r - DVec3::new(0.05, 0.2, 0.0)).collect();
-        let mut p = Patch::new(&ba, &bb, n, &ra, &rb, &[DVec3::ZERO; 4], 0.5, 0.5, true);
+        let mut p = Patch::new(
+            &ba,
+            &bb,
+            n,
+            &ra,
+            &rb,
+            &[DVec3::ZERO; 4],
+            law(0.5, 0.5, true),
+        );
         p.impulse = DVec3::new(0.3, -0.2, 0.7);
         let mut out = [DVec3::ZERO; 4];
         p.at_points(&ra, &[1.0, 2.0, 0.0, 0.5], &mut out);
-        let back = Patch::new(&ba, &bb, n, &ra, &rb, &out, 0.5, 0.5, true);
+        let back = Patch::new(&ba, &bb, n, &ra, &rb, &out, law(0.5, 0.5, true));
         assert!(
             (back.impulse - p.impulse).length() < 1e-12,
             "{:?}",
@@ -341,9 +363,7 @@ mod tests {
                 &ra,
                 &rb,
                 &[DVec3::ZERO; 4],
-                0.4,
-                0.4,
-                false,
+                law(0.4, 0.4, false),
             );
             p.solve(&mut bodies, 0, 1, normal, 0.0);
             let held = p.slip(&bodies[0], &bodies[1]).length() < 1e-9;

@@ -201,7 +201,8 @@ fn solve_balance(g: [[f64; 3]; 3], goal: [f64; 3]) -> [f64; 3] {
     let (mut l, mut d) = ([[0.0; 3]; 3], [0.0; 3]);
     for j in 0..3 {
         d[j] = g[j][j] - (0..j).map(|m| l[j][m] * l[j][m] * d[m]).sum::<f64>();
-        if !(d[j] > 1e-9 * g[j][j]) {
+        // Also catches a NaN pivot.
+        if d[j].partial_cmp(&(1e-9 * g[j][j])) != Some(std::cmp::Ordering::Greater) {
             d[j] = 0.0;
             continue;
         }

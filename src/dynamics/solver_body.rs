@@ -211,7 +211,12 @@ impl SolverBody {
     /// under a change it did not make: an elastic bounce would gain or lose energy in
     /// proportion to the step.) The other impulses' share, like forces through the step, is
     /// kept as they gave it.
-    pub fn end_angular_velocity(&self, inv_body: DMat3, (q_free, w_free): (DQuat, DVec3), q: DQuat) -> DVec3 {
+    pub fn end_angular_velocity(
+        &self,
+        inv_body: DMat3,
+        (q_free, w_free): (DQuat, DVec3),
+        q: DQuat,
+    ) -> DVec3 {
         if self.l_impact == DVec3::ZERO || inv_body.determinant() == 0.0 {
             return self.w;
         }

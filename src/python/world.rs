@@ -17,7 +17,7 @@ use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::state::State;
 use crate::material::{CombineRule, Material};
-use crate::math::{DQuat, DVec3};
+use crate::math::DVec3;
 use crate::recorder::Quantities;
 use crate::shape::{ConvexHull, Shape};
 use crate::stream::link::Link;
@@ -316,8 +316,10 @@ impl PyWorld {
     #[new]
     #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
     #[pyo3(
-        text_signature = "(gravity=(0, -9.81, 0), dt=1/240, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)"
+        text_signature = "(gravity=(0, -9.81, 0), dt=0.004166666666666667, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)"
     )]
+    // One argument per keyword the Python constructor takes.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         gravity: Option<&Bound<'_, PyAny>>,
         dt: Option<&Bound<'_, PyAny>>,
@@ -646,32 +648,16 @@ impl PyWorld {
     /// Planes are static (or kinematic, with a velocity); keywords: restitution, friction,
     /// static_friction, tangential_restitution, kind, name, velocity, angular_velocity.
     #[pyo3(signature = (normal=None, offset=None, **kwargs))]
+    #[pyo3(text_signature = "($self, normal=(0, 1, 0), offset=0.0, **kwargs)")]
     fn add_plane(
         slf: &Bound<'_, Self>,
         normal: Option<&Bound<'_, PyAny>>,
         offset: Option<&Bound<'_, PyAny>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyBody> {
-        let n = vec3_or(normal, "normal", DVec3::Y)?;
+        let normal = vec3_or(normal, "normal", DVec3::Y)?;
         let offset = opt_float(offset, "offset")?.unwrap_or(0.0);
-        if !n.is_finite() || n.length() < 1e-12 {
-            return Err(PyValueError::new_err(format!(
-                "normal: must be a finite, non-zero vector (got {:?})",
-                n.to_array()
-            )));
-        }
-        if !offset.is_finite() {
-            return Err(PyValueError::new_err(format!(
-                "offset: must be a finite number (got {offset})"
-            )));
-        }
-        let n = n.normalize();
-        let base = BodyDesc {
-            kind: BodyKind::Static,
-            position: n * offset,
-            orientation: DQuat::from_rotation_arc(DVec3::Y, n),
-            ..BodyDesc::new(Shape::Plane)
-        };
+        let base = BodyDesc::plane(normal, offset).py()?;
         let desc = body_desc("add_plane", base, kwargs, false)?;
         Self::add(slf, desc)
     }
@@ -696,7 +682,7 @@ impl PyWorld {
     /// integrated by the world's integrator, and their energy is w.energy()["elastic"].
     #[pyo3(signature = (a, b=None, *, stiffness, damping=None, rest_length=None, anchor_a=None, anchor_b=None))]
     #[pyo3(
-        text_signature = "(a, b=None, *, stiffness, damping=0.0, rest_length=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0))"
+        text_signature = "($self, a, b=None, *, stiffness, damping=0.0, rest_length=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0))"
     )]
     #[allow(clippy::too_many_arguments)]
     fn add_spring(
@@ -723,7 +709,7 @@ impl PyWorld {
     /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, length=None, *, collide=false))]
     #[pyo3(
-        text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), length=None, *, collide=False)"
+        text_signature = "($self, a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), length=None, *, collide=False)"
     )]
     fn add_distance_joint(
         slf: &Bound<'_, Self>,
@@ -745,7 +731,7 @@ impl PyWorld {
     /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor_a=None, anchor_b=None, max_length=None, *, collide=false))]
     #[pyo3(
-        text_signature = "(a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), max_length=None, *, collide=False)"
+        text_signature = "($self, a, b=None, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), max_length=None, *, collide=False)"
     )]
     fn add_rope_joint(
         slf: &Bound<'_, Self>,
@@ -784,7 +770,7 @@ impl PyWorld {
     /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
     #[pyo3(signature = (a, b=None, anchor=None, axis=None, limits=None, motor=None, *, collide=false))]
     #[pyo3(
-        text_signature = "(a, b=None, anchor, axis=(0, 0, 1), limits=None, motor=None, *, collide=False)"
+        text_signature = "($self, a, b=None, anchor=None, axis=(0, 0, 1), limits=None, motor=None, *, collide=False)"
     )]
     #[allow(clippy::too_many_arguments)] // one per keyword of the Python signature
     fn add_hinge_joint(
@@ -870,7 +856,7 @@ impl PyWorld {
     /// the point and the surface's outward normal. A ray starting inside a body meets it at
     /// distance 0. planes=False ignores planes.
     #[pyo3(signature = (origin, direction, max_distance=None, planes=None))]
-    #[pyo3(text_signature = "(origin, direction, max_distance=inf, planes=True)")]
+    #[pyo3(text_signature = "($self, origin, direction, max_distance=None, planes=True)")]
     fn ray_cast<'py>(
         slf: &Bound<'py, Self>,
         origin: &Bound<'py, PyAny>,
@@ -882,10 +868,7 @@ impl PyWorld {
         let planes = planes.map_or(Ok(true), |p| boolean(p, "planes"))?;
         let origin = crate::error::check_finite3("origin", vec3(origin, "origin")?).py()?;
         let direction =
-            crate::error::check_finite3("direction", vec3(direction, "direction")?).py()?;
-        if direction == DVec3::ZERO {
-            return Err(PyValueError::new_err("direction: must not be zero"));
-        }
+            crate::limits::direction("direction", vec3(direction, "direction")?).py()?;
         let max_distance = match max_distance.filter(|m| !m.is_none()) {
             Some(m) => {
                 let m = float(m, "max_distance")?;
@@ -914,7 +897,7 @@ impl PyWorld {
 
     /// Advances the world by n steps of dt (the GIL is released while stepping).
     #[pyo3(signature = (n=None))]
-    #[pyo3(text_signature = "(n=1)")]
+    #[pyo3(text_signature = "($self, n=1)")]
     fn step(mut slf: PyRefMut<'_, Self>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let n = n.map(|n| int(n, "n")).transpose()?.unwrap_or(1);
         if n < 0 {
@@ -931,7 +914,7 @@ impl PyWorld {
     /// realtime=True the run takes `seconds` of wall-clock time; by default it does so while a
     /// viewer is open (see `view`) and otherwise runs as fast as it can.
     #[pyo3(signature = (seconds, progress=None, realtime=None))]
-    #[pyo3(text_signature = "(seconds, progress=False, realtime=None)")]
+    #[pyo3(text_signature = "($self, seconds, progress=False, realtime=None)")]
     fn run(
         mut slf: PyRefMut<'_, Self>,
         seconds: &Bound<'_, PyAny>,
@@ -1022,7 +1005,7 @@ impl PyWorld {
     /// `command` replaces the viewer program (a list of strings: program and arguments; it gets
     /// the stream on its standard input); by default `rigidlab.view.stream_command()`.
     #[pyo3(signature = (*, rate=None, command=None))]
-    #[pyo3(text_signature = "(*, rate=60.0, command=None)")]
+    #[pyo3(text_signature = "($self, *, rate=60.0, command=None)")]
     fn view(
         &mut self,
         py: Python<'_>,
@@ -1228,7 +1211,7 @@ impl PyWorld {
     /// normal at the time of impact; the repeated bounces of a hop shorter than a step are
     /// events of their own. With clear=False the events stay.
     #[pyo3(signature = (clear=None))]
-    #[pyo3(text_signature = "(clear=True)")]
+    #[pyo3(text_signature = "($self, clear=True)")]
     fn contact_events<'py>(
         &mut self,
         py: Python<'py>,
@@ -1313,7 +1296,7 @@ impl PyWorld {
     /// "angular_velocities", "energy", "momentum", "angular_momentum", "contacts" (default:
     /// all). Returns the Recording, which fills until rec.stop() or until it is dropped.
     #[pyo3(signature = (every=None, quantities=None))]
-    #[pyo3(text_signature = "(every=1, quantities=None)")]
+    #[pyo3(text_signature = "($self, every=1, quantities=None)")]
     fn record(
         &mut self,
         every: Option<&Bound<'_, PyAny>>,

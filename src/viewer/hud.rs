@@ -143,14 +143,14 @@ fn energy_graph(s: &ViewerState) {
         x += measure_text(name, None, 15, 1.0).width + 10.0;
     }
     draw_text(
-        &format!("energy (J) against time: top {hi:.4}"),
+        format!("energy (J) against time: top {hi:.4}"),
         x0 + 6.0,
         y0 + 15.0,
         15.0,
         TEXT,
     );
     draw_text(
-        &format!("bottom {lo:.4}, the last {span:.1} s"),
+        format!("bottom {lo:.4}, the last {span:.1} s"),
         x0 + 6.0,
         top + plot + 18.0,
         15.0,

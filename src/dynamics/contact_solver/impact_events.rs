@@ -527,7 +527,10 @@ impl ContactSolver {
         // of a box's or hull's points (a tumbling box's inertia at the step's start would make
         // an elastic bounce gain or lose energy in proportion to how far it turns before the
         // impact).
-        let (turn_a, turn_b) = (self.turn_at(a, dt, weight, t), self.turn_at(b, dt, weight, t));
+        let (turn_a, turn_b) = (
+            self.turn_at(a, dt, weight, t),
+            self.turn_at(b, dt, weight, t),
+        );
         let (mut ia, mut ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
         ia.inv_inertia = rotate_tensor(turn_a, ia.inv_inertia);
         ib.inv_inertia = rotate_tensor(turn_b, ib.inv_inertia);
@@ -548,9 +551,9 @@ impl ContactSolver {
             (vel - trigger.n * vel.dot(trigger.n)).length()
         };
         let mu = if slip < STICK_SPEED {
-            block.patch.mu_s
+            block.patch.law.mu_s
         } else {
-            block.patch.mu_k
+            block.patch.law.mu_k
         };
         let (mut e, mut beta) = if bounce {
             (trigger.restitution, trigger.tangential_restitution)
@@ -672,9 +675,7 @@ impl ContactSolver {
             &[p.ra],
             &[p.rb],
             &[DVec3::ZERO],
-            bl.patch.mu_s,
-            bl.patch.mu_k,
-            bl.patch.sticking,
+            bl.patch.law,
         );
     }
 

@@ -27,7 +27,7 @@ mod impact_events;
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp::{self, Row};
-use crate::dynamics::friction_patch::Patch;
+use crate::dynamics::friction_patch::{Coulomb, Patch};
 use crate::dynamics::load_estimate::{self, LoadEstimate, Support};
 use crate::dynamics::solver_body::{BodyMass, SolverBody};
 use crate::dynamics::state::State;
@@ -400,8 +400,12 @@ impl ContactSolver {
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
                 });
             }
-            let (mu_s, mu_k) = (m.coefficients.static_friction, m.coefficients.friction);
-            let block = self.block(first, &tangent, mu_s, mu_k, sticking);
+            let law = Coulomb {
+                mu_s: m.coefficients.static_friction,
+                mu_k: m.coefficients.friction,
+                sticking,
+            };
+            let block = self.block(first, &tangent, law);
             if (holds || rested) && !struck {
                 self.holding.push(self.blocks.len());
             }
@@ -524,30 +528,13 @@ impl ContactSolver {
     /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
     /// one normal), with their coupling matrix and their friction patch (warm started from the
     /// points' last friction impulses `tangent`).
-    fn block(
-        &mut self,
-        start: usize,
-        tangent: &[DVec3],
-        mu_s: f64,
-        mu_k: f64,
-        sticking: bool,
-    ) -> Block {
+    fn block(&mut self, start: usize, tangent: &[DVec3], law: Coulomb) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
         let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
         let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
-        let patch = Patch::new(
-            ba,
-            bb,
-            n,
-            &ra[..len],
-            &rb[..len],
-            &tangent[..len],
-            mu_s,
-            mu_k,
-            sticking,
-        );
+        let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], law);
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
             let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
@@ -857,15 +844,19 @@ impl ContactSolver {
     pub fn release_saturated(&mut self) -> bool {
         // Where kinetic friction is as strong as static, letting go changes nothing this step
         // (and `store_impulses` finds what slides on its own).
-        if self.blocks.iter().all(|b| b.patch.mu_k >= b.patch.mu_s) {
+        if self
+            .blocks
+            .iter()
+            .all(|b| b.patch.law.mu_k >= b.patch.law.mu_s)
+        {
             return false;
         }
         let mut any = false;
         for b in 0..self.blocks.len() {
             let block = &self.blocks[b];
-            if block.patch.sticking && self.holds(block) == Some(false) {
-                any |= block.patch.mu_k < block.patch.mu_s;
-                self.blocks[b].patch.sticking = false;
+            if block.patch.law.sticking && self.holds(block) == Some(false) {
+                any |= block.patch.law.mu_k < block.patch.law.mu_s;
+                self.blocks[b].patch.law.sticking = false;
             }
         }
         any

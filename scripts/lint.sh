@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The code's gates, each failing the test command: Rust formatted (rustfmt.toml) and without
+# clippy warnings in any target or feature; Python linted and formatted by ruff (pyproject.toml);
+# the type stubs checked against the compiled module by mypy's stubtest. Needs the virtualenv
+# that scripts/setup.sh makes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+cargo fmt --check
+cargo clippy --quiet --all-targets --features python,viewer -- -D warnings
+"$VENV/bin/ruff" check --quiet .
+"$VENV/bin/ruff" format --check --quiet .
+# Classes are final (pyo3 classes cannot be subclassed), which makes PEP 800's disjoint-base
+# marks moot.
+"$VENV/bin/python" -m mypy.stubtest rigidlab._core --ignore-disjoint-bases \
+    --allowlist python/stubtest-allowlist.txt
