@@ -115,6 +115,16 @@ impl BodyDesc {
     }
 }
 
+/// A body's sleep state (dynamics/sleep.rs decides it).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sleep {
+    pub asleep: bool,
+    /// How long it has rested (s).
+    pub timer: f64,
+    /// How fast it moved when its rest began (m/s).
+    pub rest_speed: f64,
+}
+
 /// A rigid body. Position is the centre of mass; orientation maps body to world frame.
 #[derive(Clone, Debug)]
 pub struct Body {
@@ -145,7 +155,7 @@ pub struct Body {
     /// Its inverse, kept so no step has to invert it.
     pub(crate) shape_inv_inertia: DMat3,
     /// Whether it sleeps, and how long it has rested (see dynamics/sleep.rs).
-    pub sleep: crate::dynamics::sleep::Sleep,
+    pub sleep: Sleep,
 }
 
 impl Body {

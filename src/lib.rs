@@ -34,10 +34,12 @@ pub mod body;
 pub mod collision;
 pub mod dynamics;
 pub mod error;
+pub mod events;
 pub mod limits;
 pub mod material;
 pub mod math;
 pub mod measure;
+pub mod observer;
 pub mod profile;
 pub mod recorder;
 pub mod scene;
@@ -49,6 +51,7 @@ pub mod viewer;
 pub mod world;
 pub mod world_edit;
 pub mod world_links;
+pub mod world_query;
 
 #[cfg(feature = "python")]
 mod python;

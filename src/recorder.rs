@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use crate::body::BodyHandle;
 use crate::error::{Error, Result};
 use crate::math::DVec3;
+use crate::observer::StepObserver;
 use crate::world::World;
 
 /// What a recording keeps.
@@ -169,34 +170,42 @@ impl Recording {
                 .push(w.manifolds().iter().map(|m| m.points.len() as u64).sum());
         }
     }
+}
 
-    /// Counts a step; samples on every `every`-th.
-    fn after_step(&mut self, w: &World) {
+impl StepObserver for Recording {
+    /// Counts a step; samples on every `every`-th. A stopped recording is done.
+    fn after_step(&mut self, w: &World) -> bool {
+        if !self.active {
+            return false;
+        }
         self.steps_since_sample += 1;
         if self.steps_since_sample >= self.every {
             self.steps_since_sample = 0;
             self.sample(w);
         }
+        true
     }
 }
 
 /// A recording shared between the world (which fills it) and its reader.
 pub type SharedRecording = Arc<Mutex<Recording>>;
 
-impl World {
-    /// Starts recording `quantities` now and every `every` steps; the returned recording fills
-    /// while the world steps, until stopped (`active = false`) or dropped by its reader.
-    pub fn record(&mut self, every: u64, quantities: Quantities) -> Result<SharedRecording> {
+impl Recording {
+    /// Starts recording `quantities` of `world` now and every `every` steps; the returned
+    /// recording fills while the world steps, until stopped (`active = false`) or dropped by
+    /// its reader.
+    pub fn start(world: &mut World, every: u64, quantities: Quantities) -> Result<SharedRecording> {
         if every == 0 {
             return Err(Error::invalid("every", every, "must be at least 1"));
         }
+        let bodies = world.bodies();
         let mut rec = Recording {
             every,
             quantities,
-            body_ids: self.bodies.bodies().iter().map(|b| b.id).collect(),
-            start: Box::new(self.to_scene()),
-            start_revision: self.revision,
-            handles: self.bodies.handles().to_vec(),
+            body_ids: bodies.bodies().iter().map(|b| b.id).collect(),
+            start: Box::new(world.to_scene()),
+            start_revision: world.revision(),
+            handles: bodies.handles().to_vec(),
             steps_since_sample: 0,
             active: true,
             time: Vec::new(),
@@ -209,25 +218,9 @@ impl World {
             angular_momentum: Vec::new(),
             contacts: Vec::new(),
         };
-        rec.sample(self);
+        rec.sample(world);
         let shared = Arc::new(Mutex::new(rec));
-        self.recordings.push(shared.clone());
+        world.observe(shared.clone());
         Ok(shared)
-    }
-
-    /// Samples the active recordings after a step; forgets stopped or unread ones.
-    pub(crate) fn record_step(&mut self) {
-        if self.recordings.is_empty() {
-            return;
-        }
-        self.recordings
-            .retain(|r| Arc::strong_count(r) > 1 && r.lock().is_ok_and(|r| r.active));
-        let recordings = std::mem::take(&mut self.recordings);
-        for r in &recordings {
-            if let Ok(mut rec) = r.lock() {
-                rec.after_step(self);
-            }
-        }
-        self.recordings = recordings;
     }
 }

@@ -844,7 +844,7 @@ impl World {
                 crate::error::check_non_negative(name, value)
                     .map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
             }
-            b.sleep = crate::dynamics::sleep::Sleep {
+            b.sleep = crate::body::Sleep {
                 asleep: bd.asleep,
                 timer: bd.rested,
                 rest_speed: bd.rest_speed,

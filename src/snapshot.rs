@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 
 use crate::body::BodySet;
-use crate::collision::events::ContactEvents;
 use crate::collision::manifold::Manifold;
 use crate::dynamics::joints::Joint;
 use crate::dynamics::loads::AppliedLoad;
 use crate::dynamics::springs::Spring;
+use crate::events::ContactEvents;
 use crate::material::Material;
 use crate::world::{Settings, World};
 

@@ -3,9 +3,7 @@
 use std::collections::HashMap;
 
 use crate::body::{BodyKind, BodySet};
-use crate::collision::aabb::Aabb;
 use crate::collision::broad_phase::BroadPhase;
-use crate::collision::events::ContactEvents;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
 use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
 use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
@@ -20,9 +18,12 @@ use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::state::State;
 use crate::error::{Error, Result};
+use crate::events::ContactEvents;
 use crate::material::{Material, MaterialRules};
 use crate::math::{DMat3, DQuat, DVec3};
+use crate::observer::SharedObserver;
 use crate::profile::{Laps, StepTimes};
+use crate::shape::aabb::Aabb;
 use crate::shape::Shape;
 
 /// World-wide settings. Change them through the `World` setters, which check them.
@@ -115,8 +116,8 @@ pub struct World {
     pub(crate) joints: Vec<Joint>,
     /// Next handle number for loads, springs and joints (never reused).
     pub(crate) next_handle: u64,
-    /// Recordings being filled as the world steps.
-    pub(crate) recordings: Vec<crate::recorder::SharedRecording>,
+    /// Told after each step (recordings being filled).
+    observers: Vec<SharedObserver>,
     /// Counts changes to what the world holds (bodies, their kinds and colours, springs and
     /// joints), so a viewer knows when to reload the scene rather than only the state.
     pub(crate) revision: u64,
@@ -162,7 +163,7 @@ impl World {
             springs: Vec::new(),
             joints: Vec::new(),
             next_handle: 0,
-            recordings: Vec::new(),
+            observers: Vec::new(),
             revision: 0,
             state_current: false,
             broad_phase: BroadPhase::default(),
@@ -192,6 +193,24 @@ impl World {
     /// This step's contact manifolds.
     pub fn manifolds(&self) -> &[Manifold] {
         &self.contacts.manifolds
+    }
+
+    /// Tells `observer` after every step from now on, until it says it is done or nobody else
+    /// holds it.
+    pub fn observe(&mut self, observer: SharedObserver) {
+        self.observers.push(observer);
+    }
+
+    /// Tells the observers of the step just taken; forgets finished or unread ones.
+    pub(crate) fn notify_observers(&mut self) {
+        if self.observers.is_empty() {
+            return;
+        }
+        let mut observers = std::mem::take(&mut self.observers);
+        observers.retain(|o| {
+            std::sync::Arc::strong_count(o) > 1 && o.lock().is_ok_and(|mut o| o.after_step(self))
+        });
+        self.observers = observers;
     }
 
     /// How many candidate pairs the broad phase passed to the narrow phase in the last step.
@@ -348,7 +367,7 @@ impl World {
         self.solver_iterations_done = 0;
         self.solver.impacts.clear();
         self.steps_since_base += 1;
-        self.record_step();
+        self.notify_observers();
     }
 
     /// Copies the bodies' state, masses and this step's loads into the step's arrays.
@@ -782,6 +801,6 @@ impl World {
         self.steps_since_base += 1;
         let dt = self.settings.dt;
         self.loads.retain_mut(|l| l.advance(dt));
-        self.record_step();
+        self.notify_observers();
     }
 }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use glam::DVec3;
-use rigidlab::recorder::Quantities;
+use rigidlab::recorder::{Quantities, Recording};
 use rigidlab::stream::reader::StreamReader;
 use rigidlab::stream::replay::Replay;
 use rigidlab::stream::{Frame, Message};
@@ -326,7 +326,7 @@ fn spawn_delete_and_toggle_static_edit_the_simulated_world() {
 #[test]
 fn a_replay_plays_in_real_time_seeks_and_steps_frames() {
     let mut w = bouncing_world();
-    let rec = w.record(4, Quantities::all()).unwrap();
+    let rec = Recording::start(&mut w, 4, Quantities::all()).unwrap();
     w.step_n(480).unwrap();
     let replay = Replay::from_recording(&rec.lock().unwrap()).unwrap();
     assert_eq!(replay.frames.len(), 121);

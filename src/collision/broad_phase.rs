@@ -8,8 +8,8 @@
 //! one axis of a wide pile tests every body against a whole slab of it). Infinite shapes
 //! (planes) are kept aside and tested against every finite body.
 
-use super::aabb::Aabb;
 use super::cell_grid::CellGrid;
+use crate::shape::aabb::Aabb;
 
 #[derive(Default)]
 pub struct BroadPhase {

@@ -8,8 +8,8 @@
 //! cost extra box tests; a pair found twice that way is left for the caller to drop with the
 //! other repeats.
 
-use super::aabb::Aabb;
 use crate::math::DVec3;
+use crate::shape::aabb::Aabb;
 
 /// A box filed in the grid, with what the pair search needs beside it.
 #[derive(Clone, Copy, Debug)]

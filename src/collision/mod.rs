@@ -1,11 +1,9 @@
-//! Collision detection: bounding boxes, broad phase, narrow phase (one file per family of
+//! Collision detection: broad phase, narrow phase (one file per family of
 //! shape pairs) and the persistent manifolds.
 
-pub mod aabb;
 pub mod broad_phase;
 pub mod cell_grid;
 pub mod closest;
-pub mod events;
 pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;

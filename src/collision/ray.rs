@@ -1,10 +1,9 @@
-//! Ray casts against shapes and the world: what a viewer's mouse click picks, and what a script
+//! Ray casts against shapes and bodies: what a viewer's mouse click picks, and what a script
 //! can ask ("what does this laser hit first?").
 
-use crate::body::BodyHandle;
+use crate::body::{BodyHandle, BodySet};
 use crate::math::{DQuat, DVec3};
 use crate::shape::{ConvexHull, Shape};
-use crate::world::World;
 
 /// The first point a ray meets: at `origin + t * direction` (direction of unit length), on
 /// `body`, with the surface's outward normal.
@@ -128,40 +127,37 @@ fn ray_half_space(origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)>
     (dir.y < 0.0 && t <= max_t).then_some((t, DVec3::Y))
 }
 
-impl World {
-    /// The first body a ray from `origin` along `direction` meets within `max_distance`, or
-    /// None. Planes are skipped when `solids_only`. A ray starting inside a body hits it at 0.
-    pub fn ray_cast(
-        &self,
-        origin: DVec3,
-        direction: DVec3,
-        max_distance: f64,
-        solids_only: bool,
-    ) -> Option<RayHit> {
-        let dir = direction.normalize_or_zero();
-        if dir == DVec3::ZERO || !origin.is_finite() {
-            return None;
-        }
-        let mut best: Option<RayHit> = None;
-        let bodies = self.bodies();
-        for (&h, b) in bodies.handles().iter().zip(bodies.bodies()) {
-            if solids_only && matches!(b.shape, Shape::Plane) {
-                continue;
-            }
-            let limit = best.map_or(max_distance, |hit| hit.t);
-            let inv: DQuat = b.orientation.inverse();
-            if let Some((t, n)) = ray_shape(&b.shape, inv * (origin - b.position), inv * dir, limit)
-            {
-                if best.is_none_or(|hit| t < hit.t) {
-                    best = Some(RayHit {
-                        body: h,
-                        t,
-                        point: origin + dir * t,
-                        normal: b.orientation * n,
-                    });
-                }
-            }
-        }
-        best
+/// The first body of `bodies` a ray from `origin` along `direction` meets within
+/// `max_distance`, or None. Planes are skipped when `solids_only`. A ray starting inside a body
+/// hits it at 0.
+pub fn cast(
+    bodies: &BodySet,
+    origin: DVec3,
+    direction: DVec3,
+    max_distance: f64,
+    solids_only: bool,
+) -> Option<RayHit> {
+    let dir = direction.normalize_or_zero();
+    if dir == DVec3::ZERO || !origin.is_finite() {
+        return None;
     }
+    let mut best: Option<RayHit> = None;
+    for (&h, b) in bodies.handles().iter().zip(bodies.bodies()) {
+        if solids_only && matches!(b.shape, Shape::Plane) {
+            continue;
+        }
+        let limit = best.map_or(max_distance, |hit| hit.t);
+        let inv: DQuat = b.orientation.inverse();
+        if let Some((t, n)) = ray_shape(&b.shape, inv * (origin - b.position), inv * dir, limit) {
+            if best.is_none_or(|hit| t < hit.t) {
+                best = Some(RayHit {
+                    body: h,
+                    t,
+                    point: origin + dir * t,
+                    normal: b.orientation * n,
+                });
+            }
+        }
+    }
+    best
 }

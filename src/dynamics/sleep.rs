@@ -22,7 +22,7 @@
 //! an immovable body. Its island wakes when an awake body touches any of its bodies, and the
 //! whole world wakes on any edit (see `World::wake_all`).
 
-use crate::body::Body;
+use crate::body::{Body, Sleep};
 use crate::collision::manifold::Manifold;
 
 /// Speed (m/s) below which a body counts as resting.
@@ -33,16 +33,6 @@ pub const STILL_SPEED: f64 = 1e-4;
 pub const SLEEP_TIME: f64 = 0.5;
 /// Overlap, in linear slops, above which a contact is still being pushed apart.
 pub const SETTLED_SLOPS: f64 = 2.0;
-
-/// A body's sleep state.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Sleep {
-    pub asleep: bool,
-    /// How long it has rested (s).
-    pub timer: f64,
-    /// How fast it moved when its rest began (m/s).
-    pub rest_speed: f64,
-}
 
 /// Islands by union-find over body rows, with buffers reused from step to step.
 #[derive(Default)]

@@ -18,7 +18,7 @@ use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::state::State;
 use crate::material::{CombineRule, Material};
 use crate::math::DVec3;
-use crate::recorder::Quantities;
+use crate::recorder::{Quantities, Recording};
 use crate::shape::{ConvexHull, Shape};
 use crate::stream::link::Link;
 use crate::world::{Settings, World};
@@ -1326,7 +1326,9 @@ impl PyWorld {
                 q
             }
         };
-        Ok(PyRecording::new(self.inner.record(k as u64, q).py()?))
+        Ok(PyRecording::new(
+            Recording::start(&mut self.inner, k as u64, q).py()?,
+        ))
     }
 
     /// The whole state (bodies, time, settings, contact cache and warm-start impulses, loads,

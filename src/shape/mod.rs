@@ -1,14 +1,15 @@
 //! Shapes in their body frame: what a body looks like, its volume and inertia, its bounds.
 //! Every shape is centred on its body's centre of mass.
 
+pub mod aabb;
 pub mod hull;
 
 use std::sync::Arc;
 
-use crate::collision::aabb::Aabb;
 use crate::error::Result;
 use crate::limits;
 use crate::math::{DMat3, DQuat, DVec3};
+use aabb::Aabb;
 pub use hull::{ConvexHull, MassProperties};
 
 /// A collision shape, centred on its body's centre of mass and expressed in the body frame.

@@ -1,8 +1,8 @@
-//! Contact begin and end events: which pairs of bodies started or stopped touching in a step,
-//! kept until read.
+//! Contact events: which pairs of bodies started or stopped touching in a step (from the
+//! manifolds) and the impacts between them (from the contact solver), kept until read.
 
-use super::manifold::{ContactPoint, Manifold};
 use crate::body::BodySet;
+use crate::collision::manifold::{ContactPoint, Manifold};
 use crate::dynamics::contact_solver::Impact;
 use crate::math::DVec3;
 
