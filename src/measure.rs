@@ -71,28 +71,30 @@ impl Body {
 
 impl World {
     pub fn energy(&self) -> Energy {
-        let g = self.settings.gravity;
+        let g = self.state.settings.gravity;
         let mut e = Energy::default();
-        for b in self.bodies.bodies().iter().filter(|b| b.is_dynamic()) {
+        for b in self.state.bodies.bodies().iter().filter(|b| b.is_dynamic()) {
             e.translational += b.translational_energy();
             e.rotational += b.rotational_energy();
             e.gravitational -= b.mass() * g.dot(b.position);
         }
         e.elastic = self
+            .state
             .springs
             .iter()
-            .fold(0.0, |sum, s| sum + s.energy(&self.bodies));
+            .fold(0.0, |sum, s| sum + s.energy(&self.state.bodies));
         e.kinetic = e.translational + e.rotational;
         e.total = e.kinetic + e.gravitational + e.elastic;
         e
     }
 
     pub fn momentum(&self) -> DVec3 {
-        self.bodies.bodies().iter().map(Body::momentum).sum()
+        self.state.bodies.bodies().iter().map(Body::momentum).sum()
     }
 
     pub fn angular_momentum(&self, about: DVec3) -> DVec3 {
-        self.bodies
+        self.state
+            .bodies
             .bodies()
             .iter()
             .map(|b| b.angular_momentum(about))

@@ -22,7 +22,7 @@ use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
 use crate::shape::hull::{ConvexHull, MassProperties};
 use crate::shape::Shape;
-use crate::world::{Settings, World};
+use crate::world::{Settings, World, WorldState};
 
 pub const FORMAT: &str = "rigidlab-scene";
 pub const VERSION: u32 = 1;
@@ -253,10 +253,22 @@ fn lasting_data(l: Lasting) -> (Option<f64>, bool) {
 impl World {
     /// The world as a scene file.
     pub fn to_scene(&self) -> SceneFile {
-        let s = &self.settings;
-        let id_of = |h: BodyHandle| self.bodies.get(h).map_or(u64::MAX, |b| b.id);
-        let mut pairs: Vec<PairData> = self
-            .pair_materials
+        // Field by field, so that a field added to the state is saved or the compiler says.
+        let WorldState {
+            settings: s,
+            bodies,
+            base_time,
+            steps_since_base,
+            next_id,
+            next_handle,
+            contacts,
+            pair_materials,
+            loads,
+            springs,
+            joints,
+        } = &self.state;
+        let id_of = |h: BodyHandle| bodies.get(h).map_or(u64::MAX, |b| b.id);
+        let mut pairs: Vec<PairData> = pair_materials
             .iter()
             .map(|(&(a, b), m)| PairData { a, b, material: *m })
             .collect();
@@ -278,13 +290,12 @@ impl World {
                 sleeping: s.sleeping,
             },
             time: TimeData {
-                base: self.base_time,
-                steps: self.steps_since_base,
+                base: *base_time,
+                steps: *steps_since_base,
             },
-            next_id: self.next_id,
-            next_handle: self.next_handle,
-            bodies: self
-                .bodies
+            next_id: *next_id,
+            next_handle: *next_handle,
+            bodies: bodies
                 .bodies()
                 .iter()
                 .map(|b| BodyData {
@@ -326,8 +337,7 @@ impl World {
                 })
                 .collect(),
             pair_materials: pairs,
-            springs: self
-                .springs
+            springs: springs
                 .iter()
                 .map(|sp| SpringData {
                     handle: sp.handle.0,
@@ -340,8 +350,7 @@ impl World {
                     rest_length: sp.rest_length,
                 })
                 .collect(),
-            joints: self
-                .joints
+            joints: joints
                 .iter()
                 .map(|j| JointData {
                     handle: j.handle.0,
@@ -381,8 +390,7 @@ impl World {
                     collide: j.collide,
                 })
                 .collect(),
-            loads: self
-                .loads
+            loads: loads
                 .iter()
                 .map(|l| {
                     let (remaining, until_removed) = lasting_data(l.lasting);
@@ -397,8 +405,7 @@ impl World {
                     }
                 })
                 .collect(),
-            contacts: self
-                .contacts
+            contacts: contacts
                 .manifolds
                 .iter()
                 .map(|m| ManifoldData {
@@ -498,10 +505,10 @@ impl World {
             .map_err(|e| at("settings", e))?;
         crate::error::check_non_negative("linear_slop", settings.linear_slop)
             .map_err(|e| at("settings", e))?;
-        w.settings = settings;
+        w.state.settings = settings;
         crate::error::check_finite("base", file.time.base).map_err(|e| at("time", e))?;
-        w.base_time = file.time.base;
-        w.steps_since_base = file.time.steps;
+        w.state.base_time = file.time.base;
+        w.state.steps_since_base = file.time.steps;
 
         let mut handles: HashMap<u64, BodyHandle> = HashMap::new();
         for (i, bd) in file.bodies.iter().enumerate() {
@@ -574,7 +581,7 @@ impl World {
             if (bd.orientation.length() - 1.0).abs() < 1e-9 {
                 body.orientation = bd.orientation;
             }
-            let h = w.bodies.insert(body);
+            let h = w.state.bodies.insert(body);
             if handles.insert(bd.id, h).is_some() {
                 return Err(at(
                     &path,
@@ -582,7 +589,7 @@ impl World {
                 ));
             }
         }
-        w.next_id = file.next_id;
+        w.state.next_id = file.next_id;
         // The field naming the body is part of the place an error points at.
         let body = |path: &str, id: u64| -> Result<BodyHandle> {
             handles.get(&id).copied().ok_or_else(|| {
@@ -614,30 +621,11 @@ impl World {
             }
             Ok(h)
         };
+        // Each spring, joint and load passes the check the API makes (its `check`): a file
+        // holds nothing a script could not have made.
         for (i, sd) in file.springs.iter().enumerate() {
             let path = format!("springs[{i}]");
-            for (name, v) in [
-                ("stiffness", sd.stiffness),
-                ("damping", sd.damping),
-                ("rest_length", sd.rest_length),
-            ] {
-                let max = if name == "rest_length" {
-                    crate::limits::SPAN
-                } else {
-                    crate::limits::COEFFICIENT
-                };
-                crate::limits::within(name, v, 0.0, max).map_err(|e| at(&path, e))?;
-            }
-            if Some(sd.a) == sd.b {
-                return Err(at(
-                    &path,
-                    Error::invalid("b", sd.a, "must be a different body from a"),
-                ));
-            }
-            for (name, v) in [("anchor_a", sd.anchor_a), ("anchor_b", sd.anchor_b)] {
-                crate::limits::coordinate3(name, v).map_err(|e| at(&path, e))?;
-            }
-            w.springs.push(Spring {
+            let spring = Spring {
                 handle: SpringHandle(new_handle(&path, sd.handle)?),
                 a: body(&format!("{path}.a"), sd.a)?,
                 b: opt_body(&format!("{path}.b"), sd.b)?,
@@ -646,22 +634,16 @@ impl World {
                 stiffness: sd.stiffness,
                 damping: sd.damping,
                 rest_length: sd.rest_length,
-            });
+            };
+            spring.check().map_err(|e| at(&path, e))?;
+            w.state.springs.push(spring);
         }
         for (i, jd) in file.joints.iter().enumerate() {
             let path = format!("joints[{i}]");
             let kind = match &jd.kind {
-                JointKindData::Distance { length } => JointKind::Distance {
-                    length: crate::error::check_positive("length", *length)
-                        .and_then(|l| crate::limits::within("length", l, 0.0, crate::limits::SPAN))
-                        .map_err(|e| at(&path, e))?,
-                },
+                JointKindData::Distance { length } => JointKind::Distance { length: *length },
                 JointKindData::Rope { max_length } => JointKind::Rope {
-                    max_length: crate::error::check_positive("max_length", *max_length)
-                        .and_then(|l| {
-                            crate::limits::within("max_length", l, 0.0, crate::limits::SPAN)
-                        })
-                        .map_err(|e| at(&path, e))?,
+                    max_length: *max_length,
                 },
                 JointKindData::Ball => JointKind::Ball,
                 JointKindData::Hinge {
@@ -671,69 +653,33 @@ impl World {
                     reference_b,
                     limits,
                     motor,
-                } => {
-                    for (name, v) in [
-                        ("axis_a", axis_a),
-                        ("axis_b", axis_b),
-                        ("reference_a", reference_a),
-                        ("reference_b", reference_b),
-                    ] {
-                        if !v.is_finite() || (v.length() - 1.0).abs() > 1e-6 {
-                            return Err(at(
-                                &path,
-                                Error::invalid(
-                                    name,
-                                    format!("{:?}", v.to_array()),
-                                    "must be a unit vector",
-                                ),
-                            ));
-                        }
-                    }
-                    if let Some(l) = limits {
-                        crate::world_links::check_hinge_limits(*l).map_err(|e| at(&path, e))?;
-                    }
-                    if let Some((speed, max_torque)) = motor {
-                        crate::world_links::check_motor(Motor {
-                            speed: *speed,
-                            max_torque: *max_torque,
-                        })
-                        .map_err(|e| at(&path, e))?;
-                    }
-                    JointKind::Hinge {
-                        axis_a: *axis_a,
-                        axis_b: *axis_b,
-                        reference_a: *reference_a,
-                        reference_b: *reference_b,
-                        limits: *limits,
-                        motor: motor.map(|(speed, max_torque)| Motor { speed, max_torque }),
-                    }
-                }
+                } => JointKind::Hinge {
+                    axis_a: *axis_a,
+                    axis_b: *axis_b,
+                    reference_a: *reference_a,
+                    reference_b: *reference_b,
+                    limits: *limits,
+                    motor: motor.map(|(speed, max_torque)| Motor { speed, max_torque }),
+                },
+                // A quaternion edited by hand is taken normalised, as a body's orientation is.
                 JointKindData::Fixed { relative } => JointKind::Fixed {
                     relative: crate::limits::orientation("relative", *relative)
                         .map_err(|e| at(&path, e))?,
                 },
             };
-            if Some(jd.a) == jd.b {
-                return Err(at(
-                    &path,
-                    Error::invalid("b", jd.a, "must be a different body from a"),
-                ));
-            }
-            w.joints.push(Joint {
+            let joint = Joint {
                 handle: JointHandle(new_handle(&path, jd.handle)?),
                 a: body(&format!("{path}.a"), jd.a)?,
                 b: opt_body(&format!("{path}.b"), jd.b)?,
                 kind,
-                anchor_a: crate::limits::coordinate3("anchor_a", jd.anchor_a)
-                    .map_err(|e| at(&path, e))?,
-                anchor_b: crate::limits::coordinate3("anchor_b", jd.anchor_b)
-                    .map_err(|e| at(&path, e))?,
-                impulse: crate::error::check_finite3("impulse", jd.impulse)
-                    .map_err(|e| at(&path, e))?,
-                angular_impulse: crate::error::check_finite3("angular_impulse", jd.angular_impulse)
-                    .map_err(|e| at(&path, e))?,
+                anchor_a: jd.anchor_a,
+                anchor_b: jd.anchor_b,
+                impulse: jd.impulse,
+                angular_impulse: jd.angular_impulse,
                 collide: jd.collide,
-            });
+            };
+            joint.check().map_err(|e| at(&path, e))?;
+            w.state.joints.push(joint);
         }
         for (i, ld) in file.loads.iter().enumerate() {
             let path = format!("loads[{i}]");
@@ -744,28 +690,18 @@ impl World {
                 ),
                 (None, false) => Lasting::OneStep,
             };
-            let b = body(&format!("{path}.body"), ld.body)?;
-            for (name, v, max) in [
-                ("force", ld.force, crate::limits::LOAD),
-                ("torque", ld.torque, crate::limits::LOAD),
-                (
-                    "local_point",
-                    ld.local_point.unwrap_or_default(),
-                    crate::limits::LENGTH.1,
-                ),
-            ] {
-                crate::limits::bounded3(name, v, max).map_err(|e| at(&path, e))?;
-            }
-            w.loads.push(AppliedLoad {
+            let load = AppliedLoad {
                 handle: LoadHandle(new_handle(&path, ld.handle)?),
-                body: b,
+                body: body(&format!("{path}.body"), ld.body)?,
                 force: ld.force,
                 local_point: ld.local_point,
                 torque: ld.torque,
                 lasting,
-            });
+            };
+            load.check().map_err(|e| at(&path, e))?;
+            w.state.loads.push(load);
         }
-        w.next_handle = file.next_handle;
+        w.state.next_handle = file.next_handle;
         for (i, md) in file.contacts.iter().enumerate() {
             let path = format!("contacts[{i}]");
             let (a, b) = (
@@ -812,14 +748,14 @@ impl World {
                 };
                 check().map_err(|e| at(&place, e))?;
             }
-            let row_a = w.bodies.dense_index(a).expect("inserted above");
-            let row_b = w.bodies.dense_index(b).expect("inserted above");
-            let coefficients = w.settings.materials.coefficients(
-                &w.bodies.bodies()[row_a].material,
-                &w.bodies.bodies()[row_b].material,
+            let row_a = w.state.bodies.dense_index(a).expect("inserted above");
+            let row_b = w.state.bodies.dense_index(b).expect("inserted above");
+            let coefficients = w.state.settings.materials.coefficients(
+                &w.state.bodies.bodies()[row_a].material,
+                &w.state.bodies.bodies()[row_b].material,
                 None,
             );
-            w.contacts.manifolds.push(Manifold {
+            w.state.contacts.manifolds.push(Manifold {
                 a,
                 b,
                 row_a,
@@ -833,7 +769,7 @@ impl World {
         }
         w.bodies_changed();
         // As saved (the edits above woke every body).
-        for (b, bd) in w.bodies.bodies_mut().iter_mut().zip(&file.bodies) {
+        for (b, bd) in w.state.bodies.bodies_mut().iter_mut().zip(&file.bodies) {
             if bd.asleep && b.kind != BodyKind::Dynamic {
                 return Err(scene_error(format!(
                     "bodies: body {} is asleep but not dynamic",
@@ -850,6 +786,21 @@ impl World {
                 rest_speed: bd.rest_speed,
             };
         }
+        // Each field of the state is read from the file above: one added to WorldState must be
+        // read too, and the compiler names it here.
+        let WorldState {
+            settings: _,
+            bodies: _,
+            base_time: _,
+            steps_since_base: _,
+            next_id: _,
+            next_handle: _,
+            contacts: _,
+            pair_materials: _,
+            loads: _,
+            springs: _,
+            joints: _,
+        } = &w.state;
         Ok(w)
     }
 }

@@ -98,24 +98,57 @@ struct Scratch {
     sharp: Vec<bool>,
 }
 
-/// A world of rigid bodies.
-pub struct World {
+/// Everything a step reads that a script or a file sets: a snapshot is a copy of it and a
+/// scene file is written from it and read into it, so a field added here is kept by both (their
+/// code takes it apart field by field, and the compiler names the one they forget).
+#[derive(Clone)]
+pub struct WorldState {
     pub(crate) settings: Settings,
     pub(crate) bodies: BodySet,
     /// Time is base_time + steps_since_base * dt, so it does not accumulate rounding.
     pub(crate) base_time: f64,
     pub(crate) steps_since_base: u64,
+    /// Next body id (never reused).
     pub(crate) next_id: u64,
+    /// Next handle number for loads, springs and joints (never reused).
+    pub(crate) next_handle: u64,
+    /// The contact manifolds with their warm-start impulses.
     pub(crate) contacts: ContactSet,
-    /// Begin and end events not yet read.
-    pub events: ContactEvents,
     /// Per-pair material overrides keyed by the two body ids (smaller first).
     pub(crate) pair_materials: HashMap<(u64, u64), Material>,
     pub(crate) loads: Vec<AppliedLoad>,
     pub(crate) springs: Vec<Spring>,
     pub(crate) joints: Vec<Joint>,
-    /// Next handle number for loads, springs and joints (never reused).
-    pub(crate) next_handle: u64,
+}
+
+impl WorldState {
+    /// Simulated time (s).
+    pub fn time(&self) -> f64 {
+        self.base_time + self.steps_since_base as f64 * self.settings.dt
+    }
+
+    fn new(settings: Settings) -> WorldState {
+        WorldState {
+            settings,
+            bodies: BodySet::default(),
+            base_time: 0.0,
+            steps_since_base: 0,
+            next_id: 0,
+            next_handle: 0,
+            contacts: ContactSet::default(),
+            pair_materials: HashMap::new(),
+            loads: Vec::new(),
+            springs: Vec::new(),
+            joints: Vec::new(),
+        }
+    }
+}
+
+/// A world of rigid bodies.
+pub struct World {
+    pub(crate) state: WorldState,
+    /// Begin and end events not yet read.
+    pub events: ContactEvents,
     /// Told after each step (recordings being filled).
     observers: Vec<SharedObserver>,
     /// Counts changes to what the world holds (bodies, their kinds and colours, springs and
@@ -151,18 +184,8 @@ impl World {
     pub fn new(settings: Settings) -> World {
         World {
             integrator: Integrator::new(settings.integrator),
-            settings,
-            bodies: BodySet::default(),
-            base_time: 0.0,
-            steps_since_base: 0,
-            next_id: 0,
-            contacts: ContactSet::default(),
+            state: WorldState::new(settings),
             events: ContactEvents::default(),
-            pair_materials: HashMap::new(),
-            loads: Vec::new(),
-            springs: Vec::new(),
-            joints: Vec::new(),
-            next_handle: 0,
             observers: Vec::new(),
             revision: 0,
             state_current: false,
@@ -178,21 +201,21 @@ impl World {
     }
 
     pub fn settings(&self) -> &Settings {
-        &self.settings
+        &self.state.settings
     }
 
     /// Simulated time (s).
     pub fn time(&self) -> f64 {
-        self.base_time + self.steps_since_base as f64 * self.settings.dt
+        self.state.time()
     }
 
     pub fn bodies(&self) -> &BodySet {
-        &self.bodies
+        &self.state.bodies
     }
 
     /// This step's contact manifolds.
     pub fn manifolds(&self) -> &[Manifold] {
-        &self.contacts.manifolds
+        &self.state.contacts.manifolds
     }
 
     /// Tells `observer` after every step from now on, until it says it is done or nobody else
@@ -242,13 +265,13 @@ impl World {
     /// of them is the fastest export there is. None otherwise (read the bodies then).
     pub fn state_arrays(&self) -> Option<&State> {
         let s = &self.scratch.end;
-        (self.state_current && s.len() == self.bodies.len()).then_some(s)
+        (self.state_current && s.len() == self.state.bodies.len()).then_some(s)
     }
 
     /// Wakes every sleeping body: any edit of the world does, so nothing a script changes is
     /// missed by a body that sleeps.
     pub fn wake_all(&mut self) {
-        self.bodies.wake_all();
+        self.state.bodies.wake_all();
     }
 
     pub(crate) fn bodies_changed(&mut self) {
@@ -270,7 +293,8 @@ impl World {
     /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
         self.check_state(
-            self.bodies
+            self.state
+                .bodies
                 .bodies()
                 .iter()
                 .map(|b| (b.position, b.orientation, b.velocity, b.angular_velocity)),
@@ -315,7 +339,7 @@ impl World {
         states: impl Iterator<Item = (DVec3, DQuat, DVec3, DVec3)>,
     ) -> Result<()> {
         use crate::limits::{ANGULAR_SPEED, COORDINATE, SPEED};
-        for (body, (x, q, v, w)) in self.bodies.bodies().iter().zip(states) {
+        for (body, (x, q, v, w)) in self.state.bodies.bodies().iter().zip(states) {
             let bad = if !(x.is_finite() && x.abs().max_element() <= COORDINATE) {
                 Some(("position", format!("{:?}", x.to_array())))
             } else if !q.is_finite() {
@@ -357,7 +381,7 @@ impl World {
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves
     /// and no load acts (a sleeping world, or one of static bodies only).
     fn at_rest(&self) -> bool {
-        self.loads.is_empty() && !self.bodies.bodies().iter().any(Islands::stirs)
+        self.state.loads.is_empty() && !self.state.bodies.bodies().iter().any(Islands::stirs)
     }
 
     /// A step of a world at rest: all the stages would leave every body, contact and event as
@@ -366,14 +390,14 @@ impl World {
         self.laps = None;
         self.solver_iterations_done = 0;
         self.solver.impacts.clear();
-        self.steps_since_base += 1;
+        self.state.steps_since_base += 1;
         self.notify_observers();
     }
 
     /// Copies the bodies' state, masses and this step's loads into the step's arrays.
     fn gather_state(&mut self) {
         let sc = &mut self.scratch;
-        let bodies = self.bodies.bodies();
+        let bodies = self.state.bodies.bodies();
         let n = bodies.len();
         sc.start.resize(n);
         sc.params.clear();
@@ -418,10 +442,10 @@ impl World {
                 inv_inertia_body,
             });
         }
-        let dt = self.settings.dt;
+        let dt = self.state.settings.dt;
         sc.loads.clear();
-        for l in &self.loads {
-            if let Some(row) = self.bodies.dense_index(l.body) {
+        for l in &self.state.loads {
+            if let Some(row) = self.state.bodies.dense_index(l.body) {
                 let share = l.share_of_step(dt);
                 sc.loads.push(Load {
                     row,
@@ -432,10 +456,10 @@ impl World {
             }
         }
         sc.springs.clear();
-        for sp in &self.springs {
+        for sp in &self.state.springs {
             let (Some(a), b) = (
-                self.bodies.dense_index(sp.a),
-                sp.b.map(|b| self.bodies.dense_index(b)),
+                self.state.bodies.dense_index(sp.a),
+                sp.b.map(|b| self.state.bodies.dense_index(b)),
             ) else {
                 continue;
             };
@@ -464,9 +488,9 @@ impl World {
     /// body moves in a step, or by what it moves itself if that is more, so that an impact
     /// that one impact sets up across a gap within the step has its pair.
     fn find_candidate_pairs(&mut self) {
-        let dt = self.settings.dt;
-        let g = self.settings.gravity.length();
-        let slop = self.settings.linear_slop;
+        let dt = self.state.settings.dt;
+        let g = self.state.settings.gravity.length();
+        let slop = self.state.settings.linear_slop;
         let sc = &mut self.scratch;
         sc.boxes.clear();
         sc.margins.clear();
@@ -479,13 +503,14 @@ impl World {
             b.velocity.length() + spin
         };
         let fastest = self
+            .state
             .bodies
             .bodies()
             .iter()
             .filter(|b| b.kind != BodyKind::Static && b.is_awake())
             .map(speed)
             .fold(0.0, f64::max);
-        for b in self.bodies.bodies() {
+        for b in self.state.bodies.bodies() {
             let reach = match b.kind {
                 BodyKind::Static => 0.0,
                 // Spheres only: theirs are the impacts followed exactly through the step. The
@@ -506,20 +531,25 @@ impl World {
             sc.boxes
                 .push(b.shape.aabb(b.position, b.orientation).fattened(margin));
         }
-        let bodies = self.bodies.bodies();
+        let bodies = self.state.bodies.bodies();
         // Pairs with no awake body keep last step's contact (see `update_manifolds`).
         self.broad_phase
             .find_pairs(&sc.boxes, |i| bodies[i].is_awake(), &mut sc.pairs);
         // Bodies joined by a joint do not collide unless the joint says so.
         sc.joined.clear();
-        sc.joined
-            .extend(self.joints.iter().filter(|j| !j.collide).filter_map(|j| {
-                let (a, b) = (
-                    self.bodies.dense_index(j.a)?,
-                    self.bodies.dense_index(j.b?)?,
-                );
-                Some((a.min(b) as u32, a.max(b) as u32))
-            }));
+        sc.joined.extend(
+            self.state
+                .joints
+                .iter()
+                .filter(|j| !j.collide)
+                .filter_map(|j| {
+                    let (a, b) = (
+                        self.state.bodies.dense_index(j.a)?,
+                        self.state.bodies.dense_index(j.b?)?,
+                    );
+                    Some((a.min(b) as u32, a.max(b) as u32))
+                }),
+        );
         if !sc.joined.is_empty() {
             sc.joined.sort_unstable();
             let joined = &sc.joined;
@@ -529,35 +559,35 @@ impl World {
 
     /// Narrow phase: the manifold of each candidate pair, matched to last step's.
     fn update_manifolds(&mut self) {
-        self.contacts.begin_step();
-        let bodies = self.bodies.bodies();
+        self.state.contacts.begin_step();
+        let bodies = self.state.bodies.bodies();
         // A sleeping body's contacts with bodies that are not awake stay as they were.
-        self.contacts.keep_previous(|m| {
+        self.state.contacts.keep_previous(|m| {
             !bodies[m.row_a].is_awake()
                 && !bodies[m.row_b].is_awake()
                 && (bodies[m.row_a].sleep.asleep || bodies[m.row_b].sleep.asleep)
         });
-        let handles = self.bodies.handles();
+        let handles = self.state.bodies.handles();
         let sc = &mut self.scratch;
         for round in sc.pairs.chunks(ROUND) {
             let inputs = PairInputs {
                 bodies,
                 handles,
                 margins: &sc.margins,
-                previous: &self.contacts,
-                refresh_tolerance: 0.5 * self.settings.linear_slop,
+                previous: &self.state.contacts,
+                refresh_tolerance: 0.5 * self.state.settings.linear_slop,
             };
             sc.pair_contacts.find(round, inputs, &self.threads);
             for found in sc.pair_contacts.found.iter().filter(|f| f.len > 0) {
                 let (a, b) = (found.a, found.b);
                 let (ba, bb) = (&bodies[a], &bodies[b]);
                 let key = (ba.id.min(bb.id), ba.id.max(bb.id));
-                let coefficients = self.settings.materials.coefficients(
+                let coefficients = self.state.settings.materials.coefficients(
                     &ba.material,
                     &bb.material,
-                    self.pair_materials.get(&key),
+                    self.state.pair_materials.get(&key),
                 );
-                let mut points = self.contacts.point_buffer();
+                let mut points = self.state.contacts.point_buffer();
                 points.extend(found.points().iter().map(|p| {
                     ContactPoint::found(
                         p,
@@ -579,29 +609,31 @@ impl World {
                     sliding: None,
                     frame: found.frame,
                 };
-                self.contacts.push(manifold, match_distance);
+                self.state.contacts.push(manifold, match_distance);
             }
         }
     }
 
     /// Sleeping islands that awake bodies touch wake up and take part in this step.
     fn wake_touched(&mut self) {
-        self.islands
-            .wake_touched(self.bodies.bodies_mut(), &self.contacts.manifolds);
+        self.islands.wake_touched(
+            self.state.bodies.bodies_mut(),
+            &self.state.contacts.manifolds,
+        );
     }
 
     /// Islands that have rested long enough on something fall asleep.
     fn fall_asleep(&mut self) {
-        if !self.settings.sleeping {
+        if !self.state.settings.sleeping {
             return;
         }
         let sc = &mut self.scratch;
         sc.loaded.clear();
-        sc.loaded.resize(self.bodies.len(), false);
+        sc.loaded.resize(self.state.bodies.len(), false);
         for l in &sc.loads {
             sc.loaded[l.row] = true;
         }
-        let bodies = &self.bodies;
+        let bodies = &self.state.bodies;
         // Joints keep their bodies awake (a pendulum swings however slowly); springs join
         // their bodies' islands.
         let row = |h| {
@@ -609,7 +641,7 @@ impl World {
                 .dense_index(h)
                 .expect("links of removed bodies are removed with them")
         };
-        let joints = self.joints.iter().flat_map(|j| {
+        let joints = self.state.joints.iter().flat_map(|j| {
             [(row(j.a), None)]
                 .into_iter()
                 .chain(j.b.map(|b| (row(b), None)))
@@ -618,12 +650,12 @@ impl World {
         sc.links.clear();
         sc.links.extend(joints.chain(springs));
         if self.islands.update(
-            self.bodies.bodies_mut(),
-            &self.contacts.manifolds,
+            self.state.bodies.bodies_mut(),
+            &self.state.contacts.manifolds,
             &sc.links,
             &sc.loaded,
-            self.settings.dt,
-            self.settings.linear_slop,
+            self.state.settings.dt,
+            self.state.settings.linear_slop,
         ) {
             // Their velocities were zeroed: the state arrays no longer match.
             self.state_current = false;
@@ -636,14 +668,14 @@ impl World {
         let t = self.time();
         let sc = &mut self.scratch;
         let forces = SmoothForces {
-            gravity: self.settings.gravity,
+            gravity: self.state.settings.gravity,
             params: &sc.params,
             loads: &sc.loads,
             springs: &sc.springs,
         };
-        self.integrator.kind = self.settings.integrator;
+        self.integrator.kind = self.state.settings.integrator;
         self.integrator
-            .step(&forces, t, self.settings.dt, &sc.start, &mut sc.end);
+            .step(&forces, t, self.state.settings.dt, &sc.start, &mut sc.end);
     }
 
     /// Contact and joint impulses: joints held at the step's end, contacts warm-started,
@@ -651,29 +683,29 @@ impl World {
     fn solve_velocity_constraints(&mut self) {
         self.solver.impacts.clear();
         self.solver_iterations_done = 0;
-        if self.contacts.manifolds.is_empty() && self.joints.is_empty() {
+        if self.state.contacts.manifolds.is_empty() && self.state.joints.is_empty() {
             return;
         }
         let set = SolverSettings {
-            dt: self.settings.dt,
-            iterations: self.settings.solver_iterations,
-            restitution_threshold: self.settings.restitution_threshold,
-            tolerance: self.settings.solver_tolerance,
-            position_weight: self.settings.integrator.position_weight(),
-            touching: self.settings.linear_slop,
-            down: self.settings.gravity.normalize_or_zero(),
+            dt: self.state.settings.dt,
+            iterations: self.state.settings.solver_iterations,
+            restitution_threshold: self.state.settings.restitution_threshold,
+            tolerance: self.state.settings.solver_tolerance,
+            position_weight: self.state.settings.integrator.position_weight(),
+            touching: self.state.settings.linear_slop,
+            down: self.state.settings.gravity.normalize_or_zero(),
         };
         let sc = &self.scratch;
         self.solver.prepare(
-            &self.contacts.manifolds,
+            &self.state.contacts.manifolds,
             &sc.start,
             &sc.end,
             &sc.masses,
             (&sc.radii, &sc.sharp),
             &set,
         );
-        let bodies = &self.bodies;
-        let rows = self.joints.iter().map(|j| {
+        let bodies = &self.state.bodies;
+        let rows = self.state.joints.iter().map(|j| {
             let a = bodies
                 .dense_index(j.a)
                 .expect("joints of removed bodies are removed with them");
@@ -686,8 +718,9 @@ impl World {
                 }),
             )
         });
-        self.joint_solver.prepare(&self.joints, rows, &sc.start);
-        for j in &self.joints {
+        self.joint_solver
+            .prepare(&self.state.joints, rows, &sc.start);
+        for j in &self.state.joints {
             for row in [bodies.dense_index(j.a)]
                 .into_iter()
                 .chain(j.b.map(|b| bodies.dense_index(b)))
@@ -698,7 +731,7 @@ impl World {
         }
         let joint_sweeps = 25 * set.iterations;
         self.joint_solver.solve_positions(
-            &self.joints,
+            &self.state.joints,
             &mut self.solver.bodies,
             &sc.end,
             set.dt,
@@ -712,24 +745,25 @@ impl World {
         if self.solver.release_saturated() {
             self.iterate_velocities(set.iterations);
         }
-        self.solver.store_impulses(&mut self.contacts.manifolds);
-        self.joint_solver.store_impulses(&mut self.joints);
+        self.solver
+            .store_impulses(&mut self.state.contacts.manifolds);
+        self.joint_solver.store_impulses(&mut self.state.joints);
     }
 
     /// Gauss-Seidel iterations over contacts and joints together, until one changes no
     /// contact's relative velocity by more than the solver tolerance, when the contacts started
     /// from last step's impulses and there is no joint to solve.
     fn iterate_velocities(&mut self, iterations: u32) {
-        let tolerance =
-            (self.joints.is_empty() && self.solver.warm).then_some(self.settings.solver_tolerance);
+        let tolerance = (self.state.joints.is_empty() && self.solver.warm)
+            .then_some(self.state.settings.solver_tolerance);
         for _ in 0..iterations {
             self.solver_iterations_done += 1;
             let change = self.solver.solve_iteration();
             self.joint_solver.solve_velocities(
-                &self.joints,
+                &self.state.joints,
                 &mut self.solver.bodies,
                 &self.scratch.end,
-                self.settings.dt,
+                self.state.settings.dt,
             );
             if tolerance.is_some_and(|t| change <= t) {
                 break;
@@ -740,7 +774,7 @@ impl World {
     /// Bodies in contact take the constrained velocities and move by the displacement the
     /// impulses add; all others keep the integrator's result untouched.
     fn integrate_positions(&mut self) {
-        if self.contacts.manifolds.is_empty() && self.joints.is_empty() {
+        if self.state.contacts.manifolds.is_empty() && self.state.joints.is_empty() {
             return;
         }
         let end = &mut self.scratch.end;
@@ -758,18 +792,18 @@ impl World {
 
     /// Moves penetrating bodies apart without changing velocities.
     fn correct_positions(&mut self) {
-        if self.contacts.manifolds.is_empty() {
+        if self.state.contacts.manifolds.is_empty() {
             return;
         }
         let set = CorrectionSettings {
-            iterations: self.settings.position_iterations,
-            slop: self.settings.linear_slop,
+            iterations: self.state.settings.position_iterations,
+            slop: self.state.settings.linear_slop,
             factor: 0.8,
             max_correction: 0.2,
         };
         let sc = &mut self.scratch;
         correct_positions(
-            &self.contacts.manifolds,
+            &self.state.contacts.manifolds,
             &sc.masses,
             &sc.radii,
             &mut sc.end,
@@ -782,13 +816,13 @@ impl World {
     /// time and expires finished loads.
     fn finish_step(&mut self) {
         self.events.update(
-            &self.contacts.manifolds,
+            &self.state.contacts.manifolds,
             &self.solver.impacts,
-            &self.bodies,
+            &self.state.bodies,
             self.time(),
         );
         let end = &self.scratch.end;
-        for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
+        for (i, b) in self.state.bodies.bodies_mut().iter_mut().enumerate() {
             if b.kind == BodyKind::Static {
                 continue;
             }
@@ -798,9 +832,9 @@ impl World {
             b.angular_velocity = end.w[i];
         }
         self.state_current = true;
-        self.steps_since_base += 1;
-        let dt = self.settings.dt;
-        self.loads.retain_mut(|l| l.advance(dt));
+        self.state.steps_since_base += 1;
+        let dt = self.state.settings.dt;
+        self.state.loads.retain_mut(|l| l.advance(dt));
         self.notify_observers();
     }
 }

@@ -35,38 +35,39 @@ fn check_can_move(param: &str, body: &Body, v: DVec3) -> Result<()> {
 impl World {
     /// Adds a body; fails (naming the parameter) on invalid input.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle> {
-        let body = build_body(desc, self.next_id)?;
-        self.next_id += 1;
-        let h = self.bodies.insert(body);
+        let body = build_body(desc, self.state.next_id)?;
+        self.state.next_id += 1;
+        let h = self.state.bodies.insert(body);
         self.bodies_changed();
         Ok(h)
     }
 
     /// The row of a live body, or an error for a removed one.
     pub fn row(&self, h: BodyHandle) -> Result<usize> {
-        self.bodies.dense_index(h).ok_or(Error::RemovedBody)
+        self.state.bodies.dense_index(h).ok_or(Error::RemovedBody)
     }
 
     pub fn body(&self, h: BodyHandle) -> Result<&Body> {
-        self.bodies.get(h).ok_or(Error::RemovedBody)
+        self.state.bodies.get(h).ok_or(Error::RemovedBody)
     }
 
     /// A body to edit: every edit wakes the world first (see `World::edited`).
     fn body_mut(&mut self, h: BodyHandle) -> Result<&mut Body> {
-        self.bodies.get(h).ok_or(Error::RemovedBody)?;
+        self.state.bodies.get(h).ok_or(Error::RemovedBody)?;
         self.edited();
-        self.bodies.get_mut(h).ok_or(Error::RemovedBody)
+        self.state.bodies.get_mut(h).ok_or(Error::RemovedBody)
     }
 
     /// Removes a body with its contacts, loads, springs, joints and pair overrides.
     pub fn remove(&mut self, h: BodyHandle) -> Result<Body> {
-        let row = self.bodies.dense_index(h).ok_or(Error::RemovedBody)?;
-        let body = self.bodies.remove(h).ok_or(Error::RemovedBody)?;
-        self.contacts.body_removed(h, row);
-        self.loads.retain(|l| l.body != h);
-        self.springs.retain(|s| s.a != h && s.b != Some(h));
-        self.joints.retain(|j| j.a != h && j.b != Some(h));
-        self.pair_materials
+        let row = self.state.bodies.dense_index(h).ok_or(Error::RemovedBody)?;
+        let body = self.state.bodies.remove(h).ok_or(Error::RemovedBody)?;
+        self.state.contacts.body_removed(h, row);
+        self.state.loads.retain(|l| l.body != h);
+        self.state.springs.retain(|s| s.a != h && s.b != Some(h));
+        self.state.joints.retain(|j| j.a != h && j.b != Some(h));
+        self.state
+            .pair_materials
             .retain(|k, _| k.0 != body.id && k.1 != body.id);
         self.bodies_changed();
         Ok(body)
@@ -114,7 +115,7 @@ impl World {
             body.velocity = DVec3::ZERO;
             body.angular_velocity = DVec3::ZERO;
         }
-        self.contacts.forget_body(h);
+        self.state.contacts.forget_body(h);
         self.content_changed();
         Ok(())
     }
@@ -173,7 +174,7 @@ impl World {
     /// Sets any of the whole-world arrays (one entry per body, in row order). Everything is
     /// checked before anything changes.
     pub fn set_state(&mut self, update: StateUpdate) -> Result<()> {
-        let n = self.bodies.len();
+        let n = self.state.bodies.len();
         let check_len = |param: &str, len: Option<usize>| -> Result<()> {
             match len {
                 Some(l) if l != n => Err(Error::invalid(
@@ -191,7 +192,7 @@ impl World {
             "angular_velocities",
             update.angular_velocities.as_ref().map(Vec::len),
         )?;
-        let bodies = self.bodies.bodies();
+        let bodies = self.state.bodies.bodies();
         if let Some(p) = &update.positions {
             for (i, v) in p.iter().enumerate() {
                 limits::coordinate3(&format!("positions[{i}]"), *v)?;
@@ -223,7 +224,7 @@ impl World {
             }
         }
         self.edited();
-        for (i, b) in self.bodies.bodies_mut().iter_mut().enumerate() {
+        for (i, b) in self.state.bodies.bodies_mut().iter_mut().enumerate() {
             if let Some(p) = &update.positions {
                 b.position = p[i];
             }
@@ -251,26 +252,23 @@ impl World {
         torque: DVec3,
         lasting: Lasting,
     ) -> Result<LoadHandle> {
-        limits::bounded3("force", force, limits::LOAD)?;
-        limits::bounded3("torque", torque, limits::LOAD)?;
-        if let Some(p) = local_point {
-            limits::coordinate3("point", p)?;
-        }
-        if let Lasting::For(d) = lasting {
-            check_positive("duration", d)?;
-        }
-        self.body(h)?;
-        let handle = LoadHandle(self.next_handle);
-        self.next_handle += 1;
-        self.edited();
-        self.loads.push(AppliedLoad {
-            handle,
+        let load = AppliedLoad {
+            handle: LoadHandle(self.state.next_handle),
             body: h,
             force,
             local_point,
             torque,
             lasting,
-        });
+        };
+        load.check()?;
+        if let Lasting::For(d) = lasting {
+            check_positive("duration", d)?;
+        }
+        self.body(h)?;
+        self.state.next_handle += 1;
+        self.edited();
+        let handle = load.handle;
+        self.state.loads.push(load);
         Ok(handle)
     }
 
@@ -315,14 +313,14 @@ impl World {
 
     /// Stops a load. Returns whether it was still acting.
     pub fn remove_load(&mut self, handle: LoadHandle) -> bool {
-        let before = self.loads.len();
-        self.loads.retain(|l| l.handle != handle);
-        self.loads.len() != before
+        let before = self.state.loads.len();
+        self.state.loads.retain(|l| l.handle != handle);
+        self.state.loads.len() != before
     }
 
     /// Whether a load is still acting.
     pub fn load_active(&self, handle: LoadHandle) -> bool {
-        self.loads.iter().any(|l| l.handle == handle)
+        self.state.loads.iter().any(|l| l.handle == handle)
     }
 
     /// Changes a dynamic body's momentum at once by `impulse` (N s), at the centre of mass or
@@ -356,13 +354,15 @@ impl World {
         if ia == ib {
             return Err(Error::invalid("b", ib, "must be a different body from a"));
         }
-        self.pair_materials.insert((ia.min(ib), ia.max(ib)), m);
+        self.state
+            .pair_materials
+            .insert((ia.min(ib), ia.max(ib)), m);
         self.content_changed();
         Ok(())
     }
 
     pub fn set_gravity(&mut self, g: DVec3) -> Result<()> {
-        self.settings.gravity = limits::bounded3("gravity", g, limits::GRAVITY)?;
+        self.state.settings.gravity = limits::bounded3("gravity", g, limits::GRAVITY)?;
         self.content_changed();
         Ok(())
     }
@@ -370,22 +370,22 @@ impl World {
     pub fn set_dt(&mut self, dt: f64) -> Result<()> {
         limits::within("dt", dt, limits::DT.0, limits::DT.1)?;
         self.content_changed();
-        self.base_time = self.time();
-        self.steps_since_base = 0;
-        self.settings.dt = dt;
+        self.state.base_time = self.time();
+        self.state.steps_since_base = 0;
+        self.state.settings.dt = dt;
         Ok(())
     }
 
     pub fn set_time(&mut self, t: f64) -> Result<()> {
         crate::error::check_finite("time", t)?;
-        self.base_time = t;
-        self.steps_since_base = 0;
+        self.state.base_time = t;
+        self.state.steps_since_base = 0;
         Ok(())
     }
 
     pub fn set_integrator(&mut self, kind: IntegratorKind) {
         self.content_changed();
-        self.settings.integrator = kind;
+        self.state.settings.integrator = kind;
     }
 
     pub fn set_solver_iterations(&mut self, n: u32) -> Result<()> {
@@ -400,19 +400,19 @@ impl World {
             ));
         }
         self.content_changed();
-        self.settings.solver_iterations = n;
+        self.state.settings.solver_iterations = n;
         Ok(())
     }
 
     pub fn set_solver_tolerance(&mut self, v: f64) -> Result<()> {
         let v = check_non_negative("solver_tolerance", v)?;
         self.content_changed();
-        self.settings.solver_tolerance = v;
+        self.state.settings.solver_tolerance = v;
         Ok(())
     }
 
     pub fn set_restitution_threshold(&mut self, v: f64) -> Result<()> {
-        self.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;
+        self.state.settings.restitution_threshold = check_non_negative("restitution_threshold", v)?;
         self.content_changed();
         Ok(())
     }
@@ -441,12 +441,12 @@ impl World {
     /// Turns sleeping on or off (off wakes every body and keeps them awake).
     pub fn set_sleeping(&mut self, on: bool) {
         self.content_changed();
-        self.settings.sleeping = on;
+        self.state.settings.sleeping = on;
     }
 
     pub fn set_combine_rules(&mut self, restitution: CombineRule, friction: CombineRule) {
         self.content_changed();
-        self.settings.materials.restitution_rule = restitution;
-        self.settings.materials.friction_rule = friction;
+        self.state.settings.materials.restitution_rule = restitution;
+        self.state.settings.materials.friction_rule = friction;
     }
 }

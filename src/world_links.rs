@@ -4,7 +4,7 @@
 use crate::body::BodyHandle;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
 use crate::dynamics::springs::{Spring, SpringHandle};
-use crate::error::{check_finite, check_positive, Error, Result};
+use crate::error::{Error, Result};
 use crate::limits;
 use crate::math::{DQuat, DVec3};
 use crate::world::World;
@@ -54,20 +54,13 @@ pub struct HingeOptions {
 }
 
 impl World {
+    /// The attached bodies are in the world; what the link holds is checked by its own
+    /// `check`, the one the scene loader makes too.
     fn check_attachment(&self, at: &Attachment) -> Result<()> {
         self.body(at.a)?;
         if let Some(b) = at.b {
             self.body(b)?;
-            if b == at.a {
-                return Err(Error::invalid(
-                    "b",
-                    "the same body as a",
-                    "must be a different body from a (or None for the world)",
-                ));
-            }
         }
-        limits::coordinate3("anchor_a", at.anchor_a)?;
-        limits::coordinate3("anchor_b", at.anchor_b)?;
         Ok(())
     }
 
@@ -82,8 +75,8 @@ impl World {
     }
 
     fn take_handle(&mut self) -> u64 {
-        self.next_handle += 1;
-        self.next_handle - 1
+        self.state.next_handle += 1;
+        self.state.next_handle - 1
     }
 
     /// Adds a damped linear spring; rest_length None takes the anchors' current distance.
@@ -95,16 +88,15 @@ impl World {
         rest_length: Option<f64>,
     ) -> Result<SpringHandle> {
         self.check_attachment(&at)?;
-        limits::coefficient("stiffness", stiffness)?;
-        limits::coefficient("damping", damping)?;
-        let (pa, pb) = self.anchors_now(&at)?;
         let rest_length = match rest_length {
-            Some(l) => limits::within("rest_length", l, 0.0, limits::SPAN)?,
-            None => (pb - pa).length(),
+            Some(l) => l,
+            None => {
+                let (pa, pb) = self.anchors_now(&at)?;
+                (pb - pa).length()
+            }
         };
-        let handle = SpringHandle(self.take_handle());
-        self.springs.push(Spring {
-            handle,
+        let spring = Spring {
+            handle: SpringHandle(self.state.next_handle),
             a: at.a,
             b: at.b,
             anchor_a: at.anchor_a,
@@ -112,13 +104,16 @@ impl World {
             stiffness,
             damping,
             rest_length,
-        });
+        };
+        spring.check()?;
+        self.take_handle();
+        self.state.springs.push(spring.clone());
         self.content_changed();
-        Ok(handle)
+        Ok(spring.handle)
     }
 
     pub fn spring(&self, h: SpringHandle) -> Option<&Spring> {
-        self.springs.iter().find(|s| s.handle == h)
+        self.state.springs.iter().find(|s| s.handle == h)
     }
 
     /// Changes a spring's stiffness, damping and rest length.
@@ -129,36 +124,39 @@ impl World {
         damping: f64,
         rest_length: f64,
     ) -> Result<()> {
-        limits::coefficient("stiffness", stiffness)?;
-        limits::coefficient("damping", damping)?;
-        limits::within("rest_length", rest_length, 0.0, limits::SPAN)?;
         let s = self
+            .state
             .springs
             .iter_mut()
             .find(|s| s.handle == h)
             .ok_or(Error::RemovedLink { what: "spring" })?;
-        s.stiffness = stiffness;
-        s.damping = damping;
-        s.rest_length = rest_length;
+        let changed = Spring {
+            stiffness,
+            damping,
+            rest_length,
+            ..s.clone()
+        };
+        changed.check()?;
+        *s = changed;
         self.content_changed();
         Ok(())
     }
 
     /// Removes a spring; false if it was already gone.
     pub fn remove_spring(&mut self, h: SpringHandle) -> bool {
-        let before = self.springs.len();
-        self.springs.retain(|s| s.handle != h);
-        let removed = self.springs.len() != before;
+        let before = self.state.springs.len();
+        self.state.springs.retain(|s| s.handle != h);
+        let removed = self.state.springs.len() != before;
         if removed {
             self.content_changed();
         }
         removed
     }
 
-    fn push_joint(&mut self, at: Attachment, kind: JointKind) -> JointHandle {
-        let handle = JointHandle(self.take_handle());
-        self.joints.push(Joint {
-            handle,
+    /// Adds the joint if it passes its check (the world is unchanged if not).
+    fn push_joint(&mut self, at: Attachment, kind: JointKind) -> Result<JointHandle> {
+        let joint = Joint {
+            handle: JointHandle(self.state.next_handle),
             a: at.a,
             b: at.b,
             kind,
@@ -167,14 +165,19 @@ impl World {
             impulse: DVec3::ZERO,
             angular_impulse: DVec3::ZERO,
             collide: false,
-        });
+        };
+        joint.check()?;
+        self.take_handle();
+        let handle = joint.handle;
+        self.state.joints.push(joint);
         self.content_changed();
-        handle
+        Ok(handle)
     }
 
     /// Sets whether a joint's two bodies collide with each other.
     pub fn set_joint_collide(&mut self, h: JointHandle, collide: bool) -> Result<()> {
         let j = self
+            .state
             .joints
             .iter_mut()
             .find(|j| j.handle == h)
@@ -193,19 +196,14 @@ impl World {
         length: Option<f64>,
     ) -> Result<JointHandle> {
         self.check_attachment(&at)?;
-        let (pa, pb) = self.anchors_now(&at)?;
         let length = match length {
-            Some(l) => limits::within("length", l, 0.0, limits::SPAN)?,
-            None => (pb - pa).length(),
+            Some(l) => l,
+            None => {
+                let (pa, pb) = self.anchors_now(&at)?;
+                (pb - pa).length()
+            }
         };
-        if length < 1e-9 {
-            return Err(Error::invalid(
-                "length",
-                length,
-                "must be positive: the anchors coincide, use a ball joint",
-            ));
-        }
-        Ok(self.push_joint(at, JointKind::Distance { length }))
+        self.push_joint(at, JointKind::Distance { length })
     }
 
     /// A rope: the anchors stay at most max_length apart; None takes their current distance.
@@ -215,13 +213,14 @@ impl World {
         max_length: Option<f64>,
     ) -> Result<JointHandle> {
         self.check_attachment(&at)?;
-        let (pa, pb) = self.anchors_now(&at)?;
         let max_length = match max_length {
-            Some(l) => check_positive("max_length", l)?,
-            None => check_positive("max_length", (pb - pa).length())?,
+            Some(l) => l,
+            None => {
+                let (pa, pb) = self.anchors_now(&at)?;
+                (pb - pa).length()
+            }
         };
-        let max_length = limits::within("max_length", max_length, 0.0, limits::SPAN)?;
-        Ok(self.push_joint(at, JointKind::Rope { max_length }))
+        self.push_joint(at, JointKind::Rope { max_length })
     }
 
     /// A ball-and-socket joint at a world point.
@@ -233,7 +232,7 @@ impl World {
     ) -> Result<JointHandle> {
         let at = Attachment::at_world_point(self, a, b, anchor)?;
         self.check_attachment(&at)?;
-        Ok(self.push_joint(at, JointKind::Ball))
+        self.push_joint(at, JointKind::Ball)
     }
 
     /// A hinge at a world point, turning about a world axis.
@@ -248,12 +247,6 @@ impl World {
         let at = Attachment::at_world_point(self, a, b, anchor)?;
         self.check_attachment(&at)?;
         let axis = limits::direction("axis", axis)?;
-        if let Some(l) = options.limits {
-            check_hinge_limits(l)?;
-        }
-        if let Some(m) = options.motor {
-            check_motor(m)?;
-        }
         let reference = axis.any_orthonormal_vector();
         let qa = self.body(a)?.orientation;
         let qb = match b {
@@ -268,7 +261,7 @@ impl World {
             limits: options.limits,
             motor: options.motor,
         };
-        Ok(self.push_joint(at, kind))
+        self.push_joint(at, kind)
     }
 
     /// Welds a to b (or to the world) as they are now; the anchor is b's centre (a's with no
@@ -285,24 +278,25 @@ impl World {
             Some(b) => self.body(b)?.orientation,
             None => DQuat::IDENTITY,
         };
-        Ok(self.push_joint(
+        self.push_joint(
             at,
             JointKind::Fixed {
                 relative: qa.inverse() * qb,
             },
-        ))
+        )
     }
 
     pub fn joint(&self, h: JointHandle) -> Option<&Joint> {
-        self.joints.iter().find(|j| j.handle == h)
+        self.state.joints.iter().find(|j| j.handle == h)
     }
 
     /// Changes a hinge's motor (None switches it off).
     pub fn set_hinge_motor(&mut self, h: JointHandle, motor: Option<Motor>) -> Result<()> {
         if let Some(m) = motor {
-            check_motor(m)?;
+            m.check()?;
         }
         let j = self
+            .state
             .joints
             .iter_mut()
             .find(|j| j.handle == h)
@@ -323,9 +317,9 @@ impl World {
 
     /// Removes a joint; false if it was already gone.
     pub fn remove_joint(&mut self, h: JointHandle) -> bool {
-        let before = self.joints.len();
-        self.joints.retain(|j| j.handle != h);
-        let removed = self.joints.len() != before;
+        let before = self.state.joints.len();
+        self.state.joints.retain(|j| j.handle != h);
+        let removed = self.state.joints.len() != before;
         if removed {
             self.content_changed();
         }
@@ -333,36 +327,10 @@ impl World {
     }
 
     pub fn springs(&self) -> &[Spring] {
-        &self.springs
+        &self.state.springs
     }
 
     pub fn joints(&self) -> &[Joint] {
-        &self.joints
+        &self.state.joints
     }
-}
-
-/// A hinge motor's target speed and torque, within the engine's ranges.
-pub(crate) fn check_motor(m: Motor) -> Result<()> {
-    limits::within(
-        "motor speed",
-        m.speed,
-        -limits::ANGULAR_SPEED,
-        limits::ANGULAR_SPEED,
-    )?;
-    limits::within("motor max_torque", m.max_torque, 0.0, limits::LOAD)?;
-    Ok(())
-}
-
-/// Hinge limits (lower, upper), radians.
-pub(crate) fn check_hinge_limits((lo, hi): (f64, f64)) -> Result<()> {
-    check_finite("limits", lo)?;
-    check_finite("limits", hi)?;
-    if lo > hi || lo < -std::f64::consts::PI || hi > std::f64::consts::PI {
-        return Err(Error::invalid(
-            "limits",
-            format!("({lo}, {hi})"),
-            "must be (lower, upper) with -pi <= lower <= upper <= pi",
-        ));
-    }
-    Ok(())
 }

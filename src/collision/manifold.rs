@@ -106,7 +106,7 @@ pub struct Manifold {
 
 /// Keeps from one step to the next the manifolds of all touching pairs, in a deterministic
 /// order (that of the candidate pairs).
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct ContactSet {
     pub manifolds: Vec<Manifold>,
     previous: Vec<Manifold>,
@@ -214,6 +214,17 @@ impl ContactSet {
         self.manifolds.clear();
         self.previous.clear();
         self.previous_index.clear();
+    }
+}
+
+/// A copy holds the manifolds, the state a step reads; the lookups of last step's manifolds are
+/// rebuilt by the next step.
+impl Clone for ContactSet {
+    fn clone(&self) -> ContactSet {
+        ContactSet {
+            manifolds: self.manifolds.clone(),
+            ..ContactSet::default()
+        }
     }
 }
 

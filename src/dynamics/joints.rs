@@ -2,6 +2,9 @@
 //! with the contacts (see joint_solver.rs).
 
 use crate::body::{BodyHandle, BodySet};
+use crate::dynamics::springs::check_ends;
+use crate::error::{check_finite, check_finite3, Error, Result};
+use crate::limits;
 use crate::math::{DQuat, DVec3};
 
 /// A handle to a joint, for reading and removing it.
@@ -14,6 +17,46 @@ pub struct JointHandle(pub u64);
 pub struct Motor {
     pub speed: f64,
     pub max_torque: f64,
+}
+
+impl Motor {
+    /// A target speed and a torque within the engine's ranges.
+    pub fn check(&self) -> Result<()> {
+        limits::within(
+            "motor speed",
+            self.speed,
+            -limits::ANGULAR_SPEED,
+            limits::ANGULAR_SPEED,
+        )?;
+        limits::within("motor max_torque", self.max_torque, 0.0, limits::LOAD)?;
+        Ok(())
+    }
+}
+
+/// Hinge limits (lower, upper), radians: -pi <= lower <= upper <= pi.
+pub fn check_hinge_limits((lo, hi): (f64, f64)) -> Result<()> {
+    check_finite("limits", lo)?;
+    check_finite("limits", hi)?;
+    if lo > hi || lo < -std::f64::consts::PI || hi > std::f64::consts::PI {
+        return Err(Error::invalid(
+            "limits",
+            format!("({lo}, {hi})"),
+            "must be (lower, upper) with -pi <= lower <= upper <= pi",
+        ));
+    }
+    Ok(())
+}
+
+/// A direction a joint keeps in a body's frame: of unit length (1e-6: as saved).
+fn check_unit(param: &str, v: DVec3) -> Result<()> {
+    if !v.is_finite() || (v.length() - 1.0).abs() > 1e-6 {
+        return Err(Error::invalid(
+            param,
+            format!("{:?}", v.to_array()),
+            "must be a unit vector",
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -42,6 +85,60 @@ pub enum JointKind {
 }
 
 impl JointKind {
+    /// Checks the kind's own values against the engine's ranges.
+    pub fn check(&self) -> Result<()> {
+        match self {
+            JointKind::Distance { length } => {
+                limits::within("length", *length, 0.0, limits::SPAN)?;
+                if *length < 1e-9 {
+                    return Err(Error::invalid(
+                        "length",
+                        *length,
+                        "must be positive: the anchors coincide, use a ball joint",
+                    ));
+                }
+            }
+            JointKind::Rope { max_length } => {
+                limits::within("max_length", *max_length, 0.0, limits::SPAN)?;
+                if *max_length <= 0.0 {
+                    return Err(Error::invalid(
+                        "max_length",
+                        *max_length,
+                        "must be positive",
+                    ));
+                }
+            }
+            JointKind::Ball => {}
+            JointKind::Hinge {
+                axis_a,
+                axis_b,
+                reference_a,
+                reference_b,
+                limits,
+                motor,
+            } => {
+                for (name, v) in [
+                    ("axis_a", axis_a),
+                    ("axis_b", axis_b),
+                    ("reference_a", reference_a),
+                    ("reference_b", reference_b),
+                ] {
+                    check_unit(name, *v)?;
+                }
+                if let Some(l) = limits {
+                    check_hinge_limits(*l)?;
+                }
+                if let Some(m) = motor {
+                    m.check()?;
+                }
+            }
+            JointKind::Fixed { relative } => {
+                limits::orientation("relative", *relative)?;
+            }
+        }
+        Ok(())
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             JointKind::Distance { .. } => "distance",
@@ -97,6 +194,18 @@ pub(crate) fn hinge_angle(
 }
 
 impl Joint {
+    /// Checks what the joint holds against the engine's ranges: the one check of a joint,
+    /// made from the API and from a scene file alike.
+    pub fn check(&self) -> Result<()> {
+        check_ends(self.a, self.b)?;
+        limits::coordinate3("anchor_a", self.anchor_a)?;
+        limits::coordinate3("anchor_b", self.anchor_b)?;
+        self.kind.check()?;
+        check_finite3("impulse", self.impulse)?;
+        check_finite3("angular_impulse", self.angular_impulse)?;
+        Ok(())
+    }
+
     /// The anchors' world positions, or None if a body is gone.
     pub fn world_anchors(&self, bodies: &BodySet) -> Option<(DVec3, DVec3)> {
         let (xa, qa) = side_pose(bodies, Some(self.a))?;

@@ -2,6 +2,8 @@
 //! removed through their handle.
 
 use crate::body::BodyHandle;
+use crate::error::Result;
+use crate::limits;
 use crate::math::DVec3;
 
 /// A handle to an applied load, for removing it.
@@ -34,6 +36,17 @@ pub struct AppliedLoad {
 }
 
 impl AppliedLoad {
+    /// Checks the load against the engine's ranges (its duration is checked where it is
+    /// given): the one check of a load, from the API and from a scene file alike.
+    pub fn check(&self) -> Result<()> {
+        limits::bounded3("force", self.force, limits::LOAD)?;
+        limits::bounded3("torque", self.torque, limits::LOAD)?;
+        if let Some(p) = self.local_point {
+            limits::coordinate3("local_point", p)?;
+        }
+        Ok(())
+    }
+
     /// The share of the coming step of length dt during which the load acts.
     pub fn share_of_step(&self, dt: f64) -> f64 {
         match self.lasting {

@@ -3,6 +3,8 @@
 
 use crate::body::{BodyHandle, BodySet};
 use crate::dynamics::state::State;
+use crate::error::{Error, Result};
+use crate::limits;
 use crate::math::DVec3;
 
 /// A handle to a spring, for reading and removing it.
@@ -24,6 +26,32 @@ pub struct Spring {
     pub stiffness: f64,
     pub damping: f64,
     pub rest_length: f64,
+}
+
+impl Spring {
+    /// Checks what the spring holds against the engine's ranges: the one check of a spring,
+    /// made from the API and from a scene file alike.
+    pub fn check(&self) -> Result<()> {
+        check_ends(self.a, self.b)?;
+        limits::coordinate3("anchor_a", self.anchor_a)?;
+        limits::coordinate3("anchor_b", self.anchor_b)?;
+        limits::coefficient("stiffness", self.stiffness)?;
+        limits::coefficient("damping", self.damping)?;
+        limits::within("rest_length", self.rest_length, 0.0, limits::SPAN)?;
+        Ok(())
+    }
+}
+
+/// A spring's or joint's two ends must be two bodies (or a body and the world).
+pub(crate) fn check_ends(a: BodyHandle, b: Option<BodyHandle>) -> Result<()> {
+    if b == Some(a) {
+        return Err(Error::invalid(
+            "b",
+            "the same body as a",
+            "must be a different body from a (or None for the world)",
+        ));
+    }
+    Ok(())
 }
 
 /// A spring as one step sees it: its bodies as rows.

@@ -153,7 +153,7 @@ impl Frame {
         rows: &std::collections::HashMap<u64, usize>,
         present: &mut Vec<bool>,
     ) -> usize {
-        let bodies = w.bodies.bodies_mut();
+        let bodies = w.state.bodies.bodies_mut();
         present.clear();
         present.resize(bodies.len(), false);
         let mut unknown = 0;
@@ -173,8 +173,8 @@ impl Frame {
                 .copied()
                 .unwrap_or(DVec3::ZERO);
         }
-        w.base_time = self.time;
-        w.steps_since_base = 0;
+        w.state.base_time = self.time;
+        w.state.steps_since_base = 0;
         unknown
     }
 }
