@@ -3,38 +3,79 @@
 
 use quanta::Instant;
 
-/// Seconds spent in each stage of the last step (all zero after a step of a world at rest,
-/// which runs no stage).
+/// The stages of a step, in the order it runs them: the one list that world.rs's `step` runs,
+/// the timers report and lib.rs describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Candidate pairs from the bodies' bounding boxes.
+    BroadPhase,
+    /// Contact manifolds of the candidate pairs, matched to last step's; sleeping islands
+    /// that awake bodies touch wake.
+    NarrowPhase,
+    /// The smooth forces (gravity, damping and drag, springs, loads, the gyroscopic term)
+    /// integrated by the world's integrator.
+    Integrate,
+    /// Joints and contacts: impacts in time order, then resting contacts and joints
+    /// together; positions moved by the constrained velocities.
+    Solve,
+    /// Leftover penetration removed from positions only.
+    Correct,
+    /// Time advanced, finished loads expired, observers (recordings) told.
+    Finish,
+    /// Islands that rested long enough fall asleep.
+    Sleep,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 7] = [
+        Stage::BroadPhase,
+        Stage::NarrowPhase,
+        Stage::Integrate,
+        Stage::Solve,
+        Stage::Correct,
+        Stage::Finish,
+        Stage::Sleep,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::BroadPhase => "broad_phase",
+            Stage::NarrowPhase => "narrow_phase",
+            Stage::Integrate => "integrate",
+            Stage::Solve => "solve",
+            Stage::Correct => "correct",
+            Stage::Finish => "finish",
+            Stage::Sleep => "sleep",
+        }
+    }
+}
+
+/// Seconds spent in each stage of the last step, by `Stage` (all zero after a step of a world
+/// at rest, which runs no stage), and in the whole step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepTimes {
-    pub broad_phase: f64,
-    pub narrow_phase: f64,
-    pub integrate: f64,
-    pub solve: f64,
-    pub correct: f64,
-    pub finish: f64,
-    pub sleep: f64,
+    pub stages: [f64; STAGES],
     pub total: f64,
 }
 
 impl StepTimes {
+    /// Seconds of one stage.
+    pub fn of(&self, stage: Stage) -> f64 {
+        self.stages[stage as usize]
+    }
+
     /// The stages by name, in step order, then the total.
-    pub fn named(&self) -> [(&'static str, f64); 8] {
-        [
-            ("broad_phase", self.broad_phase),
-            ("narrow_phase", self.narrow_phase),
-            ("integrate", self.integrate),
-            ("solve", self.solve),
-            ("correct", self.correct),
-            ("finish", self.finish),
-            ("sleep", self.sleep),
-            ("total", self.total),
-        ]
+    pub fn named(&self) -> [(&'static str, f64); STAGES + 1] {
+        let mut out = [("total", self.total); STAGES + 1];
+        for (slot, stage) in out.iter_mut().zip(Stage::ALL) {
+            *slot = (stage.name(), self.of(stage));
+        }
+        out
     }
 }
 
-/// How many stages `StepTimes` times.
-const STAGES: usize = 7;
+/// How many stages a step has.
+const STAGES: usize = Stage::ALL.len();
 
 /// A stopwatch for timing a step's stages one after another. It keeps the instants each stage
 /// ended at and works out the seconds only when asked: most steps' times are never read (in a
@@ -55,12 +96,15 @@ impl Laps {
         }
     }
 
-    /// Marks the end of the next stage.
-    pub fn lap(&mut self) {
-        if let Some(mark) = self.marks.get_mut(self.count) {
-            *mark = Instant::now();
-            self.count += 1;
-        }
+    /// Marks the end of `stage`, which must be the stage after the last one marked.
+    pub fn lap(&mut self, stage: Stage) {
+        debug_assert_eq!(
+            stage as usize + 1,
+            self.count,
+            "stage {stage:?} ended out of order"
+        );
+        self.marks[stage as usize + 1] = Instant::now();
+        self.count = stage as usize + 2;
     }
 
     /// The stages' seconds, in `StepTimes` order (stages not lapped take zero).
@@ -74,14 +118,48 @@ impl Laps {
             }
         };
         StepTimes {
-            broad_phase: stage(1),
-            narrow_phase: stage(2),
-            integrate: stage(3),
-            solve: stage(4),
-            correct: stage(5),
-            finish: stage(6),
-            sleep: stage(7),
+            stages: std::array::from_fn(|i| stage(i + 1)),
             total: (self.marks[last] - self.marks[0]).as_secs_f64(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_are_timed_by_name_in_step_order() {
+        let mut laps = Laps::start();
+        for stage in Stage::ALL {
+            laps.lap(stage);
+        }
+        let times = laps.times();
+        let named = times.named();
+        let names: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "broad_phase",
+                "narrow_phase",
+                "integrate",
+                "solve",
+                "correct",
+                "finish",
+                "sleep",
+                "total"
+            ]
+        );
+        assert!(named.iter().all(|(_, s)| *s >= 0.0));
+        let sum: f64 = times.stages.iter().sum();
+        assert!((sum - times.total).abs() <= 1e-9 * times.total.max(1e-9));
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "out of order")]
+    fn a_stage_out_of_order_is_caught_in_debug_builds() {
+        let mut laps = Laps::start();
+        laps.lap(Stage::NarrowPhase);
     }
 }

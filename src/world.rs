@@ -6,10 +6,9 @@ use crate::body::{BodyKind, BodySet};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
 use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
-use crate::dynamics::contact_solver::{ContactSolver, SolverSettings};
+use crate::dynamics::contact_solver::SolverSettings;
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
-use crate::dynamics::joint_solver::JointSolver;
 use crate::dynamics::joints::Joint;
 use crate::dynamics::loads::AppliedLoad;
 use crate::dynamics::position_correction::{correct_positions, CorrectionSettings};
@@ -17,12 +16,13 @@ use crate::dynamics::sleep::Islands;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::state::State;
+use crate::dynamics::velocity_solve::{Constraints, Step, VelocitySolver};
 use crate::error::{Error, Result};
 use crate::events::ContactEvents;
 use crate::material::{Material, MaterialRules};
 use crate::math::{DMat3, DQuat, DVec3};
 use crate::observer::SharedObserver;
-use crate::profile::{Laps, StepTimes};
+use crate::profile::{Laps, Stage, StepTimes};
 use crate::shape::aabb::Aabb;
 use crate::shape::Shape;
 
@@ -72,6 +72,8 @@ impl Default for Settings {
 /// Buffers the step reuses, so a warm scene does not allocate.
 #[derive(Default)]
 struct Scratch {
+    /// Each joint's bodies as rows.
+    joint_rows: Vec<(usize, Option<usize>)>,
     start: State,
     end: State,
     params: Vec<ForceParams>,
@@ -158,15 +160,11 @@ pub struct World {
     state_current: bool,
     broad_phase: BroadPhase,
     integrator: Integrator,
-    solver: ContactSolver,
-    joint_solver: JointSolver,
+    constraints: VelocitySolver,
     islands: Islands,
     scratch: Scratch,
     /// When each stage of the last step ended (None after a step at rest).
     laps: Option<Laps>,
-    /// Velocity-solver iterations run in the last step (both passes when static friction let
-    /// go).
-    solver_iterations_done: u32,
     /// The threads the narrow phase may use (results are the same on any number). One by
     /// default: on the 2-core machine of benchmarks/RESULTS.md, two made it slower.
     pub(crate) threads: Threads,
@@ -190,12 +188,10 @@ impl World {
             revision: 0,
             state_current: false,
             broad_phase: BroadPhase::default(),
-            solver: ContactSolver::default(),
-            joint_solver: JointSolver::default(),
+            constraints: VelocitySolver::default(),
             islands: Islands::default(),
             scratch: Scratch::default(),
             laps: None,
-            solver_iterations_done: 0,
             threads: Threads::One,
         }
     }
@@ -305,18 +301,17 @@ impl World {
         }
         let mut laps = Laps::start();
         self.find_candidate_pairs();
-        laps.lap();
+        laps.lap(Stage::BroadPhase);
         self.update_manifolds();
         self.wake_touched();
-        laps.lap();
+        laps.lap(Stage::NarrowPhase);
         self.gather_state();
         self.integrate_smooth_forces();
-        laps.lap();
+        laps.lap(Stage::Integrate);
         self.solve_velocity_constraints();
-        self.integrate_positions();
-        laps.lap();
+        laps.lap(Stage::Solve);
         self.correct_positions();
-        laps.lap();
+        laps.lap(Stage::Correct);
         let end = &self.scratch.end;
         let ended = (0..end.x.len()).map(|i| (end.x[i], end.q[i], end.v[i], end.w[i]));
         if let Err(e) = self.check_state(ended) {
@@ -325,9 +320,9 @@ impl World {
             return Err(e);
         }
         self.finish_step();
-        laps.lap();
+        laps.lap(Stage::Finish);
         self.fall_asleep();
-        laps.lap();
+        laps.lap(Stage::Sleep);
         self.laps = Some(laps);
         Ok(())
     }
@@ -369,7 +364,7 @@ impl World {
     /// Velocity-solver iterations the last step ran (at most `solver_iterations`, twice that
     /// when static friction let go of a contact; fewer once converged, see `solver_tolerance`).
     pub fn solver_iterations_done(&self) -> u32 {
-        self.solver_iterations_done
+        self.constraints.iterations_done()
     }
 
     /// Where the last step's time went, stage by stage.
@@ -388,8 +383,7 @@ impl World {
     /// they are, so it only advances time and records.
     fn rest_step(&mut self) {
         self.laps = None;
-        self.solver_iterations_done = 0;
-        self.solver.impacts.clear();
+        self.constraints.clear();
         self.state.steps_since_base += 1;
         self.notify_observers();
     }
@@ -678,116 +672,44 @@ impl World {
             .step(&forces, t, self.state.settings.dt, &sc.start, &mut sc.end);
     }
 
-    /// Contact and joint impulses: joints held at the step's end, contacts warm-started,
-    /// impacts, then contacts and joints iterated together, impulses stored.
+    /// Contact and joint impulses (the schedule is dynamics/velocity_solve.rs's), then the
+    /// constrained bodies moved by them.
     fn solve_velocity_constraints(&mut self) {
-        self.solver.impacts.clear();
-        self.solver_iterations_done = 0;
-        if self.state.contacts.manifolds.is_empty() && self.state.joints.is_empty() {
-            return;
-        }
+        let settings = &self.state.settings;
         let set = SolverSettings {
-            dt: self.state.settings.dt,
-            iterations: self.state.settings.solver_iterations,
-            restitution_threshold: self.state.settings.restitution_threshold,
-            tolerance: self.state.settings.solver_tolerance,
-            position_weight: self.state.settings.integrator.position_weight(),
-            touching: self.state.settings.linear_slop,
-            down: self.state.settings.gravity.normalize_or_zero(),
+            dt: settings.dt,
+            iterations: settings.solver_iterations,
+            restitution_threshold: settings.restitution_threshold,
+            tolerance: settings.solver_tolerance,
+            position_weight: settings.integrator.position_weight(),
+            touching: settings.linear_slop,
+            down: settings.gravity.normalize_or_zero(),
         };
-        let sc = &self.scratch;
-        self.solver.prepare(
-            &self.state.contacts.manifolds,
-            &sc.start,
-            &sc.end,
-            &sc.masses,
-            (&sc.radii, &sc.sharp),
+        let sc = &mut self.scratch;
+        let bodies = &self.state.bodies;
+        let row = |h| {
+            bodies
+                .dense_index(h)
+                .expect("joints of removed bodies are removed with them")
+        };
+        sc.joint_rows.clear();
+        sc.joint_rows
+            .extend(self.state.joints.iter().map(|j| (row(j.a), j.b.map(row))));
+        self.constraints.solve(
+            Constraints {
+                manifolds: &mut self.state.contacts.manifolds,
+                joints: &mut self.state.joints,
+                joint_rows: &sc.joint_rows,
+            },
+            Step {
+                start: &sc.start,
+                end: &mut sc.end,
+                masses: &sc.masses,
+                radii: &sc.radii,
+                sharp: &sc.sharp,
+            },
             &set,
         );
-        let bodies = &self.state.bodies;
-        let rows = self.state.joints.iter().map(|j| {
-            let a = bodies
-                .dense_index(j.a)
-                .expect("joints of removed bodies are removed with them");
-            (
-                a,
-                j.b.map(|b| {
-                    bodies
-                        .dense_index(b)
-                        .expect("joints of removed bodies are removed with them")
-                }),
-            )
-        });
-        self.joint_solver
-            .prepare(&self.state.joints, rows, &sc.start);
-        for j in &self.state.joints {
-            for row in [bodies.dense_index(j.a)]
-                .into_iter()
-                .chain(j.b.map(|b| bodies.dense_index(b)))
-                .flatten()
-            {
-                self.solver.bodies[row].touch(sc.start.q[row], &sc.masses[row]);
-            }
-        }
-        let joint_sweeps = 25 * set.iterations;
-        self.joint_solver.solve_positions(
-            &self.state.joints,
-            &mut self.solver.bodies,
-            &sc.end,
-            set.dt,
-            joint_sweeps,
-        );
-        self.solver.warm_start();
-        self.solver.impacts(&sc.start, &set);
-        self.iterate_velocities(set.iterations);
-        // A contact that static friction cannot hold slides from this step on, with kinetic
-        // friction: solve again with it let go (when kinetic friction is the weaker).
-        if self.solver.release_saturated() {
-            self.iterate_velocities(set.iterations);
-        }
-        self.solver
-            .store_impulses(&mut self.state.contacts.manifolds);
-        self.joint_solver.store_impulses(&mut self.state.joints);
-    }
-
-    /// Gauss-Seidel iterations over contacts and joints together, until one changes no
-    /// contact's relative velocity by more than the solver tolerance, when the contacts started
-    /// from last step's impulses and there is no joint to solve.
-    fn iterate_velocities(&mut self, iterations: u32) {
-        let tolerance = (self.state.joints.is_empty() && self.solver.warm)
-            .then_some(self.state.settings.solver_tolerance);
-        for _ in 0..iterations {
-            self.solver_iterations_done += 1;
-            let change = self.solver.solve_iteration();
-            self.joint_solver.solve_velocities(
-                &self.state.joints,
-                &mut self.solver.bodies,
-                &self.scratch.end,
-                self.state.settings.dt,
-            );
-            if tolerance.is_some_and(|t| change <= t) {
-                break;
-            }
-        }
-    }
-
-    /// Bodies in contact take the constrained velocities and move by the displacement the
-    /// impulses add; all others keep the integrator's result untouched.
-    fn integrate_positions(&mut self) {
-        if self.state.contacts.manifolds.is_empty() && self.state.joints.is_empty() {
-            return;
-        }
-        let end = &mut self.scratch.end;
-        for (i, sb) in self.solver.bodies.iter().enumerate() {
-            if !sb.touched || sb.inv_mass == 0.0 {
-                continue;
-            }
-            let free = (end.q[i], end.w[i]);
-            end.v[i] = sb.v;
-            (end.x[i], end.q[i]) = sb.end_pose(end, i);
-            end.w[i] =
-                sb.end_angular_velocity(self.scratch.masses[i].inv_inertia_body, free, end.q[i]);
-        }
     }
 
     /// Moves penetrating bodies apart without changing velocities.
@@ -817,7 +739,7 @@ impl World {
     fn finish_step(&mut self) {
         self.events.update(
             &self.state.contacts.manifolds,
-            &self.solver.impacts,
+            self.constraints.impacts(),
             &self.state.bodies,
             self.time(),
         );

@@ -16,3 +16,5 @@ pub mod sleep;
 pub mod solver_body;
 pub mod springs;
 pub mod state;
+pub mod tuning;
+pub mod velocity_solve;

@@ -1,0 +1,144 @@
+//! Stage 4 of a step, the velocity solve, as a schedule of named passes over the contacts and
+//! joints (Box2D v3's solver stages, RATTLE for the joints):
+//! 1. prepare: solver bodies and points from the manifolds, rows of the joints;
+//! 2. joint positions: the joints held at the step's end (RATTLE's position phase);
+//! 3. warm start: contacts from last step's impulses (new resting ones from the weights above);
+//! 4. impacts: one at a time in the order they happen within the step;
+//! 5. iterate: resting contacts with Coulomb friction and joint velocities together;
+//! 6. release: contacts that static friction cannot hold slide, and the iterations run again
+//!    when that lowers a friction limit;
+//! 7. store impulses for the next step's warm start;
+//! 8. integrate positions: constrained bodies move by what the impulses did.
+
+use crate::collision::manifold::Manifold;
+use crate::dynamics::contact_solver::{ContactSolver, Impact, SolverSettings};
+use crate::dynamics::joint_solver::JointSolver;
+use crate::dynamics::joints::Joint;
+use crate::dynamics::solver_body::BodyMass;
+use crate::dynamics::state::State;
+use crate::dynamics::tuning::JOINT_POSITION_SWEEPS;
+
+/// The constraints a step solves: the contact manifolds and the joints, whose impulses are
+/// stored back for warm starting, and each joint's bodies as rows.
+pub struct Constraints<'a> {
+    pub manifolds: &'a mut [Manifold],
+    pub joints: &'a mut [Joint],
+    pub joint_rows: &'a [(usize, Option<usize>)],
+}
+
+/// The step's arrays: the bodies at its start, and at its end as the smooth forces took them
+/// (the solve moves the constrained ones), their masses, and what the contact solver needs of
+/// their shapes (see `ContactSolver::prepare`).
+pub struct Step<'a> {
+    pub start: &'a State,
+    pub end: &'a mut State,
+    pub masses: &'a [BodyMass],
+    pub radii: &'a [f64],
+    pub sharp: &'a [bool],
+}
+
+/// The contact and joint solvers with their buffers, reused from step to step.
+#[derive(Default)]
+pub struct VelocitySolver {
+    contacts: ContactSolver,
+    joints: JointSolver,
+    /// Iterations run in the last step (both rounds when static friction let go).
+    iterations_done: u32,
+}
+
+impl VelocitySolver {
+    /// The impacts of the last step, in the order they happened.
+    pub fn impacts(&self) -> &[Impact] {
+        &self.contacts.impacts
+    }
+
+    pub fn iterations_done(&self) -> u32 {
+        self.iterations_done
+    }
+
+    /// Forgets the last step's impacts and counts (a step that solves nothing).
+    pub fn clear(&mut self) {
+        self.contacts.impacts.clear();
+        self.iterations_done = 0;
+    }
+
+    /// Runs the schedule (see the module's comment) over `c`, moving the constrained bodies of
+    /// `step.end`.
+    pub fn solve(&mut self, c: Constraints, step: Step, set: &SolverSettings) {
+        self.clear();
+        if c.manifolds.is_empty() && c.joints.is_empty() {
+            return;
+        }
+        self.contacts.prepare(
+            c.manifolds,
+            step.start,
+            step.end,
+            step.masses,
+            (step.radii, step.sharp),
+            set,
+        );
+        self.joints
+            .prepare(c.joints, c.joint_rows.iter().copied(), step.start);
+        for &(a, b) in c.joint_rows {
+            for row in std::iter::once(a).chain(b) {
+                self.contacts.bodies[row].touch(step.start.q[row], &step.masses[row]);
+            }
+        }
+        self.joints.solve_positions(
+            c.joints,
+            &mut self.contacts.bodies,
+            step.end,
+            set.dt,
+            JOINT_POSITION_SWEEPS * set.iterations,
+        );
+        self.contacts.warm_start();
+        self.contacts.impacts(step.start, set);
+        let tolerance = c.joints.is_empty().then_some(set.tolerance);
+        self.iterate(c.joints, step.end, set, tolerance);
+        // A contact that static friction cannot hold slides from this step on, with kinetic
+        // friction: solve again with it let go (when kinetic friction is the weaker).
+        if self.contacts.release_saturated() {
+            self.iterate(c.joints, step.end, set, tolerance);
+        }
+        self.contacts.store_impulses(c.manifolds);
+        self.joints.store_impulses(c.joints);
+        self.integrate_positions(step.end, step.masses);
+    }
+
+    /// Gauss-Seidel iterations over contacts and joints together, until one changes no
+    /// contact's relative velocity by more than `tolerance`: only when the contacts started
+    /// from last step's impulses (from a guess, a small change may mean they are still far
+    /// from converged) and there is no joint to solve.
+    fn iterate(
+        &mut self,
+        joints: &[Joint],
+        end: &State,
+        set: &SolverSettings,
+        tolerance: Option<f64>,
+    ) {
+        let tolerance = tolerance.filter(|_| self.contacts.warm);
+        for _ in 0..set.iterations {
+            self.iterations_done += 1;
+            let change = self.contacts.solve_iteration();
+            self.joints
+                .solve_velocities(joints, &mut self.contacts.bodies, end, set.dt);
+            if tolerance.is_some_and(|t| change <= t) {
+                break;
+            }
+        }
+    }
+
+    /// Bodies in contact take the constrained velocities and move by the displacement the
+    /// impulses add; all others keep the integrator's result untouched.
+    fn integrate_positions(&self, end: &mut State, masses: &[BodyMass]) {
+        for (i, sb) in self.contacts.bodies.iter().enumerate() {
+            if !sb.touched || sb.inv_mass == 0.0 {
+                continue;
+            }
+            let free = (end.q[i], end.w[i]);
+            end.v[i] = sb.v;
+            (end.x[i], end.q[i]) = sb.end_pose(end, i);
+            end.w[i] = sb.end_angular_velocity(masses[i].inv_inertia_body, free, end.q[i]);
+        }
+    }
+}
