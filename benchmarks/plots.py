@@ -51,8 +51,8 @@ def step_times(pile_rows, pyramid_rows, steps, path):
     plt.close(fig)
 
 
-def scaling(rows, seed_a, slopes, path):
-    """Step time against N (log-log) per engine with its fitted power law, and seed A's
+def scaling(rows, all_pairs, slopes, path):
+    """Step time against N (log-log) per engine with its fitted power law, and the 3D polyhedron engine's
     collision-detection pass for reference."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 5))
@@ -64,11 +64,11 @@ def scaling(rows, seed_a, slopes, path):
         if name in slopes:
             ax.loglog(ns, ts[-1] * (ns / ns[-1]) ** slopes[name], ":", color=f"C{i}")
     ax.loglog(
-        list(seed_a),
-        list(seed_a.values()),
+        list(all_pairs),
+        list(all_pairs.values()),
         "s--",
         color="gray",
-        label=f"seed A: collision detection only, k = {slopes['seed A']:.2f}",
+        label=f"the 3D polyhedron engine: collision detection only, k = {slopes['the 3D polyhedron engine']:.2f}",
     )
     ax.set(
         xlabel="bodies",

@@ -162,7 +162,7 @@ def main():
             args.scaling_peer_max,
         )
         plots.scaling(
-            rows, scaling.SEED_A, scaling.fits(rows), os.path.join(out_dir, "scaling.png")
+            rows, scaling.ALL_PAIRS, scaling.fits(rows), os.path.join(out_dir, "scaling.png")
         )
         sections[6] = scaling.section(rows, args.scaling_steps, "scaling.png")
     if 7 in scenes:

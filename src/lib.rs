@@ -1,25 +1,24 @@
 //! rigidlab: a rigid-body physics lab. The engine is plain Rust (f64, glam); `python` wraps it
 //! for Python and `viewer` shows it (with `stream` carrying a running world to it).
 //!
-//! A step of `World` (see world.rs), in order:
-//! 1. broad phase: candidate pairs from uniform grids, one per class of box sizes,
-//! 2. narrow phase: contact manifolds (<= 4 points) for every pair of shapes (re-measured
+//! A step of `World` (see world.rs) runs the stages of `profile::Stage`, in order:
+//! 1. broad_phase: candidate pairs from uniform grids, one per class of box sizes;
+//! 2. narrow_phase: contact manifolds (<= 4 points) for every pair of shapes (re-measured
 //!    instead of found again for polyhedra that barely moved relative to each other; on several
-//!    threads for large scenes if asked), matched to last step's for warm starting (a sleeping body's
-//!    contacts are kept as they were); sleeping islands that awake bodies touch wake,
-//! 3. smooth forces (gravity, damping and drag, springs, applied loads, gyroscopic term)
-//!    integrated by the world's integrator (explicit Euler, symplectic Euler, velocity Verlet
-//!    or RK4),
-//! 4. joints held at the step's end (RATTLE's position phase), then contact impulses: warm
-//!    start (new resting contacts from the weights above them), impacts one at a time in the
+//!    threads for large scenes if asked), matched to last step's for warm starting (a sleeping
+//!    body's contacts are kept as they were); sleeping islands that awake bodies touch wake;
+//! 3. integrate: smooth forces (gravity, damping and drag, springs, applied loads, gyroscopic
+//!    term) integrated by the world's integrator (explicit Euler, symplectic Euler, velocity
+//!    Verlet or RK4);
+//! 4. solve: the velocity solve's schedule (dynamics/velocity_solve.rs): joints held at the
+//!    step's end (RATTLE's position phase), contacts warm-started, impacts one at a time in the
 //!    order they happen within the step, each at its time of impact with the geometry of that
 //!    moment, restitution and friction together, then resting contacts with Coulomb friction
 //!    (each manifold's friction as a whole, its normal impulses solved together) and joint
-//!    velocities, iterated together,
-//! 5. positions moved by the constrained velocities,
-//! 6. leftover penetration removed from positions only,
-//! 7. time advanced, finished loads expired, recordings sampled; islands that rested long
-//!    enough on something fall asleep.
+//!    velocities iterated together; positions moved by the constrained velocities;
+//! 5. correct: leftover penetration removed from positions only;
+//! 6. finish: time advanced, finished loads expired, observers (recordings) told;
+//! 7. sleep: islands that rested long enough on something fall asleep.
 //!
 //! With no contact the step is exactly the chosen integrator. A world whose dynamic bodies all
 //! sleep (no moving kinematic body, no load) runs no stage: its step only advances the clock.

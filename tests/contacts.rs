@@ -443,7 +443,7 @@ fn broad_phase_passes_on_only_the_pairs_that_overlap() {
     assert_eq!(w.manifolds().len(), 100);
 }
 
-/// Seed D's room: heavy spheres landing on one another on a ramp. A body about to be struck
+/// The XNA library's room: heavy spheres landing on one another on a ramp. A body about to be struck
 /// must not be warm started with last step's load, or the impact bounces that load back and
 /// energy appears (it rose by 1% of the start in one step when a sphere landed on a stack).
 /// The energy may rise only by what position correction lifts, far below that.

@@ -1,4 +1,4 @@
-//! Free motion: each integrator against closed forms and SEEDS.md Table 4.1.
+//! Free motion: each integrator against closed forms and the 2D sandbox simulator's Table 4.1.
 
 mod common;
 use common::*;

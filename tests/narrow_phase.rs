@@ -1,4 +1,4 @@
-//! Narrow phase against geometry: the six feature pairs of two boxes (seed A's demo scenes),
+//! Narrow phase against geometry: the six feature pairs of two boxes (the 3D polyhedron engine's demo scenes),
 //! hulls, capsules and spheres. Depths are checked against an independent oracle: the smallest
 //! overlap of the two shapes' projections over a dense set of directions.
 

@@ -344,7 +344,7 @@ def test_newtons_cradle_sends_out_one_ball(gravity, dt):
 
 def test_seed_b_experiment_1_oblique_impact_with_spin():
     # Two 1 kg discs (spheres here) of radius 2 m, no gravity, e = 1, mu = 0.5; A at rest, B at
-    # (-1, 0) m/s spinning at +2 rad/s. Seed B: v'_A = (-1, -0.5), v'_B = (0, 0.5).
+    # (-1, 0) m/s spinning at +2 rad/s. The 2D sandbox simulator: v'_A = (-1, -0.5), v'_B = (0, 0.5).
     w = rl.World(gravity=(0, 0, 0))
     a = w.add_sphere(2.0, mass=1.0, restitution=1.0, friction=0.5)
     b = w.add_sphere(

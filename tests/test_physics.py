@@ -41,7 +41,7 @@ def floor_world(**kw):
 
 
 FREE_FALL_TABLE = [
-    # integrator, dt, y after 10 s of free fall from rest at y = 0, g = 9.80665 (SEEDS.md, B)
+    # integrator, dt, y after 10 s of free fall from rest at y = 0, g = 9.80665 (the 2D sandbox simulator's Table 4.1)
     ("rk4", 1.0, -490.33249999999998),
     ("rk4", 0.1, -490.33250000000027),
     ("euler", 0.1, -485.42917500000027),

@@ -1,5 +1,5 @@
 """Recording inside the engine, snapshots, scene files and pickling: bit-exact round trips,
-determinism, and clear errors for bad files. Also seed B's experiment 4 as a preset."""
+determinism, and clear errors for bad files. Also the 2D sandbox simulator's experiment 4 as a preset."""
 
 import json
 import math
@@ -260,7 +260,7 @@ def test_long_recording_runs_inside_the_engine():
 
 
 # ---------------------------------------------------------------------------------------------
-# seed B, experiment 4
+# the 2D sandbox simulator, experiment 4
 
 
 def test_spring_weights_damped_rest_undamped_keep_amplitude():

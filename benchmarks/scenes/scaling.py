@@ -16,10 +16,10 @@ from timing import medians, stepped, timed, turns
 RADIUS = 0.05
 #: The bin is BIN wide at this many bodies, and its area grows with N.
 BASE = 1000
-#: Seed A (SEEDS.md): seconds for one all-pairs collision-detection pass, by body count, and its
+#: The 3D polyhedron engine rigidlab grew from (C++/OpenGL, 2010): seconds for one all-pairs collision-detection pass, by body count, and its
 #: memory per body (bytes).
-SEED_A = {500: 1.72, 1000: 6.55, 2000: 26.28, 3500: 80.53}
-SEED_A_BYTES = 1300
+ALL_PAIRS = {500: 1.72, 1000: 6.55, 2000: 26.28, 3500: 80.53}
+ALL_PAIRS_BYTES = 1300
 
 
 def side(n: int) -> float:
@@ -80,13 +80,13 @@ def measure(engines, sizes, steps, repeats, peer_max):
 
 
 def fits(rows) -> dict[str, float]:
-    """The fitted exponent of each engine measured at two sizes or more, and seed A's."""
+    """The fitted exponent of each engine measured at two sizes or more, and the 3D polyhedron engine's."""
     out = {}
     for name in dict.fromkeys(r[1] for r in rows):
         mine = [r for r in rows if r[1] == name]
         if len(mine) > 1:
             out[name] = exponent([r[0] for r in mine], [r[3] for r in mine])
-    out["seed A"] = exponent(list(SEED_A), list(SEED_A.values()))
+    out["the 3D polyhedron engine"] = exponent(list(ALL_PAIRS), list(ALL_PAIRS.values()))
     return out
 
 
@@ -116,8 +116,8 @@ def section(rows, steps, figure) -> list[str]:
         + ", ".join(f"{name} k = {k:.2f}" for name, k in slopes.items())
         + ".",
         "",
-        f"Seed A (SEEDS.md) tested all pairs: one collision-detection pass alone took {SEED_A[1000]} s at 1000 bodies and {SEED_A[3500]} s at 3500 "
-        f"(k = {slopes['seed A']:.2f}, O(N^2)), with about {SEED_A_BYTES / 1000:.1f} KB per body. rigidlab takes "
+        f"The 3D polyhedron engine rigidlab grew from (C++/OpenGL, 2010) tested all pairs: one collision-detection pass alone took {ALL_PAIRS[1000]} s at 1000 bodies and {ALL_PAIRS[3500]} s at 3500 "
+        f"(k = {slopes['the 3D polyhedron engine']:.2f}, O(N^2)), with about {ALL_PAIRS_BYTES / 1000:.1f} KB per body. rigidlab takes "
         f"{rl[0][3] * 1e3:.2f} ms for a whole step at {rl[0][0]} bodies and {rl[-1][3] * 1e3:.2f} ms at {rl[-1][0]} "
         f"(k = {slopes.get('rigidlab', float('nan')):.2f}), with {rl[-1][4] / 1000:.2f} KB per body at {rl[-1][0]} once built and {rl[-1][5] / 1000:.2f} KB after stepping.",
     ]

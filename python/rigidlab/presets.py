@@ -35,7 +35,7 @@ __all__ = [
     "export_scenes",
 ]
 
-#: The six ways two boxes can first touch (seed A's demo scenes).
+#: The six ways two boxes can first touch (the 3D polyhedron engine's demo scenes).
 FEATURE_PAIRS = (
     "vertex-vertex",
     "vertex-edge",
@@ -123,7 +123,7 @@ def feature_pair(
         kind="static",
         name=f"lower ({low} up)",
     )
-    # A small offset keeps the first touch off the exact centre, as in seed A's demos.
+    # A small offset keeps the first touch off the exact centre, as in the 3D polyhedron engine's demos.
     upper = w.add_box(
         (size,) * 3,
         position=(0.05 * size, lower_y + top + bottom + drop, 0.03 * size),
@@ -135,7 +135,7 @@ def feature_pair(
 
 
 def block_plank_prism(friction: float = 0.6) -> tuple[World, list[Body]]:
-    """Seed A's stack: a block on a plank on a prism on the floor. The prism's cross-section
+    """The 3D polyhedron engine's stack: a block on a plank on a prism on the floor. The prism's cross-section
     is a trapezoid with a narrow flat top, so the stack balances. Bodies: [prism, plank, block].
     """
     w = World()
@@ -233,7 +233,7 @@ def pyramid(base: int = 10, half: float = 0.5, friction: float = 0.5) -> tuple[W
 
 
 def ramp_room() -> tuple[World, list[Body]]:
-    """Seed D's demo room: a 30-degree ramp (the plane with normal (-0.5, 0.866, 0) through
+    """The XNA library's demo room: a 30-degree ramp (the plane with normal (-0.5, 0.866, 0) through
     (7, -9, 0)), the floor y = -18, walls at x = -28, z = -19 and z = 19.95, and six heavy
     spheres of radius 2.8-4 m, masses 500-2000 kg and restitution 0.5-0.8, under gravity
     (0, -49, 0). Bodies: the six spheres."""
@@ -274,7 +274,7 @@ def bouncing_balls(
 def friction_incline(
     frictions: Sequence[float] = (0.05, 0.2, 0.35, 0.6), angle_deg: float = 25.0
 ) -> tuple[World, list[Body]]:
-    """Seed B's experiment 3: squares of increasing kinetic friction (static = kinetic) dropped
+    """The 2D sandbox simulator's experiment 3: squares of increasing kinetic friction (static = kinetic) dropped
     side by side on a platform inclined at `angle_deg`. Theory: on the slope each accelerates at
     g (sin - mu cos) while that is positive; the roughest (mu > tan) stops. Bodies: the squares.
     """
@@ -344,7 +344,7 @@ def spring_weights(
     displacement: float = 0.15,
     plank_mass: float = 3.0,
 ) -> tuple[World, list[Body]]:
-    """Seed B's experiment 4: weights of `mass` kg hanging from springs of `stiffness` N/m under
+    """The 2D sandbox simulator's experiment 4: weights of `mass` kg hanging from springs of `stiffness` N/m under
     a ceiling at y = 2, each started `displacement` m below its equilibrium: one undamped
     spring, one damped (`damping` N s/m), two undamped springs sharing one weight, and three
     damped springs whose weights carry a plank of `plank_mass` kg. The damped ones come to
