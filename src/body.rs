@@ -101,6 +101,15 @@ impl BodyDesc {
         }
     }
 
+    /// Takes the desc's position as where the origin of the frame a hull's points were given
+    /// in goes (`Shape::convex` returns the hull centred on its centroid, and the centroid's
+    /// place in that frame): the body's position becomes the centroid's place in the world.
+    pub fn place_frame_origin(&mut self, centroid: DVec3) {
+        if self.orientation.is_finite() && self.orientation.length() > 0.0 {
+            self.position += self.orientation.normalize() * centroid;
+        }
+    }
+
     /// The infinite plane {x : normal . x = offset}, solid on the side opposite the normal: a
     /// static body at the plane's point nearest the origin, its y axis along the normal.
     pub fn plane(normal: DVec3, offset: f64) -> Result<BodyDesc> {
@@ -211,6 +220,11 @@ impl Body {
     /// A body-frame point in world coordinates.
     pub fn world_point(&self, local: DVec3) -> DVec3 {
         self.position + self.orientation * local
+    }
+
+    /// A world point in the body's frame (the inverse of `world_point`).
+    pub fn local_point(&self, world: DVec3) -> DVec3 {
+        self.orientation.inverse() * (world - self.position)
     }
 
     /// Velocity of the material point at world position p.

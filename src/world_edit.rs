@@ -285,7 +285,7 @@ impl World {
             limits::coordinate3("point", p)?;
         }
         let b = self.body(h)?;
-        let local_point = point.map(|p| b.orientation.inverse() * (p - b.position));
+        let local_point = point.map(|p| b.local_point(p));
         self.apply_load(
             h,
             force,

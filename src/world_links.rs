@@ -30,7 +30,7 @@ impl Attachment {
         limits::coordinate3("anchor", point)?;
         let local = |h: BodyHandle| -> Result<DVec3> {
             let body = world.body(h)?;
-            Ok(body.orientation.inverse() * (point - body.position))
+            Ok(body.local_point(point))
         };
         let anchor_a = local(a)?;
         let anchor_b = match b {

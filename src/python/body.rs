@@ -481,7 +481,7 @@ impl PyBody {
                 Some(p) => {
                     crate::limits::coordinate3("point", p)?;
                     let b = w.body(self.handle)?;
-                    Some(b.orientation.inverse() * (p - b.position))
+                    Some(b.local_point(p))
                 }
                 None => lp
                     .map(|p| crate::limits::bounded3("local_point", p, crate::limits::LENGTH.1))

@@ -298,9 +298,7 @@ impl PyWorld {
             })
             .py()?;
         let mut desc = body_desc(func, BodyDesc::new(shape), kwargs, true)?;
-        if desc.orientation.is_finite() && desc.orientation.length() > 0.0 {
-            desc.position += desc.orientation.normalize() * centroid;
-        }
+        desc.place_frame_origin(centroid);
         Self::add(slf, desc)
     }
 

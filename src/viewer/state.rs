@@ -655,7 +655,7 @@ impl ViewerState {
                     let Ok(b) = self.world.body(h) else { return };
                     let (dynamic, local_point) = (
                         b.is_dynamic(),
-                        b.orientation.inverse() * (point - b.position),
+                        b.local_point(point),
                     );
                     if dynamic && self.editable() {
                         self.drag = Some(Drag {
