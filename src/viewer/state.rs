@@ -653,10 +653,7 @@ impl ViewerState {
                 if let Some(h) = self.handle(body) {
                     self.selected = Some(body);
                     let Ok(b) = self.world.body(h) else { return };
-                    let (dynamic, local_point) = (
-                        b.is_dynamic(),
-                        b.local_point(point),
-                    );
+                    let (dynamic, local_point) = (b.is_dynamic(), b.local_point(point));
                     if dynamic && self.editable() {
                         self.drag = Some(Drag {
                             body,

@@ -15,13 +15,18 @@
 //! symplectic and second order: energy stays bounded and the rod length exact.
 
 use crate::dynamics::joint_tree::{Arms, JointTree};
-use crate::dynamics::joints::{hinge_angle, Joint, JointKind};
+use crate::dynamics::joints::{Joint, JointKind};
+
+mod ball;
+mod distance;
+mod fixed;
+mod hinge;
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
-use crate::math::{DMat3, DQuat, DVec3};
+use crate::math::{skew, DMat3, DQuat, DVec3};
 
 /// Largest joint error (m or rad) the position phase leaves.
-pub(super) const TOLERANCE: f64 = 1e-12;
+pub(crate) const TOLERANCE: f64 = 1e-12;
 
 /// A joint as one step sees it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,15 +53,6 @@ pub struct JointSolver {
     rows: Vec<Row>,
     arms: Vec<Arms>,
     tree: JointTree,
-}
-
-/// [r]x, the matrix of r x.
-fn skew(r: DVec3) -> DMat3 {
-    DMat3::from_cols(
-        DVec3::new(0.0, r.z, -r.y),
-        DVec3::new(-r.z, 0.0, r.x),
-        DVec3::new(r.y, -r.x, 0.0),
-    )
 }
 
 /// Two unit vectors perpendicular to unit n and to each other.
@@ -312,37 +308,6 @@ fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: boo
     c.length()
 }
 
-/// The anchors' distance to `length` (both ways, or only down to it when `rope`), by an
-/// impulse along the start-of-step direction.
-fn hold_distance(
-    joint: &Joint,
-    row: &mut Row,
-    s: &mut Sides,
-    dt: f64,
-    length: f64,
-    rope: bool,
-    project: bool,
-) -> f64 {
-    let (ra, rb, d) = arms(joint, s);
-    let dist = d.length();
-    let err = dist - length;
-    if dist < 1e-12 || (rope && err <= 0.0) {
-        return 0.0;
-    }
-    let (n0, ia, ib) = if project || row.n0 == DVec3::ZERO {
-        (d / dist, ra, rb)
-    } else {
-        (row.n0, row.ra0, row.rb0)
-    };
-    let k = (d / dist).dot(s.coupling(ra, rb, ia, ib) * n0);
-    if k > 0.0 {
-        let p = n0 * (-err / (k * dt));
-        s.push(p, ia, ib, dt);
-        row.impulse += p;
-    }
-    err.abs()
-}
-
 /// Turns b against a by -e (a rotation vector, restricted to the plane normal to `axis` when
 /// given) within the step.
 fn hold_rotation(row: &mut Row, s: &mut Sides, dt: f64, e: DVec3, axis: Option<DVec3>) -> f64 {
@@ -387,52 +352,15 @@ pub(super) fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
 /// One position pass over a joint; returns its error before the pass.
 fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: bool) -> f64 {
     match &joint.kind {
-        JointKind::Distance { length } => hold_distance(joint, row, s, dt, *length, false, project),
+        JointKind::Distance { length } => {
+            distance::position(joint, row, s, dt, *length, false, project)
+        }
         JointKind::Rope { max_length } => {
-            hold_distance(joint, row, s, dt, *max_length, true, project)
+            distance::position(joint, row, s, dt, *max_length, true, project)
         }
-        JointKind::Ball => hold_point(joint, row, s, dt, project),
-        JointKind::Hinge {
-            axis_a,
-            axis_b,
-            reference_a,
-            reference_b,
-            limits,
-            ..
-        } => {
-            let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-            let (wa, wb) = (qa * *axis_a, qb * *axis_b);
-            let axis = if project { wa } else { row.axis0 };
-            let mut worst = hold_rotation(row, s, dt, wa.cross(wb), Some(axis));
-            if let Some((lo, hi)) = limits {
-                let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-                let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-                let over = if angle < *lo {
-                    angle - lo
-                } else if angle > *hi {
-                    angle - hi
-                } else {
-                    0.0
-                };
-                if over != 0.0 {
-                    // Turning b by +l about the axis turns a against b by -l.
-                    let axis = qa * *axis_a;
-                    let k = along(&s.angular_mass(), axis);
-                    if k > 0.0 {
-                        let l = axis * (over / (k * dt));
-                        s.turn(l, dt);
-                        row.angular_impulse += l;
-                    }
-                    worst = worst.max(over.abs());
-                }
-            }
-            worst.max(hold_point(joint, row, s, dt, project))
-        }
-        JointKind::Fixed { relative } => {
-            let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-            let e = rotation_between(qa * *relative, qb);
-            hold_rotation(row, s, dt, e, None).max(hold_point(joint, row, s, dt, project))
-        }
+        JointKind::Ball => ball::position(joint, row, s, dt, project),
+        JointKind::Hinge { .. } => hinge::position(joint, row, s, dt, project),
+        JointKind::Fixed { relative } => fixed::position(joint, row, s, dt, *relative, project),
     }
 }
 
@@ -583,126 +511,35 @@ fn angular_row(p: DVec3) -> VelocityRow {
 /// One velocity pass over a joint.
 fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
     match &joint.kind {
-        JointKind::Distance { .. } | JointKind::Rope { .. } => {
-            let (ra, rb, d) = arms(joint, s);
-            let dist = d.length();
-            if dist < 1e-12 {
-                return;
-            }
-            let n = d / dist;
-            let k = along(&s.point_mass(ra, rb), n);
-            if k <= 0.0 {
-                return;
-            }
-            let vn = s.relative_velocity(ra, rb).dot(n);
-            let lambda = -vn / k;
-            let lambda = match &joint.kind {
-                JointKind::Rope { max_length } => {
-                    // Only a taut rope pulls, and never pushes.
-                    if dist < max_length * (1.0 - 1e-9) {
-                        return;
-                    }
-                    let new = (row.rope + lambda).min(0.0);
-                    let d = new - row.rope;
-                    row.rope = new;
-                    d
-                }
-                _ => lambda,
-            };
-            s.push(n * lambda, ra, rb, 0.0);
-            row.impulse += n * lambda;
-        }
-        JointKind::Ball | JointKind::Hinge { .. } | JointKind::Fixed { .. } => {
-            let (ra, rb, _) = arms(joint, s);
-            let mut rows = [VelocityRow::default(); MAX_ROWS];
-            rows[..3].copy_from_slice(&point_rows(ra, rb));
-            let mut len = 3;
-            // Which of the rows are the limit and the motor, to keep their impulses.
-            let (mut limit_at, mut motor_at) = (None, None);
-            match &joint.kind {
-                JointKind::Hinge {
-                    axis_a,
-                    reference_a,
-                    reference_b,
-                    limits,
-                    motor,
-                    ..
-                } => {
-                    let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-                    let axis = qa * *axis_a;
-                    let (p1, p2) = perpendiculars(axis);
-                    rows[3] = angular_row(p1);
-                    rows[4] = angular_row(p2);
-                    len = 5;
-                    // a's angular speed against b's about the axis.
-                    let spin = VelocityRow {
-                        ang_a: -axis,
-                        ang_b: -axis,
-                        ..Default::default()
-                    };
-                    if let Some((lo, hi)) = limits {
-                        let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-                        let slack = 1e-9;
-                        let bounds = if angle <= lo + slack {
-                            Some((0.0, f64::INFINITY))
-                        } else if angle >= hi - slack {
-                            Some((f64::NEG_INFINITY, 0.0))
-                        } else {
-                            None
-                        };
-                        // A motor driving away from the limit takes over from it.
-                        let leaving = motor.is_some_and(|m| {
-                            bounds.is_some_and(|(lo, _)| {
-                                if lo == 0.0 {
-                                    m.speed > 0.0
-                                } else {
-                                    m.speed < 0.0
-                                }
-                            })
-                        });
-                        if let (Some(b), false) = (bounds, leaving) {
-                            limit_at = Some(len);
-                            rows[len] = VelocityRow {
-                                bounds: Some(b),
-                                accumulated: row.limit,
-                                ..spin
-                            };
-                            len += 1;
-                        }
-                    }
-                    if let (Some(m), None) = (motor, limit_at) {
-                        let most = m.max_torque * dt;
-                        motor_at = Some(len);
-                        rows[len] = VelocityRow {
-                            target: m.speed,
-                            bounds: Some((-most, most)),
-                            accumulated: row.motor,
-                            ..spin
-                        };
-                        len += 1;
-                    }
-                }
-                JointKind::Fixed { .. } => {
-                    rows[3..6].copy_from_slice(&[DVec3::X, DVec3::Y, DVec3::Z].map(angular_row));
-                    len = 6;
-                }
-                _ => {}
-            }
-            let rows = &mut rows[..len];
-            let applied = solve_rows(s, rows);
-            for (i, r) in rows.iter().enumerate() {
-                if r.lin == DVec3::ZERO {
-                    row.angular_impulse += r.ang_b * applied[i];
-                } else {
-                    row.impulse += r.lin * applied[i];
-                }
-            }
-            if let Some(i) = limit_at {
-                row.limit = rows[i].accumulated;
-            }
-            if let Some(i) = motor_at {
-                row.motor = rows[i].accumulated;
-            }
+        JointKind::Distance { .. } => distance::velocity(joint, row, s, None),
+        JointKind::Rope { max_length } => distance::velocity(joint, row, s, Some(*max_length)),
+        JointKind::Ball => ball::velocity(joint, row, s),
+        JointKind::Hinge { .. } => hinge::velocity(joint, row, s, dt),
+        JointKind::Fixed { .. } => fixed::velocity(joint, row, s),
+    }
+}
+
+/// Solves a joint's point rows (its anchors held together) with the `extra` rows of its kind
+/// (angular rows, a limit, a motor) as one system, and adds what they gave to the joint's
+/// impulses; returns the rows with their accumulated impulses.
+fn solve_with_point(
+    joint: &Joint,
+    row: &mut Row,
+    s: &mut Sides,
+    extra: &[VelocityRow],
+) -> [VelocityRow; MAX_ROWS] {
+    let (ra, rb, _) = arms(joint, s);
+    let mut rows = [VelocityRow::default(); MAX_ROWS];
+    rows[..3].copy_from_slice(&point_rows(ra, rb));
+    let len = 3 + extra.len();
+    rows[3..len].copy_from_slice(extra);
+    let applied = solve_rows(s, &mut rows[..len]);
+    for (i, r) in rows[..len].iter().enumerate() {
+        if r.lin == DVec3::ZERO {
+            row.angular_impulse += r.ang_b * applied[i];
+        } else {
+            row.impulse += r.lin * applied[i];
         }
     }
+    rows
 }
