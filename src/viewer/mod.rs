@@ -3,7 +3,7 @@
 //! script's `World.view()`), and a saved recording replayed. `main` is shared by the
 //! `rigidlab-view` binary and `rigidlab._core.view_main` in the Python wheel.
 //!
-//! state.rs holds everything that is not drawing (and is tested without a window); camera.rs
+//! state/ holds everything that is not drawing (and is tested without a window); camera.rs
 //! and mesh.rs are pure geometry; render.rs, hud.rs, input.rs and app.rs speak macroquad.
 
 pub mod app;

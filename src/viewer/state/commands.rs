@@ -1,0 +1,263 @@
+//! What the user asks of the viewer (the app turns keys and the mouse into `Command`s): the
+//! clock, selection, sandbox edits, the mouse spring, presets, toggles and replay frames.
+
+use glam::DVec3;
+
+use super::{presets, Mode, Toggle, ViewerState};
+use crate::body::{BodyDesc, BodyKind};
+use crate::dynamics::loads::Lasting;
+use crate::shape::Shape;
+use crate::world::World;
+
+/// A body held by the mouse spring at a point fixed in the body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    pub body: u64,
+    pub local_point: DVec3,
+    pub target: DVec3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Command {
+    TogglePause,
+    /// Pauses if running; otherwise advances one step (or one replay frame).
+    StepOnce,
+    Reset,
+    /// Multiplies the time scale.
+    ScaleTime(f64),
+    NormalSpeed,
+    Select(Option<u64>),
+    Delete,
+    ToggleStatic,
+    /// A sphere (or a cube) of the given radius (half size) at a point.
+    Spawn {
+        sphere: bool,
+        at: DVec3,
+        size: f64,
+    },
+    BeginDrag {
+        body: u64,
+        point: DVec3,
+    },
+    DragTo(DVec3),
+    EndDrag,
+    Toggle(Toggle),
+    /// A number key: its preset scene, or the next variant on pressing it again.
+    Preset(usize),
+    /// Replay: jump to a fraction of the recording's length.
+    Seek(f64),
+    /// Replay: frames forward (positive) or back.
+    StepFrames(i64),
+}
+
+/// Mouse-spring stiffness and damping per unit mass: about 2 Hz, near critical damping, so any
+/// body follows the cursor the same way. The spring also carries the body's weight, so a held
+/// body settles on the cursor instead of sagging g / omega^2 below it.
+const DRAG_OMEGA: f64 = std::f64::consts::TAU * 2.0;
+const DRAG_ZETA: f64 = 0.7;
+
+impl ViewerState {
+    fn editable(&mut self) -> bool {
+        match self.mode {
+            Mode::Simulation => true,
+            Mode::Stream => {
+                self.note = Some("the script is in charge: edit the world in Python".into());
+                false
+            }
+            Mode::Replay => {
+                self.note = Some("a replay cannot be edited".into());
+                false
+            }
+        }
+    }
+
+    pub fn apply(&mut self, cmd: Command) {
+        match cmd {
+            Command::TogglePause => self.paused = !self.paused,
+            Command::StepOnce => {
+                if !self.paused {
+                    self.paused = true;
+                } else {
+                    match self.mode {
+                        Mode::Simulation => {
+                            self.step_world();
+                            self.refresh();
+                        }
+                        Mode::Replay => self.show_replay_frame(self.cursor + 1),
+                        Mode::Stream => {}
+                    }
+                }
+            }
+            Command::Reset => match self.mode {
+                Mode::Simulation => {
+                    if let Some(scene) = self.initial.clone() {
+                        match World::from_scene(*scene) {
+                            Ok(w) => {
+                                self.load_world(w);
+                                self.scene_changed = false;
+                            }
+                            Err(e) => self.note = Some(e.to_string()),
+                        }
+                    }
+                }
+                Mode::Replay => self.show_replay_frame(0),
+                Mode::Stream => {
+                    self.note = Some("the script is in charge: it cannot be reset from here".into())
+                }
+            },
+            Command::ScaleTime(f) => {
+                self.time_scale = (self.time_scale * f).clamp(1.0 / 64.0, 16.0)
+            }
+            Command::NormalSpeed => self.time_scale = 1.0,
+            Command::Select(id) => {
+                self.selected = id;
+            }
+            Command::Delete => {
+                if let Some(h) = self.selected.and_then(|id| self.handle(id)) {
+                    if self.editable() {
+                        let _ = self.world.remove(h);
+                        self.selected = None;
+                        self.drag = None;
+                        self.index_rows();
+                        self.refresh();
+                    }
+                }
+            }
+            Command::ToggleStatic => {
+                if let Some(h) = self.selected.and_then(|id| self.handle(id)) {
+                    if self.editable() {
+                        let kind = if self.world.body(h).is_ok_and(|b| b.is_dynamic()) {
+                            BodyKind::Static
+                        } else {
+                            BodyKind::Dynamic
+                        };
+                        if let Err(e) = self.world.set_kind(h, kind) {
+                            self.note = Some(e.to_string());
+                        }
+                        self.refresh();
+                    }
+                }
+            }
+            Command::Spawn { sphere, at, size } => {
+                if self.editable() {
+                    let shape = if sphere {
+                        Shape::sphere(size)
+                    } else {
+                        Shape::cuboid(DVec3::splat(size))
+                    };
+                    let desc = BodyDesc {
+                        position: at,
+                        ..BodyDesc::new(shape.expect("a positive size"))
+                    };
+                    match self.world.add_body(desc) {
+                        Ok(h) => {
+                            self.selected = self.world.body(h).ok().map(|b| b.id);
+                            self.index_rows();
+                            self.refresh();
+                        }
+                        Err(e) => self.note = Some(e.to_string()),
+                    }
+                }
+            }
+            Command::BeginDrag { body, point } => {
+                if let Some(h) = self.handle(body) {
+                    self.selected = Some(body);
+                    let Ok(b) = self.world.body(h) else { return };
+                    let (dynamic, local_point) = (b.is_dynamic(), b.local_point(point));
+                    if dynamic && self.editable() {
+                        self.drag = Some(Drag {
+                            body,
+                            local_point,
+                            target: point,
+                        });
+                    }
+                }
+            }
+            Command::DragTo(p) => {
+                if let Some(d) = &mut self.drag {
+                    d.target = p;
+                }
+            }
+            Command::EndDrag => self.drag = None,
+            Command::Toggle(t) => {
+                let g = &mut self.toggles;
+                let flag = match t {
+                    Toggle::Contacts => &mut g.contacts,
+                    Toggle::Velocities => &mut g.velocities,
+                    Toggle::Aabbs => &mut g.aabbs,
+                    Toggle::Trails => &mut g.trails,
+                    Toggle::Links => &mut g.links,
+                    Toggle::Graph => &mut g.graph,
+                    Toggle::Hud => &mut g.hud,
+                    Toggle::Help => &mut g.help,
+                };
+                *flag = !*flag;
+                if !self.toggles.trails {
+                    self.trails.points.clear();
+                }
+            }
+            Command::Preset(key) => self.load_preset(key),
+            Command::Seek(fraction) => {
+                if self.mode == Mode::Replay {
+                    let k = (fraction.clamp(0.0, 1.0) * (self.replay_len() - 1) as f64).round()
+                        as usize;
+                    self.show_replay_frame(k);
+                }
+            }
+            Command::StepFrames(n) => {
+                if self.mode == Mode::Replay {
+                    let k =
+                        (self.cursor as i64 + n).clamp(0, self.replay_len() as i64 - 1) as usize;
+                    self.show_replay_frame(k);
+                }
+            }
+        }
+    }
+
+    fn load_preset(&mut self, key: usize) {
+        if self.mode == Mode::Stream {
+            self.note = Some("the script is in charge: presets open in a viewer of their own (rigidlab-view --preset)".into());
+            return;
+        }
+        let variant = match self.preset {
+            Some((k, v)) if k == key => v + 1,
+            _ => 0,
+        };
+        let Some(p) = presets::for_key(key, variant) else {
+            return;
+        };
+        match p.scene() {
+            Ok(scene) => match ViewerState::simulate(scene, p.name) {
+                Ok(mut s) => {
+                    s.toggles = self.toggles;
+                    s.time_scale = self.time_scale;
+                    s.preset = Some((key, p.variant));
+                    *self = s;
+                }
+                Err(e) => self.note = Some(e),
+            },
+            Err(e) => self.note = Some(e),
+        }
+    }
+
+    /// The mouse spring's pull on the held body for the coming step.
+    pub(super) fn pull_dragged_body(&mut self) {
+        let Some(d) = self.drag else {
+            return;
+        };
+        let Some(h) = self.handle(d.body) else {
+            return;
+        };
+        if let Ok(b) = self.world.body(h) {
+            let p = b.world_point(d.local_point);
+            let weight = -self.world.settings().gravity * b.gravity_scale;
+            let force = b.mass()
+                * (DRAG_OMEGA * DRAG_OMEGA * (d.target - p)
+                    - 2.0 * DRAG_ZETA * DRAG_OMEGA * b.velocity_at(p)
+                    + weight);
+            let _ =
+                self.world
+                    .apply_load(h, force, Some(d.local_point), DVec3::ZERO, Lasting::OneStep);
+        }
+    }
+}
