@@ -16,6 +16,7 @@ use crate::dynamics::sleep::Islands;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::springs::{Spring, SpringRow};
 use crate::dynamics::state::State;
+use crate::dynamics::tuning::{CORRECTION_FACTOR, MATCH_DISTANCE, MAX_CORRECTION};
 use crate::dynamics::velocity_solve::{Constraints, Step, VelocitySolver};
 use crate::error::{Error, Result};
 use crate::events::ContactEvents;
@@ -589,9 +590,8 @@ impl World {
                         (bb.position, bb.orientation),
                     )
                 }));
-                // Points within a few percent of the smaller body's size count as the same point.
                 let match_distance =
-                    0.05 * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
+                    MATCH_DISTANCE * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
                 let manifold = Manifold {
                     a: handles[a],
                     b: handles[b],
@@ -720,8 +720,8 @@ impl World {
         let set = CorrectionSettings {
             iterations: self.state.settings.position_iterations,
             slop: self.state.settings.linear_slop,
-            factor: 0.8,
-            max_correction: 0.2,
+            factor: CORRECTION_FACTOR,
+            max_correction: MAX_CORRECTION,
         };
         let sc = &mut self.scratch;
         correct_positions(

@@ -1,8 +1,36 @@
 //! The solver's tuning numbers that are not physics: how hard it works and what it treats as
-//! the same. Each says why it is what it is and what was measured.
+//! the same. Each says why it is what it is and what was measured (dt = 1/240 s unless said).
 
 /// Gauss-Seidel sweeps of the joints' position phase per solver iteration (250 at the
 /// default 10 iterations). Joint trees of two or more joints are solved by Newton's method
 /// instead (joint_tree.rs); the sweeps hold what that leaves: closed loops, ropes, hinge
-/// limits and lone joints. The sweeps stop once every joint is within the position tolerance.
+/// limits and lone joints, and stop once every joint is within the position tolerance.
+/// Measured on a ring of six hinged capsules hanging from one hinge, a loop on which the
+/// sweeps do not converge: 25 leave a joint error of 1.6e-4 m (1.3e-3 m at dt = 1/60) for
+/// 0.55 ms a step; 10 leave 5.3e-4 m for 0.24 ms, 50 leave 4.3e-5 m for 1.05 ms (the error
+/// falls as 1/sweeps, the cost grows with them). A four-bar linkage reaches 1e-12 m by 10
+/// sweeps and a rope is exact at 5: they stop early, and 25 costs them nothing more.
 pub const JOINT_POSITION_SWEEPS: u32 = 25;
+
+/// Fraction of an overlap beyond the slop that one pass of position correction removes.
+/// Below 1, so that a pile's overlaps, which the passes share out between neighbours, are not
+/// overshot into new ones. Measured: two boxes started 5 cm into each other part to the slop
+/// in 2 steps (3 at 0.2, 2 at 1.0), gaining no kinetic energy; in a pile of 200 boxes dropped
+/// into a 1 m bin the largest overlap over the last of 4 s is 3.7 to 7.4 mm over three
+/// seeds, within the spread from seed to seed of every value from 0.2 to 1.0.
+pub const CORRECTION_FACTOR: f64 = 0.8;
+
+/// Largest correction of one contact point in one pass (m): a guard, so that a body placed
+/// deep inside another (by a script or a file) is pushed out over several passes instead of
+/// flung. In the measured scenes it never acts: 1.0 gives the same bits as 0.2 in the
+/// 200-box pile, and 0.02 still parts the 5 cm overlap in 2 steps.
+pub const MAX_CORRECTION: f64 = 0.2;
+
+/// A new contact point closer to an old one of the same pair than this fraction of the
+/// smaller body's bounding radius is the same point, and keeps its impulses for the warm
+/// start. A few percent of a body's size: far below the distance between a face's corners,
+/// far above how far a resting point wanders in a step. A resting pyramid of 55 boxes (one
+/// iteration a step), a box sliding to rest (stopping distance v^2 / 2 mu g to 3e-6) and a
+/// box spinning to rest give the same bits at 0.01, 0.05 and 0.2; in a dropped pile the
+/// factor changes the trajectory only within the spread from seed to seed.
+pub const MATCH_DISTANCE: f64 = 0.05;
