@@ -95,10 +95,6 @@ struct Scratch {
     inv_inertia: Vec<DMat3>,
     /// Each body's radius if it is a sphere, else 0.
     radii: Vec<f64>,
-    /// Whether each body's contact points are points of the body (the corners, edges and faces
-    /// of a box or hull), which turn with it; a rounded body's contact point stays where its
-    /// surface meets the other, however it spins.
-    sharp: Vec<bool>,
 }
 
 /// Everything a step reads that a script or a file sets: a snapshot is a copy of it and a
@@ -405,12 +401,6 @@ impl World {
                 0.0
             }
         }));
-        sc.sharp.clear();
-        sc.sharp.extend(
-            bodies
-                .iter()
-                .map(|b| matches!(b.shape, Shape::Box { .. } | Shape::Convex { .. })),
-        );
         for (i, b) in bodies.iter().enumerate() {
             sc.start.x[i] = b.position;
             sc.start.q[i] = b.orientation;
@@ -706,7 +696,6 @@ impl World {
                 end: &mut sc.end,
                 masses: &sc.masses,
                 radii: &sc.radii,
-                sharp: &sc.sharp,
             },
             &set,
         );

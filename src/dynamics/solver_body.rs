@@ -203,25 +203,23 @@ impl SolverBody {
         self.dtheta + (self.w - self.w_free) * self.reach
     }
 
-    /// The angular velocity at the end of the step of a body at orientation `q` that the
-    /// integrator alone took to angular velocity `w_free` at orientation `q_free`: free motion
-    /// keeps the angular momentum, and the impacts add theirs, so the impacts' share of the
-    /// angular velocity is worked out from the momentum at the end orientation. (Adding their
-    /// velocity change at the impact's orientation instead lets a tumbling body's inertia turn
-    /// under a change it did not make: an elastic bounce would gain or lose energy in
-    /// proportion to the step.) The other impulses' share, like forces through the step, is
-    /// kept as they gave it.
-    pub fn end_angular_velocity(
-        &self,
-        inv_body: DMat3,
-        (q_free, w_free): (DQuat, DVec3),
-        q: DQuat,
-    ) -> DVec3 {
+    /// Carries the impacts' angular impulse to the end of the step, for a body with inverse
+    /// inertia `inv_body` (body frame) that the integrator alone took to orientation `q_free`
+    /// and angular velocity `w_free`. Free motion keeps the angular momentum and the impacts add
+    /// theirs, so the impacts' share of the end angular velocity is worked out from the
+    /// momentum at the orientation the body now ends the step at. (Leaving it as the velocity
+    /// change at the impact's orientation lets a tumbling body's inertia turn under a change it
+    /// did not make: an elastic bounce would gain or lose energy in proportion to the step.)
+    /// Made once the impacts are done and before the resting solve, which then holds the
+    /// contacts with this velocity; it moves nothing within the step.
+    pub fn carry_impacts_to_end(&mut self, inv_body: DMat3, (q_free, w_free): (DQuat, DVec3)) {
         if self.l_impact == DVec3::ZERO || inv_body.determinant() == 0.0 {
-            return self.w;
+            return;
         }
+        let q = integrate_orientation_exact(q_free, self.rotation(), 1.0);
         let momentum = rotate_tensor(q_free, inv_body.inverse()) * w_free + self.l_impact;
-        self.w - (w_free + self.w_impact) + rotate_tensor(q, inv_body) * momentum
+        let w = rotate_tensor(q, inv_body) * momentum;
+        self.change(DVec3::ZERO, w - (w_free + self.w_impact), 0.0);
     }
 
     /// Where the body will be at the end of the step: the free motion plus what the impulses

@@ -34,7 +34,6 @@ pub struct Step<'a> {
     pub end: &'a mut State,
     pub masses: &'a [BodyMass],
     pub radii: &'a [f64],
-    pub sharp: &'a [bool],
 }
 
 /// The contact and joint solvers with their buffers, reused from step to step.
@@ -74,7 +73,7 @@ impl VelocitySolver {
             step.start,
             step.end,
             step.masses,
-            (step.radii, step.sharp),
+            step.radii,
             set,
         );
         self.joints
@@ -93,6 +92,10 @@ impl VelocitySolver {
         );
         self.contacts.warm_start();
         self.contacts.impacts(step.start, set);
+        for (i, sb) in self.contacts.bodies.iter_mut().enumerate() {
+            let free = (step.end.q[i], step.end.w[i]);
+            sb.carry_impacts_to_end(step.masses[i].inv_inertia_body, free);
+        }
         let tolerance = c.joints.is_empty().then_some(set.tolerance);
         self.iterate(c.joints, step.end, set, tolerance);
         // A contact that static friction cannot hold slides from this step on, with kinetic
@@ -102,7 +105,7 @@ impl VelocitySolver {
         }
         self.contacts.store_impulses(c.manifolds);
         self.joints.store_impulses(c.joints);
-        self.integrate_positions(step.end, step.masses);
+        self.integrate_positions(step.end);
     }
 
     /// Gauss-Seidel iterations over contacts and joints together, until one changes no
@@ -130,15 +133,14 @@ impl VelocitySolver {
 
     /// Bodies in contact take the constrained velocities and move by the displacement the
     /// impulses add; all others keep the integrator's result untouched.
-    fn integrate_positions(&self, end: &mut State, masses: &[BodyMass]) {
+    fn integrate_positions(&self, end: &mut State) {
         for (i, sb) in self.contacts.bodies.iter().enumerate() {
             if !sb.touched || sb.inv_mass == 0.0 {
                 continue;
             }
-            let free = (end.q[i], end.w[i]);
             end.v[i] = sb.v;
+            end.w[i] = sb.w;
             (end.x[i], end.q[i]) = sb.end_pose(end, i);
-            end.w[i] = sb.end_angular_velocity(masses[i].inv_inertia_body, free, end.q[i]);
         }
     }
 }

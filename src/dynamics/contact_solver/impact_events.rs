@@ -523,24 +523,20 @@ impl ContactSolver {
                 w,
             }
         };
-        // Each body as it is turned at t: its inertia turns with it, and so do the lever arms
-        // of a box's or hull's points (a tumbling box's inertia at the step's start would make
-        // an elastic bounce gain or lose energy in proportion to how far it turns before the
-        // impact).
-        let (turn_a, turn_b) = (
-            self.turn_at(a, dt, weight, t),
-            self.turn_at(b, dt, weight, t),
-        );
+        // Each body's inertia as it is turned at t (a tumbling box's inertia at the step's
+        // start would make an elastic bounce gain or lose energy in proportion to how far it
+        // turns before the impact). The lever arms stay those the gaps are followed along: an
+        // impact at arms turned without them would leave the points it meant to stop
+        // approaching, to be struck again and again.
         let (mut ia, mut ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
-        ia.inv_inertia = rotate_tensor(turn_a, ia.inv_inertia);
-        ib.inv_inertia = rotate_tensor(turn_b, ib.inv_inertia);
+        ia.inv_inertia = rotate_tensor(self.turn_at(a, dt, weight, t), ia.inv_inertia);
+        ib.inv_inertia = rotate_tensor(self.turn_at(b, dt, weight, t), ib.inv_inertia);
         let mut points = [ImpactPoint::default(); impact::MAX];
         for (q, &k) in points.iter_mut().zip(&sched.taking_part) {
             let p = &self.points[k];
-            let turned = |turns: bool, turn: DQuat, r: DVec3| if turns { turn * r } else { r };
             *q = ImpactPoint {
-                ra: turned(p.turns.0, turn_a, p.ra),
-                rb: turned(p.turns.1, turn_b, p.rb),
+                ra: p.ra,
+                rb: p.rb,
                 n: p.n,
             };
         }

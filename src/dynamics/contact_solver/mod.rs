@@ -102,9 +102,6 @@ struct SolverPoint {
     /// The radii of A and B when both are spheres: the impact stage then follows their
     /// centres exactly, and the normal is the line of centres at the time of impact.
     spheres: Option<(f64, f64)>,
-    /// Whether A's and B's points turn with their bodies within the step (see `World`'s
-    /// `sharp`).
-    turns: (bool, bool),
     restitution: f64,
     tangential_restitution: f64,
     /// Whether the impact stage bounced this point.
@@ -222,15 +219,14 @@ fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
 
 impl ContactSolver {
     /// Stage 1: builds solver bodies from the free state and solver points from the manifolds.
-    /// `radii` holds each body's radius if it is a sphere (0 otherwise), `sharp` whether its
-    /// contact points are points of the body, which turn with it (boxes and hulls).
+    /// `radii` holds each body's radius if it is a sphere (0 otherwise).
     pub fn prepare(
         &mut self,
         manifolds: &[Manifold],
         start: &State,
         free: &State,
         masses: &[BodyMass],
-        (radii, sharp): (&[f64], &[bool]),
+        radii: &[f64],
         set: &SolverSettings,
     ) {
         let n = start.len();
@@ -390,7 +386,6 @@ impl ContactSolver {
                     predicted: impact.is_some(),
                     resting,
                     spheres,
-                    turns: (sharp[a], sharp[b]),
                     restitution: m.coefficients.restitution,
                     tangential_restitution: m.coefficients.tangential_restitution,
                     bounced: false,
