@@ -12,7 +12,7 @@ Build a world of bodies, run it, and read every quantity back as numpy arrays::
 SI units throughout, y up, quaternions (x, y, z, w).
 """
 
-from . import experiments, plot, presets
+from . import _core, experiments, plot, presets
 from ._core import (
     Body,
     Joint,
@@ -26,6 +26,9 @@ from ._core import (
     __version__,
     step_many,
 )
+from ._frames import recording_frame
+from .animation import animate
+from .view import stream_command
 
 __all__ = [
     "World",
@@ -43,3 +46,9 @@ __all__ = [
     "plot",
     "presets",
 ]
+
+# The compiled core hands some of its methods' work to Python (World.animate, World.view,
+# Recording.to_dataframe): lent to it here, so that it never imports this package.
+_core._lend("recording_frame", recording_frame)
+_core._lend("animate", animate)
+_core._lend("stream_command", stream_command)

@@ -1,8 +1,8 @@
 """Type stubs for rigidlab._core, the compiled engine."""
 
 import os
-from collections.abc import Sequence
-from typing import Literal, TypedDict, final
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,7 @@ __all__ = [
     "Recording",
     "Snapshot",
     "step_many",
+    "_lend",
     "RemovedBodyError",
     "SimulationError",
     "view_main",
@@ -413,6 +414,9 @@ class World:
 def step_many(worlds: Sequence[World], steps: int = 1, *, threads: int | None = None) -> None:
     """Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads
     (default: one per core), with the GIL released, each exactly as `world.step(steps)` would."""
+
+def _lend(name: str, function: Callable[..., Any]) -> None:
+    """Lends the core a Python function by name (the rigidlab package does, on import)."""
 
 def view_main(argv: list[str]) -> int:
     """Runs the viewer with command-line arguments (the first is the program name); returns

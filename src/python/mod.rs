@@ -4,6 +4,7 @@ mod batch;
 mod body;
 mod convert;
 mod errors;
+mod hooks;
 mod links;
 mod recording;
 #[cfg(feature = "viewer")]
@@ -23,6 +24,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
     m.add_function(wrap_pyfunction!(batch::step_many, m)?)?;
+    m.add_function(wrap_pyfunction!(hooks::_lend, m)?)?;
     m.add(
         "RemovedBodyError",
         m.py().get_type::<errors::RemovedBodyError>(),

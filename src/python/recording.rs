@@ -209,9 +209,7 @@ impl PyRecording {
     /// contacts, momentum and angular momentum components, and per body columns such as
     /// "x[3]" or "vy[3]" named by body id.
     fn to_dataframe<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        slf.py()
-            .import("rigidlab._frames")?
-            .call_method1("recording_frame", (slf,))
+        super::hooks::borrowed(slf.py(), "recording_frame", "Recording.to_dataframe")?.call1((slf,))
     }
 
     fn __len__(&self) -> usize {

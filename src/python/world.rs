@@ -1040,9 +1040,8 @@ impl PyWorld {
                 return Err(PyValueError::new_err("command: must name a program"))
             }
             Some(c) => c,
-            None => py
-                .import("rigidlab.view")?
-                .call_method0("stream_command")?
+            None => super::hooks::borrowed(py, "stream_command", "World.view")?
+                .call0()?
                 .extract()?,
         };
         let mut link = Link::spawn(&command, rate).map_err(|e| {
@@ -1063,7 +1062,7 @@ impl PyWorld {
         seconds: &Bound<'py, PyAny>,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let animate = slf.py().import("rigidlab.animation")?.getattr("animate")?;
+        let animate = super::hooks::borrowed(slf.py(), "animate", "World.animate")?;
         animate.call((slf, seconds), options)
     }
 
