@@ -318,3 +318,62 @@ fn every_rejection_of_the_api_is_one_of_the_scene_file_too() {
 
     assert_eq!(w.to_json(), saved, "the rejected calls changed nothing");
 }
+
+#[test]
+fn calls_that_change_nothing_leave_the_revision_and_sleep_alone() {
+    // A box resting on the floor, and far from it a ball on a spring and an arm on a hinge.
+    let mut w = world(G, 1.0 / 240.0, IntegratorKind::Verlet);
+    floor(&mut w);
+    cube(&mut w, DVec3::new(0.0, 0.1, 0.0));
+    let ball = sphere(
+        &mut w,
+        0.05,
+        1.0,
+        DVec3::new(3.0, 1.0, 0.0),
+        DVec3::ZERO,
+        None,
+    );
+    let hand = Attachment {
+        a: ball,
+        b: None,
+        anchor_a: DVec3::ZERO,
+        anchor_b: DVec3::new(3.0, 2.0, 0.0),
+    };
+    let spring = w.add_spring(hand, 50.0, 0.0, Some(0.5)).unwrap();
+    let arm = cube(&mut w, DVec3::new(-3.0, 1.0, 0.0));
+    let hinge = w
+        .add_hinge_joint(
+            arm,
+            None,
+            DVec3::new(-3.2, 1.0, 0.0),
+            DVec3::Z,
+            HingeOptions::default(),
+        )
+        .unwrap();
+    for _ in 0..480 {
+        w.step().unwrap();
+    }
+    let asleep = |w: &World| {
+        w.bodies()
+            .bodies()
+            .iter()
+            .filter(|b| b.sleep.asleep)
+            .count()
+    };
+    let (revision, sleeping) = (w.revision(), asleep(&w));
+    assert!(sleeping > 0, "something fell asleep");
+    assert!(w.set_spring(spring, -1.0, 0.0, 0.5).is_err());
+    let bad_motor = Motor {
+        speed: f64::NAN,
+        max_torque: 1.0,
+    };
+    assert!(w.set_hinge_motor(hinge, Some(bad_motor)).is_err());
+    assert!(!w.remove_spring(rigidlab::dynamics::springs::SpringHandle(9999)));
+    assert!(!w.remove_joint(rigidlab::dynamics::joints::JointHandle(9999)));
+    assert_eq!(
+        w.revision(),
+        revision,
+        "a rejected or empty call marked the world changed"
+    );
+    assert_eq!(asleep(&w), sleeping, "a rejected or empty call woke bodies");
+}
