@@ -57,6 +57,32 @@ fn module_of(src: &Path, file: &Path) -> String {
     first.trim_end_matches(".rs").to_string()
 }
 
+/// How many `super::` lead from a file's module to the crate root (src/world.rs: 1,
+/// src/collision/sat.rs: 2, src/collision/mod.rs: 1).
+fn depth(rel: &Path) -> usize {
+    let parts = rel.components().count();
+    if rel.file_name().is_some_and(|f| f == "mod.rs") {
+        parts - 1
+    } else {
+        parts
+    }
+}
+
+/// The top modules a line names by climbing to the crate root with `super::` (from a file
+/// `depth` modules down).
+fn climbed_modules(code: &str, depth: usize) -> Vec<String> {
+    let root = "super::".repeat(depth);
+    code.match_indices(&root)
+        .filter(|(i, _)| !code[..*i].ends_with("super::"))
+        .map(|(i, _)| {
+            code[i + root.len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
 /// The top modules a line of code names through `crate::`, including those of a group
 /// `crate::{a::X, b}` (which must then close on the same line).
 fn used_modules(code: &str) -> Vec<String> {
@@ -93,6 +119,13 @@ fn the_check_reads_groups_and_paths() {
         ["body", "world"]
     );
     assert!(layer_of("world").unwrap() > layer_of("body").unwrap());
+    assert_eq!(depth(Path::new("collision/sat.rs")), 2);
+    assert_eq!(depth(Path::new("collision/mod.rs")), 1);
+    assert_eq!(
+        climbed_modules("use super::super::world::World;", 2),
+        ["world"]
+    );
+    assert!(climbed_modules("use super::manifold::Manifold;", 2).is_empty());
 }
 
 #[test]
@@ -110,9 +143,13 @@ fn every_module_uses_only_its_own_layer_and_those_below() {
         let own = layer_of(&module)
             .unwrap_or_else(|| panic!("{}: module `{module}` is in no layer", file.display()));
         let text = fs::read_to_string(file).unwrap();
+        let depth = depth(file.strip_prefix(&src).unwrap());
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap();
-            for used in used_modules(code) {
+            for used in used_modules(code)
+                .into_iter()
+                .chain(climbed_modules(code, depth))
+            {
                 // Re-exports at the root (crate::Error) name no module.
                 let Some(theirs) = layer_of(&used) else {
                     continue;
