@@ -418,10 +418,26 @@ def test_plane_normal_of_wrong_shape(normal):
     rejects(w, ValueError, "normal", w.add_plane, normal)
 
 
-@pytest.mark.parametrize("offset", [NAN, INF, -INF])
+@pytest.mark.parametrize("offset", [NAN, INF, -INF, 1e300, -2e11])
 def test_bad_plane_offset(offset):
     w, *_ = populated()
     rejects(w, ValueError, "offset", w.add_plane, (0, 1, 0), offset)
+
+
+def test_a_long_normal_or_ray_direction_is_only_a_direction():
+    # Components near f64's largest are scaled before normalising, so no square overflows.
+    w = rl.World(gravity=(0, 0, 0))
+    plane = w.add_plane((0, 1e300, 1e300), offset=2.0)
+    s = math.sqrt(0.5)
+    np.testing.assert_allclose(plane.position, [0, 2 * s, 2 * s], rtol=1e-15)
+    ball = w.add_sphere(0.1, position=(0, 5, 0))
+    hit = w.ray_cast((0, 8, 0), (0, -1e300, 0))
+    assert hit["body"].id == ball.id and hit["distance"] == pytest.approx(2.9)
+
+
+def test_animate_refuses_frame_rates_no_screen_shows():
+    w, *_ = populated()
+    rejects(w, ValueError, "fps", w.animate, 0.1, fps=1e6)
 
 
 # ---------------------------------------------------------------------------------------------
