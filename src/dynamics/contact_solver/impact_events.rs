@@ -509,6 +509,11 @@ impl ContactSolver {
         // A resting contact's approach is what the impacts give it: the smooth forces' since the
         // step's start is the resting solve's to hold, not to bounce.
         let resting = self.points[pi].resting;
+        // Each body with its inertia as it is turned at t (a tumbling box's inertia at the
+        // step's start would make an elastic bounce gain or lose energy in proportion to how
+        // far it turns before the impact). The lever arms stay those the gaps are followed
+        // along: an impact at arms turned without them would leave the points it meant to stop
+        // approaching, to be struck again and again.
         let motion = |sb: &SolverBody| {
             let (l, r) = sb.motion(dt, weight);
             let (v, w) = if resting {
@@ -516,21 +521,20 @@ impl ContactSolver {
             } else {
                 (l.rate(t), r.rate(t))
             };
+            let turn = r.at(t);
+            let inv_inertia = if sb.inv_inertia == DMat3::ZERO || turn == DVec3::ZERO {
+                sb.inv_inertia
+            } else {
+                rotate_tensor(DQuat::from_scaled_axis(turn), sb.inv_inertia)
+            };
             ImpactBody {
                 inv_mass: sb.inv_mass,
-                inv_inertia: sb.inv_inertia,
+                inv_inertia,
                 v,
                 w,
             }
         };
-        // Each body's inertia as it is turned at t (a tumbling box's inertia at the step's
-        // start would make an elastic bounce gain or lose energy in proportion to how far it
-        // turns before the impact). The lever arms stay those the gaps are followed along: an
-        // impact at arms turned without them would leave the points it meant to stop
-        // approaching, to be struck again and again.
-        let (mut ia, mut ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
-        ia.inv_inertia = rotate_tensor(self.turn_at(a, dt, weight, t), ia.inv_inertia);
-        ib.inv_inertia = rotate_tensor(self.turn_at(b, dt, weight, t), ib.inv_inertia);
+        let (ia, ib) = (motion(&self.bodies[a]), motion(&self.bodies[b]));
         let mut points = [ImpactPoint::default(); impact::MAX];
         for (q, &k) in points.iter_mut().zip(&sched.taking_part) {
             let p = &self.points[k];
@@ -627,16 +631,6 @@ impl ContactSolver {
                 impulse: total,
             });
         }
-    }
-
-    /// How far body `row` has turned by time t of the step (identity for a body that cannot
-    /// turn).
-    fn turn_at(&self, row: usize, dt: f64, weight: f64, t: f64) -> DQuat {
-        let body = &self.bodies[row];
-        if body.inv_inertia == DMat3::ZERO {
-            return DQuat::IDENTITY;
-        }
-        DQuat::from_scaled_axis(body.motion(dt, weight).1.at(t))
     }
 
     /// The block that holds point `pi`.
