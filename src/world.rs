@@ -696,6 +696,7 @@ impl World {
                 end: &mut sc.end,
                 masses: &sc.masses,
                 radii: &sc.radii,
+                bodies: bodies.bodies(),
             },
             &set,
         );

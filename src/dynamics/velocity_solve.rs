@@ -10,6 +10,7 @@
 //! 7. store impulses for the next step's warm start;
 //! 8. integrate positions: constrained bodies move by what the impulses did.
 
+use crate::body::Body;
 use crate::collision::manifold::Manifold;
 use crate::dynamics::contact_solver::{ContactSolver, Impact, SolverSettings};
 use crate::dynamics::joint_solver::JointSolver;
@@ -28,12 +29,14 @@ pub struct Constraints<'a> {
 
 /// The step's arrays: the bodies at its start, and at its end as the smooth forces took them
 /// (the solve moves the constrained ones), their masses, and what the contact solver needs of
-/// their shapes (see `ContactSolver::prepare`).
+/// their shapes (see `ContactSolver::prepare`; the impacts find a pair's contact again where
+/// they meet).
 pub struct Step<'a> {
     pub start: &'a State,
     pub end: &'a mut State,
     pub masses: &'a [BodyMass],
     pub radii: &'a [f64],
+    pub bodies: &'a [Body],
 }
 
 /// The contact and joint solvers with their buffers, reused from step to step.
@@ -91,7 +94,7 @@ impl VelocitySolver {
             JOINT_POSITION_SWEEPS * set.iterations,
         );
         self.contacts.warm_start();
-        self.contacts.impacts(step.start, set);
+        self.contacts.impacts(step.start, step.bodies, set);
         for (i, sb) in self.contacts.bodies.iter_mut().enumerate() {
             let free = (step.end.q[i], step.end.w[i]);
             sb.carry_impacts_to_end(step.masses[i].inv_inertia_body, free);

@@ -26,11 +26,14 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::{ContactSolver, Impact, SolverPoint, LEAST_IMPACT_SPEED, STICK_SPEED};
+use crate::body::Body;
+use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp::Row;
 use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
 use crate::dynamics::solver_body::{Motion, SolverBody};
 use crate::dynamics::state::State;
 use crate::math::{rotate_tensor, DMat3, DQuat, DVec3};
+use crate::shape::Shape;
 
 /// Points closer than this fraction of the touching gap (the linear slop) at an impact's time
 /// take part in it: a face landing flat meets the surface at all its corners at once, to
@@ -56,6 +59,12 @@ const PLASTIC_SETTLED: f64 = 1e-3;
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.
 const ROOT_ROUND_OFF: f64 = 1e-9;
+
+/// Most times a point's contact is found again at its predicted time of impact in one step
+/// (see `meet_again`). Each is a step of Newton's method on the distance from the true
+/// geometry, so a ball meeting an edge is within round-off after two or three; the limit only
+/// bounds what round-off in the narrow phase could make of it.
+const MEETINGS_PER_POINT: u8 = 8;
 
 /// A point's next impact as scheduled: when, and the versions of its bodies then (an entry is
 /// stale once either body was struck since).
@@ -102,6 +111,10 @@ pub struct Schedule {
     /// The points taking part in the current impact, and what they get.
     taking_part: Vec<usize>,
     impulses: Vec<PointImpulse>,
+    /// How often each point's contact was found again this step, and the narrow phase that
+    /// finds it.
+    meetings: Vec<u8>,
+    narrow: NarrowPhase,
     /// Plastic contacts pushed together while touching (and when), left to `settle_plastic`,
     /// and its buffers: the points of the cluster, their impulses and the offsets of their
     /// rates, the bodies reached and those still to visit.
@@ -310,7 +323,7 @@ impl ContactSolver {
     /// Stage 3: resolves this step's impacts in the order they happen (see the module's
     /// comment), records them in `impacts`, and sets the resting solve's targets of the
     /// contacts they moved.
-    pub fn impacts(&mut self, start: &State, set: &super::SolverSettings) {
+    pub fn impacts(&mut self, start: &State, bodies: &[Body], set: &super::SolverSettings) {
         if !self.points.iter().any(|p| p.predicted) {
             return;
         }
@@ -319,6 +332,8 @@ impl ContactSolver {
         sched.index(&self.points, self.bodies.len());
         sched.heap.clear();
         sched.plastic.clear();
+        sched.meetings.clear();
+        sched.meetings.resize(self.points.len(), 0);
         // Until an impact moves their bodies, only the points the free motion brings to an
         // impact can have one (the others are scheduled once an impact moves them).
         for (i, p) in self.points.iter().enumerate().filter(|(_, p)| p.predicted) {
@@ -340,6 +355,29 @@ impl ContactSolver {
                 continue;
             }
             let t = entry.time;
+            // The gap was followed along the normal and lever arms of the geometry it was
+            // last found with; where the normal turns with the place the bodies meet (a ball
+            // against an edge or a corner), the contact is found again at t. Still apart, it
+            // closes later along the new normal: scheduled again.
+            if !entry.touching
+                && sched.meetings[pi] < MEETINGS_PER_POINT
+                && self.turns_where_it_meets(pi, bodies)
+            {
+                sched.meetings[pi] += 1;
+                let gap = self.meet_again(pi, t, start, bodies, set, &mut sched.narrow);
+                if gap.is_some_and(|g| g > SAME_IMPACT * set.touching) {
+                    let p = &self.points[pi];
+                    if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
+                        sched.heap.push(Entry {
+                            time: tq,
+                            point: entry.point,
+                            versions: entry.versions,
+                            touching: false,
+                        });
+                    }
+                    continue;
+                }
+            }
             let p = &self.points[pi];
             let rate = self.closing_rate(p, start, dt, weight, t);
             if -rate <= LEAST_IMPACT_SPEED {
@@ -495,8 +533,9 @@ impl ContactSolver {
         if let Some((r_a, r_b)) = self.points[pi].spheres {
             let (ma, mb) = self.centres(&self.points[pi], dt, weight);
             let n = (start.x[b] - start.x[a] + mb.at(t) - ma.at(t)).normalize_or_zero();
+            // They touch at one point: A's surface point towards B is B's towards A.
             if n != DVec3::ZERO {
-                self.turn_sphere_point(pi, n, r_a, r_b);
+                self.set_geometry(pi, n, n * r_a, -n * r_b);
             }
         }
         let touch = SAME_IMPACT * set.touching;
@@ -638,15 +677,84 @@ impl ContactSolver {
         self.blocks.partition_point(|b| b.start + b.len <= pi)
     }
 
-    /// Points a sphere pair's contact along normal n (from A's centre towards B's), with the
-    /// lever arms of the surface point between them.
-    fn turn_sphere_point(&mut self, pi: usize, n: DVec3, r_a: f64, r_b: f64) {
+    /// Whether point p's normal turns with where its bodies meet, and is found again at its
+    /// time of impact (`meet_again`): the one point of a pair with a rounded or pointed side
+    /// (a sphere or capsule against anything, a corner against a face) that is not two spheres
+    /// (followed exactly between their centres). A plane's normal never turns; a face against
+    /// a face turns only with the bodies, to first order in the step.
+    fn turns_where_it_meets(&self, pi: usize, bodies: &[Body]) -> bool {
+        let p = &self.points[pi];
+        p.spheres.is_none()
+            && !p.resting
+            && self.blocks[self.block_of(pi)].len == 1
+            && [p.a, p.b]
+                .iter()
+                .all(|&row| !matches!(bodies[row].shape, Shape::Plane))
+    }
+
+    /// Finds point p's contact again with the narrow phase, at the bodies' poses at time t of
+    /// their motions (each turned by its rotation vector since the step's start), and makes it
+    /// the point's normal, lever arms and gap from t on. Returns the gap at t, or None (the
+    /// point left as it was) when the pair then has other than one point.
+    fn meet_again(
+        &mut self,
+        pi: usize,
+        t: f64,
+        start: &State,
+        bodies: &[Body],
+        set: &super::SolverSettings,
+        narrow: &mut NarrowPhase,
+    ) -> Option<f64> {
+        let (dt, weight) = (set.dt, set.position_weight);
+        let p = &self.points[pi];
+        let (a, b) = (p.a, p.b);
+        let (ma, mb) = (
+            self.bodies[a].motion(dt, weight),
+            self.bodies[b].motion(dt, weight),
+        );
+        let pose = |row: usize, (l, r): (Motion, Motion)| {
+            let turn = r.at(t);
+            Posed {
+                shape: &bodies[row].shape,
+                position: start.x[row] + l.at(t),
+                orientation: if turn == DVec3::ZERO {
+                    start.q[row]
+                } else {
+                    DQuat::from_scaled_axis(turn) * start.q[row]
+                },
+            }
+        };
+        let (pa, pb) = (pose(a, ma), pose(b, mb));
+        if pa.shape.kind() > pb.shape.kind() {
+            return None;
+        }
+        // Farther apart at t than the gap followed along the old normal says (which is no
+        // more than the true distance for convex bodies) by at most how far the bodies moved
+        // since the step's start.
+        let moved = |row: usize, (l, r): (Motion, Motion)| {
+            (l.at(t) - l.at(0.0)).length()
+                + (r.at(t) - r.at(0.0)).length() * bodies[row].shape.bounding_radius()
+        };
+        let margin = set.touching + p.gap.abs() + moved(a, ma) + moved(b, mb);
+        let n = narrow.collide(pa, pb, margin)?;
+        let &[c] = narrow.points.as_slice() else {
+            return None;
+        };
+        self.set_geometry(pi, n, c.on_a - pa.position, c.on_b - pb.position);
+        let p = &self.points[pi];
+        let (c0, c1, c2) = along(&p.row, p.n, ma, mb);
+        self.points[pi].gap = c.separation - (c0 + (c1 + c2 * t) * t);
+        Some(c.separation)
+    }
+
+    /// Gives point `pi` normal n (from A towards B) and lever arms ra, rb (of the surface
+    /// points where the bodies meet), with what the solver derives from them.
+    fn set_geometry(&mut self, pi: usize, n: DVec3, ra: DVec3, rb: DVec3) {
         let block = self.block_of(pi);
         let p = &mut self.points[pi];
         let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
-        // They touch at one point: A's surface point towards B is B's towards A.
-        p.ra = n * r_a;
-        p.rb = -n * r_b;
+        p.ra = ra;
+        p.rb = rb;
         let (ca, cb) = (p.ra.cross(n), p.rb.cross(n));
         p.row = Row {
             ca,
