@@ -498,10 +498,11 @@ impl World {
         for b in self.state.bodies.bodies() {
             let reach = match b.kind {
                 BodyKind::Static => 0.0,
-                // Spheres only: theirs are the impacts followed exactly through the step. The
-                // other shapes' impacts follow the normal found at the step's start, to first
-                // order in their turn within it, and so do their pairs: a secondary impact of
-                // theirs may come a step late. (Their pairs also cost the most to find.)
+                // Spheres only: theirs are the impacts followed exactly through the step (a
+                // sphere struck across a gap, as in a cradle or a cannon). Other shapes turn
+                // within the step, which their impacts follow to first order, and a secondary
+                // impact of theirs may come a step late. (Their pairs also cost the most to
+                // find.)
                 _ => {
                     let struck = if matches!(b.shape, Shape::Sphere { .. }) {
                         fastest

@@ -6,7 +6,12 @@
 //! from that impact's time on. Every contact point's gap is followed along those paths: along
 //! its normal at fixed lever arms (exact for a sphere on a plane and for faces that do not
 //! turn much in a step), or, for two spheres, between their centres, so that a glancing hit
-//! takes the line of centres at the moment of contact. The earliest closing gap in the step is
+//! takes the line of centres at the moment of contact. Where a rounded side meets another
+//! body at one point (a ball against an edge or a corner, a capsule's end), the normal turns
+//! with where they meet: at the time the gap closes, the narrow phase finds the contact again
+//! at the bodies' poses then, and if they are still apart the gap is followed on from there
+//! along the new normal (Newton's method on the true distance, which the gap along a fixed
+//! normal never overestimates). The earliest closing gap in the step is
 //! the next impact: its pair's touching points are solved together at that time (impact.rs:
 //! restitution and Coulomb friction together, never adding energy), and the gaps of every
 //! contact of the two bodies are found again from then on. An impact that sets a body moving
@@ -678,18 +683,25 @@ impl ContactSolver {
     }
 
     /// Whether point p's normal turns with where its bodies meet, and is found again at its
-    /// time of impact (`meet_again`): the one point of a pair with a rounded or pointed side
-    /// (a sphere or capsule against anything, a corner against a face) that is not two spheres
-    /// (followed exactly between their centres). A plane's normal never turns; a face against
-    /// a face turns only with the bodies, to first order in the step.
+    /// time of impact (`meet_again`): the one point of a rounded side (a sphere's, or a
+    /// capsule's) against a body that is not a plane, other than two spheres (followed exactly
+    /// between their centres). A plane's normal never turns, and between polyhedra the normal
+    /// is a face's or that of two crossing edges, which turn only with the bodies (to first
+    /// order in the step), not with where they meet.
     fn turns_where_it_meets(&self, pi: usize, bodies: &[Body]) -> bool {
         let p = &self.points[pi];
+        let rounded = |row: usize| {
+            matches!(
+                bodies[row].shape,
+                Shape::Sphere { .. } | Shape::Capsule { .. }
+            )
+        };
+        let plane = |row: usize| matches!(bodies[row].shape, Shape::Plane);
         p.spheres.is_none()
             && !p.resting
             && self.blocks[self.block_of(pi)].len == 1
-            && [p.a, p.b]
-                .iter()
-                .all(|&row| !matches!(bodies[row].shape, Shape::Plane))
+            && (rounded(p.a) || rounded(p.b))
+            && !(plane(p.a) || plane(p.b))
     }
 
     /// Finds point p's contact again with the narrow phase, at the bodies' poses at time t of
@@ -744,6 +756,9 @@ impl ContactSolver {
         let p = &self.points[pi];
         let (c0, c1, c2) = along(&p.row, p.n, ma, mb);
         self.points[pi].gap = c.separation - (c0 + (c1 + c2 * t) * t);
+        // The target `prepare` gave it held the old geometry's end gap (for an impact that
+        // may now come only in a later step).
+        self.hold_end_gap(pi, start, dt, weight);
         Some(c.separation)
     }
 
@@ -806,18 +821,26 @@ impl ContactSolver {
                 };
                 continue;
             }
-            let reach = weight * (dt - ba.t_impact.max(bb.t_impact));
-            let end_gap = self.gap_at(p, start, dt, weight, dt);
-            let vn = Self::normal_velocity(&self.bodies, p);
-            let target = if reach > 0.0 {
-                (vn - end_gap / reach).min(0.0)
-            } else {
-                vn.min(0.0)
-            };
-            let p = &mut self.points[i];
-            p.reach = reach;
-            p.target = target;
+            self.hold_end_gap(i, start, dt, weight);
         }
+    }
+
+    /// Point i's resting-solve target: its end-of-step gap as the impact stage follows it
+    /// must not close, by impulses acting from its bodies' latest impact on.
+    fn hold_end_gap(&mut self, i: usize, start: &State, dt: f64, weight: f64) {
+        let p = &self.points[i];
+        let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
+        let reach = weight * (dt - ba.t_impact.max(bb.t_impact));
+        let end_gap = self.gap_at(p, start, dt, weight, dt);
+        let vn = Self::normal_velocity(&self.bodies, p);
+        let target = if reach > 0.0 {
+            (vn - end_gap / reach).min(0.0)
+        } else {
+            vn.min(0.0)
+        };
+        let p = &mut self.points[i];
+        p.reach = reach;
+        p.target = target;
     }
 }
 
