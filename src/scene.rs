@@ -184,6 +184,11 @@ pub enum JointKindData {
     Fixed {
         relative: DQuat,
     },
+    Mouse {
+        frequency: f64,
+        damping_ratio: f64,
+        max_force: Option<f64>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -381,6 +386,15 @@ impl World {
                         },
                         JointKind::Fixed { relative } => JointKindData::Fixed {
                             relative: *relative,
+                        },
+                        JointKind::Mouse {
+                            frequency,
+                            damping_ratio,
+                            max_force,
+                        } => JointKindData::Mouse {
+                            frequency: *frequency,
+                            damping_ratio: *damping_ratio,
+                            max_force: *max_force,
                         },
                     },
                     anchor_a: j.anchor_a,
@@ -665,6 +679,15 @@ impl World {
                 JointKindData::Fixed { relative } => JointKind::Fixed {
                     relative: crate::limits::orientation("relative", *relative)
                         .map_err(|e| at(&path, e))?,
+                },
+                JointKindData::Mouse {
+                    frequency,
+                    damping_ratio,
+                    max_force,
+                } => JointKind::Mouse {
+                    frequency: *frequency,
+                    damping_ratio: *damping_ratio,
+                    max_force: *max_force,
                 },
             };
             let joint = Joint {

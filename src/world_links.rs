@@ -46,6 +46,26 @@ impl Attachment {
     }
 }
 
+/// A mouse joint's softness: undamped frequency (Hz), damping ratio (1 is critical) and the
+/// most force it pulls with (N; None: no cap).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MouseOptions {
+    pub frequency: f64,
+    pub damping_ratio: f64,
+    pub max_force: Option<f64>,
+}
+
+impl Default for MouseOptions {
+    /// About what a hand does: 5 Hz, a little under critical damping, as Box2D's mouse joint.
+    fn default() -> MouseOptions {
+        MouseOptions {
+            frequency: 5.0,
+            damping_ratio: 0.7,
+            max_force: None,
+        }
+    }
+}
+
 /// A hinge's options: angle limits (rad, lower <= upper, within [-pi, pi]) and a motor.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct HingeOptions {
@@ -284,6 +304,54 @@ impl World {
                 relative: qa.inverse() * qb,
             },
         )
+    }
+
+    /// A mouse joint: pulls a's point `point` (a world point now, fixed to a from now on)
+    /// softly towards the world point `target` (see `JointKind::Mouse`).
+    pub fn add_mouse_joint(
+        &mut self,
+        a: BodyHandle,
+        point: DVec3,
+        target: DVec3,
+        options: MouseOptions,
+    ) -> Result<JointHandle> {
+        limits::coordinate3("point", point)?;
+        // Kept as the world anchor (b's, the world's): named here as the caller knows it.
+        limits::coordinate3("target", target)?;
+        let mut at = Attachment::at_world_point(self, a, None, point)?;
+        at.anchor_b = target;
+        self.check_attachment(&at)?;
+        let kind = JointKind::Mouse {
+            frequency: options.frequency,
+            damping_ratio: options.damping_ratio,
+            max_force: options.max_force,
+        };
+        self.push_joint(at, kind)
+    }
+
+    /// Moves a mouse joint's target (a world point). Wakes the bodies, as a load does, without
+    /// counting as a change of the world's content: a hand moving the target every step is
+    /// the simulation going on.
+    pub fn set_mouse_target(&mut self, h: JointHandle, target: DVec3) -> Result<()> {
+        limits::coordinate3("target", target)?;
+        let j = self
+            .state
+            .joints
+            .iter_mut()
+            .find(|j| j.handle == h)
+            .ok_or(Error::RemovedLink { what: "joint" })?;
+        if !matches!(j.kind, JointKind::Mouse { .. }) {
+            return Err(Error::invalid(
+                "target",
+                j.kind.name(),
+                "only a mouse joint has a target",
+            ));
+        }
+        if j.anchor_b != target {
+            j.anchor_b = target;
+            self.edited();
+        }
+        Ok(())
     }
 
     pub fn joint(&self, h: JointHandle) -> Option<&Joint> {

@@ -5,9 +5,9 @@
 mod common;
 use common::*;
 use glam::DVec3;
-use rigidlab::dynamics::joints::Motor;
+use rigidlab::dynamics::joints::{JointHandle, Motor};
 use rigidlab::dynamics::sleep::SLEEP_TIME;
-use rigidlab::world_links::{Attachment, HingeOptions};
+use rigidlab::world_links::{Attachment, HingeOptions, MouseOptions};
 use rigidlab::{BodyDesc, BodyHandle, IntegratorKind, MassSpec, Shape, World};
 use std::f64::consts::TAU;
 
@@ -266,4 +266,121 @@ fn a_resting_box_falls_asleep_and_a_blow_wakes_it() {
         w.step().unwrap();
     }
     assert!(!w.body(boxed).unwrap().sleep.asleep, "the blow woke it");
+}
+
+/// A sphere of mass 2 held at its centre by a mouse joint to a world target.
+fn held(
+    gravity: DVec3,
+    dt: f64,
+    integrator: IntegratorKind,
+    options: MouseOptions,
+) -> (World, BodyHandle, JointHandle) {
+    let mut w = world(gravity, dt, integrator);
+    let start = DVec3::new(0.3, 1.0, -0.2);
+    let b = sphere(&mut w, 0.1, 2.0, start, DVec3::ZERO, None);
+    let j = w
+        .add_mouse_joint(b, start, DVec3::new(0.0, 1.2, 0.0), options)
+        .unwrap();
+    (w, b, j)
+}
+
+#[test]
+fn a_body_on_a_mouse_joint_comes_to_rest_a_spring_length_below_its_target() {
+    // The joint is a spring m w^2 with a damper: at rest it carries the weight m g, so the
+    // centre hangs g / w^2 under the target, with every integrator (the pull acts through the
+    // step as gravity does).
+    let options = MouseOptions {
+        frequency: 3.0,
+        damping_ratio: 1.0,
+        max_force: None,
+    };
+    for integrator in [
+        IntegratorKind::Euler,
+        IntegratorKind::SymplecticEuler,
+        IntegratorKind::Verlet,
+        IntegratorKind::Rk4,
+    ] {
+        for dt in [1.0 / 60.0, 1.0 / 240.0, 1e-3] {
+            let (mut w, b, _) = held(DVec3::new(0.0, -G, 0.0), dt, integrator, options);
+            w.step_n((10.0 / dt) as u64).unwrap();
+            let omega = TAU * options.frequency;
+            let expected = DVec3::new(0.0, 1.2 - G / (omega * omega), 0.0);
+            let body = w.body(b).unwrap();
+            assert!(
+                (body.position - expected).length() < 1e-9,
+                "{integrator:?} dt {dt}: {:?} against {expected:?}",
+                body.position
+            );
+            assert!(body.velocity.length() < 1e-9);
+        }
+    }
+}
+
+#[test]
+fn a_mouse_joint_damps_a_body_swinging_round_its_target_as_one_pulled_straight() {
+    // The damper acts on the whole relative velocity, not only along the line to the target
+    // (a spring's dashpot would let it orbit for ever): thrown sideways, it settles on the
+    // target at the rate z w of the continuous system.
+    let options = MouseOptions {
+        frequency: 2.0,
+        damping_ratio: 0.7,
+        max_force: None,
+    };
+    let (mut w, b, j) = held(DVec3::ZERO, 1.0 / 240.0, IntegratorKind::Verlet, options);
+    w.set_velocity(b, DVec3::new(0.0, 0.0, 3.0)).unwrap();
+    let target = w.joint(j).unwrap().anchor_b;
+    w.step_n(6 * 240).unwrap();
+    let body = w.body(b).unwrap();
+    // e^(-z w t) of a 0.5 m, 3 m/s start after 6 s: about 1e-22.
+    assert!(
+        (body.position - target).length() < 1e-12,
+        "{:?}",
+        body.position
+    );
+    assert!(body.velocity.length() < 1e-12);
+}
+
+#[test]
+fn an_undamped_mouse_joint_oscillates_at_its_frequency() {
+    let options = MouseOptions {
+        frequency: 1.5,
+        damping_ratio: 0.0,
+        max_force: None,
+    };
+    let (mut w, b, j) = held(DVec3::ZERO, 1e-4, IntegratorKind::Verlet, options);
+    let target = w.joint(j).unwrap().anchor_b;
+    let ups = upward_crossings(&mut w, 3.0, |w| w.body(b).unwrap().position.y - target.y);
+    assert!(ups.len() >= 3);
+    // The implicit step's own error, (h w)^2 of the period: about 1e-7 here.
+    for p in ups.windows(2).map(|p| p[1] - p[0]) {
+        assert!((p * options.frequency - 1.0).abs() < 1e-5, "period {p}");
+    }
+}
+
+#[test]
+fn a_mouse_joint_pulls_with_no_more_than_its_max_force() {
+    // A target far above: the pull, capped at 5 N, lifts less than the 2 kg body's weight, so
+    // it falls at g - F / m.
+    let options = MouseOptions {
+        frequency: 5.0,
+        damping_ratio: 0.7,
+        max_force: Some(5.0),
+    };
+    let (mut w, b, j) = held(
+        DVec3::new(0.0, -G, 0.0),
+        1.0 / 240.0,
+        IntegratorKind::Verlet,
+        options,
+    );
+    w.set_mouse_target(j, DVec3::new(0.3, 1000.0, -0.2))
+        .unwrap();
+    w.step_n(120).unwrap();
+    let v0 = w.body(b).unwrap().velocity;
+    w.step_n(240).unwrap();
+    let v1 = w.body(b).unwrap().velocity;
+    let expected = -(G - 5.0 / 2.0);
+    assert!(((v1 - v0).y - expected).abs() < 1e-9, "{:?}", v1 - v0);
+    assert!((v1 - v0).x.abs() < 1e-12 && (v1 - v0).z.abs() < 1e-12);
+    let reaction = w.joint(j).unwrap().impulse / w.settings().dt;
+    assert!((reaction.length() - 5.0).abs() < 1e-9);
 }

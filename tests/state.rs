@@ -6,7 +6,7 @@ use common::*;
 use glam::DVec3;
 use rigidlab::dynamics::joints::Motor;
 use rigidlab::dynamics::loads::Lasting;
-use rigidlab::world_links::{Attachment, HingeOptions};
+use rigidlab::world_links::{Attachment, HingeOptions, MouseOptions};
 use rigidlab::{BodyDesc, BodyHandle, IntegratorKind, MassSpec, Shape, World};
 
 const G: DVec3 = DVec3::new(0.0, -9.81, 0.0);
@@ -169,6 +169,8 @@ fn every_rejection_of_the_api_is_one_of_the_scene_file_too() {
         .unwrap();
     w.add_distance_joint(at(&w).unwrap(), Some(0.3)).unwrap();
     w.add_rope_joint(at(&w).unwrap(), Some(0.3)).unwrap();
+    w.add_mouse_joint(a, DVec3::ZERO, DVec3::Y, MouseOptions::default())
+        .unwrap();
     w.apply_load(a, DVec3::X, None, DVec3::ZERO, Lasting::UntilRemoved)
         .unwrap();
     let saved = w.to_json();
@@ -294,6 +296,40 @@ fn every_rejection_of_the_api_is_one_of_the_scene_file_too() {
             serde_json::json!(-1.0),
         ),
     );
+    let mouse = |frequency, damping_ratio, max_force| MouseOptions {
+        frequency,
+        damping_ratio,
+        max_force,
+    };
+    let field = |name| -> &'static [&'static str] {
+        match name {
+            "frequency" => &["joints", "3", "kind", "frequency"],
+            "damping_ratio" => &["joints", "3", "kind", "damping_ratio"],
+            _ => &["joints", "3", "kind", "max_force"],
+        }
+    };
+    for (options, path, value) in [
+        (mouse(0.0, 0.7, None), field("frequency"), 0.0),
+        (mouse(1e9, 0.7, None), field("frequency"), 1e9),
+        (mouse(5.0, -0.1, None), field("damping_ratio"), -0.1),
+        (mouse(5.0, 0.7, Some(-1.0)), field("max_force"), -1.0),
+    ] {
+        let value = serde_json::json!(value);
+        twins(
+            w.add_mouse_joint(a, DVec3::ZERO, DVec3::Y, options)
+                .unwrap_err(),
+            &w,
+            set(path, value),
+        );
+    }
+    // A mouse joint holds a body to the world, never to another body.
+    let mut doc: serde_json::Value = serde_json::from_str(&w.to_json()).unwrap();
+    doc["joints"][3]["b"] = serde_json::json!(1);
+    let err = World::from_json(&doc.to_string())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("joints[3]") && err.contains("b"), "{err}");
 
     let load = |w: &mut World, f: DVec3, p: Option<DVec3>| {
         w.apply_load(a, f, p, DVec3::ZERO, Lasting::UntilRemoved)

@@ -832,6 +832,39 @@ def test_bad_hinge(kwargs, param):
     )
 
 
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        (dict(target=(NAN, 0, 0)), "target"),
+        (dict(target=(1e300, 0, 0)), "target"),
+        (dict(target=(0, 1)), "target"),
+        (dict(point=(0, INF, 0)), "point"),
+        (dict(frequency=0.0), "frequency"),
+        (dict(frequency=-2.0), "frequency"),
+        (dict(frequency=NAN), "frequency"),
+        (dict(damping_ratio=-0.1), "damping_ratio"),
+        (dict(max_force=-1.0), "max_force"),
+        (dict(max_force="strong"), "max_force"),
+    ],
+)
+def test_bad_mouse_joint(kwargs, param):
+    w, _, ball, box, _ = populated()
+    args = dict(target=(0, 2, 0)) | kwargs
+    rejects(w, (ValueError, TypeError), param, w.add_mouse_joint, ball, **args)
+
+
+def test_a_mouse_target_is_checked_and_only_a_mouse_joint_has_one():
+    w, _, ball, box, _ = populated()
+    mouse = w.add_mouse_joint(ball, (0, 2, 0))
+    rejects(w, ValueError, "target", setter(mouse, "target"), (0, NAN, 0))
+    hinge = w.add_hinge_joint(ball, box, anchor=(0, 1, 0))
+    assert hinge.target is None
+    rejects(w, ValueError, "target", setter(hinge, "target"), (0, 2, 0))
+    mouse.remove()
+    with pytest.raises(IndexError):
+        mouse.target = (0, 1, 0)
+
+
 @pytest.mark.parametrize("value", [0.0, -1.0, NAN])
 def test_bad_joint_lengths(value):
     w, _, ball, box, _ = populated()

@@ -372,6 +372,7 @@ class Ctx:
                 motor=(2.0, 5.0),
             ),
             "fixed": w.add_fixed_joint(b["prism"], b["capsule"]),
+            "mouse": w.add_mouse_joint(b["link"], (8, 1.5, 0), point=(8, 1.05, 0), max_force=50.0),
         }
         w.set_pair(b["sphere"], b["plane"], restitution=0.9, friction=0.2)
         self.load = b["sphere"].apply_force((1, 0, 0), duration=INF)
@@ -1351,6 +1352,20 @@ def specs():
             params=joint_params([]),
         ),
         Spec(
+            "w.add_mouse_joint",
+            "method",
+            attr="add_mouse_joint",
+            targets=world_target,
+            params=[
+                P("a", v_dynamic, h_body(), required=True),
+                P("target", v(lambda: vec(-5, 5)), h_vec, True),
+                P("point", optional(lambda: vec(-5, 5)), h_vec),
+                P("frequency", v(lambda: fl(0.1, 50)), h_float),
+                P("damping_ratio", v(lambda: fl(0, 5)), h_float),
+                P("max_force", optional(lambda: fl(0, 1000)), h_float),
+            ],
+        ),
+        Spec(
             "w.set_pair",
             "method",
             attr="set_pair",
@@ -1726,6 +1741,14 @@ def specs():
             targets=joint_targets,
             params=[P("motor", v_motor, h_motor)],
             hostile_if=lambda t: alive(t) and t.kind != "hinge",
+        ),
+        Spec(
+            "joint.target =",
+            "setter",
+            attr="target",
+            targets=joint_targets,
+            params=[P("target", v(lambda: vec(-5, 5)), h_vec)],
+            hostile_if=lambda t: alive(t) and t.kind != "mouse",
         ),
     ]
     for name, valid in (

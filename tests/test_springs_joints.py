@@ -469,3 +469,36 @@ def test_quadratic_drag_terminal_velocity():
     w.run(3.0)
     vt = math.sqrt(m * G / c2)
     assert -b.velocity[1] == pytest.approx(vt * math.tanh(G * 3.0 / vt), rel=1e-9)
+
+
+# Mouse joints: a soft pull towards a world point
+
+
+def test_a_held_body_follows_its_mouse_target_and_hangs_g_over_omega_squared_below_it():
+    # At rest the joint carries the weight as a spring m w^2 would: g / w^2 under the target.
+    w = rl.World(dt=1 / 240)
+    ball = w.add_sphere(0.1, mass=2.0, position=(0, 1, 0))
+    j = w.add_mouse_joint(ball, (0, 1, 0), frequency=4.0, damping_ratio=1.0)
+    assert j.kind == "mouse" and j.body_b is None
+    j.target = (0.5, 1.5, -0.3)
+    np.testing.assert_array_equal(j.target, [0.5, 1.5, -0.3])
+    w.run(8.0)
+    omega = 2 * math.pi * 4.0
+    np.testing.assert_allclose(ball.position, [0.5, 1.5 - G / omega**2, -0.3], atol=1e-9)
+    # It carries the weight: the world (its b) feels the weight's pull, the ball the opposite.
+    np.testing.assert_allclose(j.reaction_force, [0, -2.0 * G, 0], atol=1e-9)
+
+
+def test_a_mouse_joint_is_saved_and_loaded_with_the_scene(tmp_path):
+    w = rl.World()
+    ball = w.add_sphere(0.1, position=(0, 1, 0))
+    w.add_mouse_joint(ball, (1, 2, 0), frequency=3.0, damping_ratio=0.5, max_force=40.0)
+    path = tmp_path / "held.json"
+    w.save(str(path))
+    again = rl.World.load(str(path))
+    (j,) = again.joints
+    assert j.kind == "mouse"
+    np.testing.assert_array_equal(j.target, [1, 2, 0])
+    w.run(0.5)
+    again.run(0.5)
+    np.testing.assert_array_equal(w.positions, again.positions)

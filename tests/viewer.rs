@@ -1,5 +1,5 @@
 //! The viewer's state machine without a window: a recorded stream fed through the stream
-//! reader, replays, the fixed-step clock, and the edits and mouse spring of the sandbox.
+//! reader, replays, the fixed-step clock, and the edits and mouse joint of the sandbox.
 #![cfg(feature = "viewer")]
 
 mod common;
@@ -242,11 +242,11 @@ fn whole_steps_from_the_accumulator_keep_the_remainder_and_follow_the_time_scale
     );
 }
 
-/// The mouse spring: 2 Hz at damping ratio 0.7, carrying the weight. Held at its centre, a ball
+/// Dragging: a mouse joint of 2 Hz at damping ratio 0.7, the weight carried. Held at its centre, a ball
 /// settles on the cursor (the error decays as exp(-0.7 * 4 pi t): 1e-15 after 4 s). Held off
 /// centre, it also hangs like a pendulum from the grabbed point, which stays near the cursor.
 #[test]
-fn the_mouse_spring_brings_the_grabbed_point_to_the_cursor() {
+fn the_mouse_joint_brings_the_grabbed_point_to_the_cursor() {
     for offset in [DVec3::ZERO, DVec3::new(0.0, 0.1, 0.0)] {
         let w = bouncing_world();
         let mut state = ViewerState::simulate(w.to_scene(), "drag").unwrap();
@@ -280,8 +280,10 @@ fn the_mouse_spring_brings_the_grabbed_point_to_the_cursor() {
                 point
             );
         }
+        assert_eq!(state.world.joints().len(), 1, "the drag's mouse joint");
         state.apply(Command::EndDrag);
         assert!(state.drag.is_none());
+        assert!(state.world.joints().is_empty(), "let go: the joint is gone");
     }
 }
 

@@ -157,7 +157,7 @@ class Spring:
     def alive(self) -> bool: ...
     def remove(self) -> bool: ...
 
-JointKind: TypeAlias = Literal["distance", "rope", "ball", "hinge", "fixed"]
+JointKind: TypeAlias = Literal["distance", "rope", "ball", "hinge", "fixed", "mouse"]
 
 @final
 class Joint:
@@ -183,6 +183,10 @@ class Joint:
     @property
     def limits(self) -> tuple[float, float] | None: ...
     motor: tuple[float, float] | None
+    @property
+    def target(self) -> Array | None: ...
+    @target.setter
+    def target(self, value: Vec3) -> None: ...
     @property
     def impulse(self) -> Array: ...
     @property
@@ -343,6 +347,16 @@ class World:
     ) -> Joint: ...
     def add_fixed_joint(
         self, a: Body, b: Body | None = None, *, collide: bool = False
+    ) -> Joint: ...
+    def add_mouse_joint(
+        self,
+        a: Body,
+        target: Vec3,
+        point: Vec3 | None = None,
+        *,
+        frequency: float = 5.0,
+        damping_ratio: float = 0.7,
+        max_force: float | None = None,
     ) -> Joint: ...
     @property
     def springs(self) -> list[Spring]: ...

@@ -348,7 +348,11 @@ impl JointTree {
         loops.resize(n, false);
         taken.clear();
         for (j, t) in joints.iter().enumerate() {
-            if matches!(kinds[j].kind, JointKind::Rope { .. }) {
+            // One-sided and soft joints are no equalities to eliminate.
+            if matches!(
+                kinds[j].kind,
+                JointKind::Rope { .. } | JointKind::Mouse { .. }
+            ) {
                 continue;
             }
             let b = t.b.filter(|&b| moving(b));
@@ -668,7 +672,7 @@ fn equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Eq
                 e.m = 1;
             }
         }
-        JointKind::Rope { .. } => {}
+        JointKind::Rope { .. } | JointKind::Mouse { .. } => {}
     }
     e
 }

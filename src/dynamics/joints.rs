@@ -82,7 +82,25 @@ pub enum JointKind {
     },
     /// The anchors coincide and the relative orientation q_a^-1 q_b stays `relative`.
     Fixed { relative: DQuat },
+    /// A soft pull of a's anchor towards a world point (b is the world; its anchor is the
+    /// target): a spring and a damper acting alike in every direction, as stiff and as damped
+    /// for any body (an undamped frequency in Hz and a damping ratio, of the anchor against
+    /// the body's effective mass there), with at most `max_force` newtons. What a hand or a
+    /// mouse does with a body: it follows the target without the hard joint's jolts. Only the
+    /// point is held: the body turns freely about it, as on a pivot.
+    Mouse {
+        frequency: f64,
+        damping_ratio: f64,
+        max_force: Option<f64>,
+    },
 }
+
+/// Fastest response of a mouse joint (Hz): beyond what any step can resolve, the pull is as
+/// hard as the soft step makes it anyway.
+const MOUSE_FREQUENCY: f64 = 1e6;
+
+/// Largest damping ratio of a mouse joint (far past critical, 1).
+const MOUSE_DAMPING: f64 = 1e3;
 
 impl JointKind {
     /// Checks the kind's own values against the engine's ranges.
@@ -135,6 +153,20 @@ impl JointKind {
             JointKind::Fixed { relative } => {
                 limits::orientation("relative", *relative)?;
             }
+            JointKind::Mouse {
+                frequency,
+                damping_ratio,
+                max_force,
+            } => {
+                limits::within("frequency", *frequency, 0.0, MOUSE_FREQUENCY)?;
+                if *frequency <= 0.0 {
+                    return Err(Error::invalid("frequency", *frequency, "must be positive"));
+                }
+                limits::within("damping_ratio", *damping_ratio, 0.0, MOUSE_DAMPING)?;
+                if let Some(f) = max_force {
+                    limits::within("max_force", *f, 0.0, limits::LOAD)?;
+                }
+            }
         }
         Ok(())
     }
@@ -146,6 +178,7 @@ impl JointKind {
             JointKind::Ball => "ball",
             JointKind::Hinge { .. } => "hinge",
             JointKind::Fixed { .. } => "fixed",
+            JointKind::Mouse { .. } => "mouse",
         }
     }
 }
@@ -198,6 +231,13 @@ impl Joint {
     /// made from the API and from a scene file alike.
     pub fn check(&self) -> Result<()> {
         check_ends(self.a, self.b)?;
+        if matches!(self.kind, JointKind::Mouse { .. }) && self.b.is_some() {
+            return Err(Error::invalid(
+                "b",
+                "a body",
+                "a mouse joint pulls a body towards a world point: b must be None",
+            ));
+        }
         limits::coordinate3("anchor_a", self.anchor_a)?;
         limits::coordinate3("anchor_b", self.anchor_b)?;
         self.kind.check()?;

@@ -440,6 +440,25 @@ impl PyJoint {
             .py()
     }
 
+    /// A mouse joint's target (world point), None for other joints. Settable: the body
+    /// follows it from the next step on.
+    #[getter]
+    fn target<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+        let t = self.read(py, |j, _| {
+            matches!(j.kind, JointKind::Mouse { .. }).then_some(j.anchor_b)
+        })?;
+        Ok(t.map(|t| array3(py, t)))
+    }
+
+    #[setter(target)]
+    fn set_target(&self, py: Python<'_>, target: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = vec3(target, "target")?;
+        PyWorld::get_mut(&self.world, py)?
+            .inner
+            .set_mouse_target(self.handle, t)
+            .py()
+    }
+
     /// Reaction impulse (N s, world vector) the joint gave body b in the last step; body a got
     /// its opposite.
     #[getter]

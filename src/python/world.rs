@@ -23,6 +23,7 @@ use crate::shape::{ConvexHull, Shape};
 use crate::stream::link::Link;
 use crate::world::{Settings, World};
 use crate::world_edit::StateUpdate;
+use crate::world_links::MouseOptions;
 
 /// Keywords every add_* method takes, and those only bodies with volume take.
 const COMMON_KEYS: &[&str] = &[
@@ -808,6 +809,50 @@ impl PyWorld {
             .transpose()?;
         let h = slf.borrow_mut().inner.add_fixed_joint(ha, hb).py()?;
         Self::joint_made(slf, h, collide)
+    }
+
+    /// Adds a mouse joint: pulls body a's point `point` (a world point, default a's centre;
+    /// fixed to a from now on) towards the world point `target` softly, as a hand or a mouse
+    /// drags a body: a spring and a damper acting alike in every direction, with undamped
+    /// `frequency` (Hz) and `damping_ratio` (1 is critical) whatever the body's mass, and at
+    /// most `max_force` newtons (None: no cap). Solved implicitly, so stable at any frequency;
+    /// at rest under a steady force F the point sits F / (m w^2) from the target (w = 2 pi
+    /// frequency, m the body's effective mass there): g / w^2 below it for a body held at its
+    /// centre. Only the point is held: the body turns freely about it, as on a pivot. Move
+    /// the target with joint.target = (x, y, z).
+    #[pyo3(signature = (a, target, point=None, *, frequency=None, damping_ratio=None, max_force=None))]
+    #[pyo3(
+        text_signature = "($self, a, target, point=None, *, frequency=5.0, damping_ratio=0.7, max_force=None)"
+    )]
+    #[allow(clippy::too_many_arguments)] // one per keyword of the Python signature
+    fn add_mouse_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        target: &Bound<'_, PyAny>,
+        point: Option<&Bound<'_, PyAny>>,
+        frequency: Option<&Bound<'_, PyAny>>,
+        damping_ratio: Option<&Bound<'_, PyAny>>,
+        max_force: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyJoint> {
+        let ha = own_body(slf, a, "a")?;
+        let target = vec3(target, "target")?;
+        let point = match point.filter(|o| !o.is_none()) {
+            Some(p) => vec3(p, "point")?,
+            None => slf.borrow().inner.body(ha).py()?.position,
+        };
+        let default = MouseOptions::default();
+        let options = MouseOptions {
+            frequency: opt_float(frequency, "frequency")?.unwrap_or(default.frequency),
+            damping_ratio: opt_float(damping_ratio, "damping_ratio")?
+                .unwrap_or(default.damping_ratio),
+            max_force: opt_float(max_force, "max_force")?,
+        };
+        let h = slf
+            .borrow_mut()
+            .inner
+            .add_mouse_joint(ha, point, target, options)
+            .py()?;
+        Ok(PyJoint::new(slf.clone().unbind(), h))
     }
 
     /// The springs, in the order they were added.

@@ -16,7 +16,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("1  2  3  4  5", "presets: feature pairs (1 again: next pair), block-plank-prism, dominoes, pyramid (4 again: column), ramp room"),
     ("6  7  8  9  0", "presets: bouncing balls, friction incline, spring weights, Newton's cradle, pendulum"),
     ("left click", "select a body (shows mass, velocity, energy, material)"),
-    ("left drag", "pull a body with the mouse spring"),
+    ("left drag", "pull a body with the mouse (a mouse joint)"),
     ("right drag", "orbit (2D view: pan)"),
     ("middle drag, Shift+right", "pan"),
     ("wheel, PgUp / PgDn", "zoom"),

@@ -21,6 +21,7 @@ mod ball;
 mod distance;
 mod fixed;
 mod hinge;
+mod mouse;
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
 use crate::math::{skew, DMat3, DQuat, DVec3};
@@ -361,6 +362,8 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: 
         JointKind::Ball => ball::position(joint, row, s, dt, project),
         JointKind::Hinge { .. } => hinge::position(joint, row, s, dt, project),
         JointKind::Fixed { relative } => fixed::position(joint, row, s, dt, *relative, project),
+        // Soft: nothing to hold at the step's end.
+        JointKind::Mouse { .. } => 0.0,
     }
 }
 
@@ -516,6 +519,18 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
         JointKind::Ball => ball::velocity(joint, row, s),
         JointKind::Hinge { .. } => hinge::velocity(joint, row, s, dt),
         JointKind::Fixed { .. } => fixed::velocity(joint, row, s),
+        JointKind::Mouse {
+            frequency,
+            damping_ratio,
+            max_force,
+        } => {
+            let soft = mouse::Soft {
+                frequency: *frequency,
+                damping_ratio: *damping_ratio,
+                max_force: *max_force,
+            };
+            mouse::velocity(joint, row, s, dt, &soft)
+        }
     }
 }
 

@@ -1,20 +1,24 @@
 //! What the user asks of the viewer (the app turns keys and the mouse into `Command`s): the
-//! clock, selection, sandbox edits, the mouse spring, presets, toggles and replay frames.
+//! clock, selection, sandbox edits, dragging with the mouse, presets, toggles and replay
+//! frames.
 
 use glam::DVec3;
 
 use super::{presets, Mode, Toggle, ViewerState};
 use crate::body::{BodyDesc, BodyKind};
+use crate::dynamics::joints::JointHandle;
 use crate::dynamics::loads::Lasting;
 use crate::shape::Shape;
 use crate::world::World;
+use crate::world_links::MouseOptions;
 
-/// A body held by the mouse spring at a point fixed in the body.
+/// A body held by the mouse at a point fixed in the body, through an engine mouse joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drag {
     pub body: u64,
     pub local_point: DVec3,
     pub target: DVec3,
+    pub joint: JointHandle,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,11 +54,15 @@ pub enum Command {
     StepFrames(i64),
 }
 
-/// Mouse-spring stiffness and damping per unit mass: about 2 Hz, near critical damping, so any
-/// body follows the cursor the same way. The spring also carries the body's weight, so a held
-/// body settles on the cursor instead of sagging g / omega^2 below it.
-const DRAG_OMEGA: f64 = std::f64::consts::TAU * 2.0;
-const DRAG_ZETA: f64 = 0.7;
+/// The mouse joint that drags a body: 2 Hz, a little under critical damping, so any body
+/// follows the cursor the same way, without a cap (the user is in charge). The viewer also
+/// carries the body's weight at the held point, so a held body settles on the cursor instead
+/// of sagging g / w^2 (6 cm at 2 Hz) below it, and hangs from it like a pendulum.
+const DRAG: MouseOptions = MouseOptions {
+    frequency: 2.0,
+    damping_ratio: 0.7,
+    max_force: None,
+};
 
 impl ViewerState {
     fn editable(&mut self) -> bool {
@@ -165,20 +173,29 @@ impl ViewerState {
                     let Ok(b) = self.world.body(h) else { return };
                     let (dynamic, local_point) = (b.is_dynamic(), b.local_point(point));
                     if dynamic && self.editable() {
-                        self.drag = Some(Drag {
-                            body,
-                            local_point,
-                            target: point,
-                        });
+                        self.end_drag();
+                        match self.world.add_mouse_joint(h, point, point, DRAG) {
+                            Ok(joint) => {
+                                self.drag = Some(Drag {
+                                    body,
+                                    local_point,
+                                    target: point,
+                                    joint,
+                                })
+                            }
+                            Err(e) => self.note = Some(e.to_string()),
+                        }
                     }
                 }
             }
             Command::DragTo(p) => {
                 if let Some(d) = &mut self.drag {
-                    d.target = p;
+                    if self.world.set_mouse_target(d.joint, p).is_ok() {
+                        d.target = p;
+                    }
                 }
             }
-            Command::EndDrag => self.drag = None,
+            Command::EndDrag => self.end_drag(),
             Command::Toggle(t) => {
                 let g = &mut self.toggles;
                 let flag = match t {
@@ -240,8 +257,16 @@ impl ViewerState {
         }
     }
 
-    /// The mouse spring's pull on the held body for the coming step.
-    pub(super) fn pull_dragged_body(&mut self) {
+    /// Lets go of the held body (its mouse joint is removed).
+    fn end_drag(&mut self) {
+        if let Some(d) = self.drag.take() {
+            self.world.remove_joint(d.joint);
+        }
+    }
+
+    /// The held body's weight, carried at the held point for the coming step (the mouse
+    /// joint does the pulling).
+    pub(super) fn carry_dragged_body(&mut self) {
         let Some(d) = self.drag else {
             return;
         };
@@ -249,15 +274,14 @@ impl ViewerState {
             return;
         };
         if let Ok(b) = self.world.body(h) {
-            let p = b.world_point(d.local_point);
-            let weight = -self.world.settings().gravity * b.gravity_scale;
-            let force = b.mass()
-                * (DRAG_OMEGA * DRAG_OMEGA * (d.target - p)
-                    - 2.0 * DRAG_ZETA * DRAG_OMEGA * b.velocity_at(p)
-                    + weight);
-            let _ =
-                self.world
-                    .apply_load(h, force, Some(d.local_point), DVec3::ZERO, Lasting::OneStep);
+            let weight = -self.world.settings().gravity * b.gravity_scale * b.mass();
+            let _ = self.world.apply_load(
+                h,
+                weight,
+                Some(d.local_point),
+                DVec3::ZERO,
+                Lasting::OneStep,
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The viewer's state machine, apart from any window: what is shown (a world simulated here, a
 //! stream from a script, or a replay) and the clock (fixed steps from an accumulator, time
-//! scale, pause and single step). commands.rs holds what the user asks (selection, the mouse
-//! spring, edits, presets, toggles), history.rs what the HUD draws over time, readout.rs the
+//! scale, pause and single step). commands.rs holds what the user asks (selection, dragging
+//! with the mouse, edits, presets, toggles), history.rs what the HUD draws over time, readout.rs the
 //! HUD's text and the scene's bounds. The app turns input into `Command`s and draws what this
 //! holds; tests drive it directly.
 
@@ -374,9 +374,9 @@ impl ViewerState {
         self.steps_last_frame
     }
 
-    /// One step with the mouse spring pulling.
+    /// One step, a held body's weight carried.
     fn step_world(&mut self) {
-        self.pull_dragged_body();
+        self.carry_dragged_body();
         // A step the engine refuses (the scene diverged) pauses the simulation with the reason.
         if let Err(e) = self.world.step() {
             self.paused = true;
