@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 
 /// The layers, bottom first, by the first component of a module path under src/.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("foundations", &["math", "error", "limits", "profile"]),
+    (
+        "foundations",
+        &["math", "dense", "error", "limits", "profile"],
+    ),
     ("geometry and materials", &["shape", "material"]),
     ("bodies", &["body"]),
     ("collision", &["collision"]),

@@ -3,6 +3,7 @@
 //! of a box's face takes more than its share and tips the box; solved together, a resting box
 //! gets the same impulse at symmetric corners in a single pass.
 
+use crate::dense;
 use crate::math::{DMat3, DVec3};
 
 /// Most points solved together.
@@ -344,26 +345,19 @@ fn solve_dense(
     eps: f64,
 ) -> Option<[f64; MAX]> {
     let m = idx.len();
-    // One and two points (a corner, an edge: most subsets tried) in closed form.
+    let mut x = [0.0; MAX];
+    // One to three points (a corner, an edge: most subsets tried) in closed form.
     match *idx {
         [i] => {
             let d = k[i][i] + eps;
-            return (d.abs() >= 1e-300).then(|| {
-                let mut x = [0.0; MAX];
-                x[0] = -b[i] / d;
-                x
-            });
-        }
-        [i, j] => {
-            let (a11, a12, a21, a22) = (k[i][i] + eps, k[i][j], k[j][i], k[j][j] + eps);
-            let det = a11 * a22 - a12 * a21;
-            if det.abs() < 1e-300 {
+            if dense::negligible(d, d.abs()) {
                 return None;
             }
-            let mut x = [0.0; MAX];
-            x[0] = (-b[i] * a22 + b[j] * a12) / det;
-            x[1] = (-b[j] * a11 + b[i] * a21) / det;
-            return Some(x);
+            x[0] = -b[i] / d;
+        }
+        [i, j] => {
+            let a = [[k[i][i] + eps, k[i][j]], [k[j][i], k[j][j] + eps]];
+            x[..2].copy_from_slice(&dense::solve2(a, [-b[i], -b[j]])?);
         }
         [i, j, l] => {
             let a = [
@@ -371,53 +365,18 @@ fn solve_dense(
                 [k[j][i], k[j][j] + eps, k[j][l]],
                 [k[l][i], k[l][j], k[l][l] + eps],
             ];
-            let r = [-b[i], -b[j], -b[l]];
-            let det3 = |m: &[[f64; 3]; 3]| {
-                m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-                    - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-                    + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-            };
-            let det = det3(&a);
-            if det.abs() < 1e-300 {
-                return None;
-            }
-            let mut x = [0.0; MAX];
-            for (c, xc) in x.iter_mut().take(3).enumerate() {
-                let mut ac = a;
-                for row in 0..3 {
-                    ac[row][c] = r[row];
+            x[..3].copy_from_slice(&dense::solve3(a, [-b[i], -b[j], -b[l]])?);
+        }
+        _ => {
+            let mut a = [[0.0; MAX + 1]; MAX];
+            for (r, &i) in idx.iter().enumerate() {
+                for (c, &j) in idx.iter().enumerate() {
+                    a[r][c] = k[i][j] + if r == c { eps } else { 0.0 };
                 }
-                *xc = det3(&ac) / det;
+                a[r][m] = -b[i];
             }
-            return Some(x);
+            x = dense::solve(&mut a, m)?;
         }
-        _ => {}
-    }
-    let mut a = [[0.0; MAX + 1]; MAX];
-    for (r, &i) in idx.iter().enumerate() {
-        for (c, &j) in idx.iter().enumerate() {
-            a[r][c] = k[i][j] + if r == c { eps } else { 0.0 };
-        }
-        a[r][m] = -b[i];
-    }
-    for col in 0..m {
-        let pivot = (col..m).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
-        if a[pivot][col].abs() < 1e-300 {
-            return None;
-        }
-        a.swap(col, pivot);
-        for r in 0..m {
-            if r != col {
-                let f = a[r][col] / a[col][col];
-                for c in col..=m {
-                    a[r][c] -= f * a[col][c];
-                }
-            }
-        }
-    }
-    let mut x = [0.0; MAX];
-    for r in 0..m {
-        x[r] = a[r][m] / a[r][r];
     }
     Some(x)
 }

@@ -18,6 +18,7 @@
 //! what the same load on the corners at their mean radius allows point by point; a single point
 //! (r = 0) has no twist.
 
+use crate::dense;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{DMat3, DVec3};
 
@@ -99,7 +100,7 @@ impl Patch {
         if radius == 0.0 {
             k.col_mut(2)[2] = 1.0;
         }
-        let k_inv = regularised_inverse(k);
+        let k_inv = dense::regularised_inverse3(k);
         let force: DVec3 = tangent.iter().map(|&t| flat(t, n)).sum();
         let torque: f64 = offsets()
             .zip(tangent)
@@ -251,28 +252,6 @@ fn flat(v: DVec3, n: DVec3) -> DVec3 {
     v - n * v.dot(n)
 }
 
-/// (K + eps I)^-1 of the symmetric K, eps a tiny fraction of K's largest diagonal, so a patch
-/// whose unknowns are (nearly) dependent still gets an answer.
-fn regularised_inverse(k: DMat3) -> DMat3 {
-    let eps = 1e-12 * k.x_axis.x.max(k.y_axis.y).max(k.z_axis.z);
-    let (a, b, c) = (k.x_axis.x + eps, k.y_axis.y + eps, k.z_axis.z + eps);
-    let (xy, xz, yz) = (k.y_axis.x, k.z_axis.x, k.z_axis.y);
-    // The cofactors (symmetric, as K is).
-    let (c00, c11, c22) = (b * c - yz * yz, a * c - xz * xz, a * b - xy * xy);
-    let (c01, c02, c12) = (xz * yz - xy * c, xy * yz - xz * b, xy * xz - a * yz);
-    let det = a * c00 + xy * c01 + xz * c02;
-    if det.abs() > 0.0 {
-        let s = 1.0 / det;
-        DMat3::from_cols(
-            DVec3::new(c00, c01, c02) * s,
-            DVec3::new(c01, c11, c12) * s,
-            DVec3::new(c02, c12, c22) * s,
-        )
-    } else {
-        DMat3::ZERO
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,21 +307,6 @@ mod tests {
         // The twist part adds no net force.
         let force: DVec3 = out.iter().sum();
         assert!((force - (p.t1 * 0.3 - p.t2 * 0.2)).length() < 1e-12);
-    }
-
-    #[test]
-    fn the_regularised_inverse_inverts_a_symmetric_k() {
-        let k = DMat3::from_cols(
-            DVec3::new(2.0, 0.3, -0.4),
-            DVec3::new(0.3, 1.5, 0.2),
-            DVec3::new(-0.4, 0.2, 0.9),
-        );
-        let err = (regularised_inverse(k) * k - DMat3::IDENTITY)
-            .to_cols_array()
-            .iter()
-            .fold(0.0f64, |m, v| m.max(v.abs()));
-        assert!(err < 1e-11, "{err}");
-        assert_eq!(regularised_inverse(DMat3::ZERO), DMat3::ZERO);
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! closed loop of moving bodies, ropes and hinge limits (inequalities) stay with the
 //! Gauss-Seidel sweeps, which run after this solve and find these joints already holding.
 
+use crate::dense;
 use crate::dynamics::joints::{Joint, JointKind};
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
@@ -77,43 +78,12 @@ impl Block {
         r
     }
 
-    /// The inverse by Gauss-Jordan elimination with partial pivoting; None if singular.
+    /// The inverse (see `dense::inverse`); None if singular.
     fn inverse(&self) -> Option<Block> {
-        let n = self.rows;
-        let (mut a, mut inv) = (self.a, Block::zero(n, n).a);
-        for (i, row) in inv.iter_mut().enumerate().take(n) {
-            row[i] = 1.0;
-        }
-        let scale = (0..n)
-            .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .fold(0.0f64, |m, (i, j)| m.max(a[i][j].abs()));
-        for c in 0..n {
-            let p = (c..n).max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))?;
-            // Also refuses a NaN pivot.
-            if a[p][c].abs().partial_cmp(&(1e-14 * scale)) != Some(std::cmp::Ordering::Greater) {
-                return None;
-            }
-            a.swap(c, p);
-            inv.swap(c, p);
-            let d = 1.0 / a[c][c];
-            for j in 0..n {
-                a[c][j] *= d;
-                inv[c][j] *= d;
-            }
-            for r in 0..n {
-                if r != c && a[r][c] != 0.0 {
-                    let f = a[r][c];
-                    for j in 0..n {
-                        a[r][j] -= f * a[c][j];
-                        inv[r][j] -= f * inv[c][j];
-                    }
-                }
-            }
-        }
         Some(Block {
-            rows: n,
-            cols: n,
-            a: inv,
+            rows: self.rows,
+            cols: self.rows,
+            a: dense::inverse(&self.a, self.rows)?,
         })
     }
 }

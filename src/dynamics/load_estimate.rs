@@ -194,6 +194,12 @@ impl LoadEstimate {
     }
 }
 
+/// A balance equation whose pivot is no more than this fraction of its diagonal is left out:
+/// the supports are that close to a line (or a point), and a moment across it would load them
+/// with huge opposite loads. A cut of geometry, not of round-off (dense.rs's policy is for
+/// that): 1e-9 leaves out points within about 3e-5 of their spread off a line.
+const IN_LINE: f64 = 1e-9;
+
 /// lambda with g lambda = goal, g symmetric positive semidefinite: by elimination in order
 /// (force balance first), leaving out an equation whose pivot vanishes (points in a line
 /// cannot balance a moment across it; a single point, no moment at all).
@@ -202,7 +208,7 @@ fn solve_balance(g: [[f64; 3]; 3], goal: [f64; 3]) -> [f64; 3] {
     for j in 0..3 {
         d[j] = g[j][j] - (0..j).map(|m| l[j][m] * l[j][m] * d[m]).sum::<f64>();
         // Also catches a NaN pivot.
-        if d[j].partial_cmp(&(1e-9 * g[j][j])) != Some(std::cmp::Ordering::Greater) {
+        if d[j].partial_cmp(&(IN_LINE * g[j][j])) != Some(std::cmp::Ordering::Greater) {
             d[j] = 0.0;
             continue;
         }

@@ -14,6 +14,7 @@
 //! With velocity Verlet under uniform gravity a pendulum step is exactly RATTLE, which is
 //! symplectic and second order: energy stays bounded and the rod length exact.
 
+use crate::dense;
 use crate::dynamics::joint_tree::{Arms, JointTree};
 use crate::dynamics::joints::{Joint, JointKind};
 
@@ -59,15 +60,6 @@ pub struct JointSolver {
 /// Two unit vectors perpendicular to unit n and to each other.
 fn perpendiculars(n: DVec3) -> (DVec3, DVec3) {
     n.any_orthonormal_pair()
-}
-
-/// Solves the 2x2 system [[k11, k12], [k12, k22]] x = r.
-fn solve2(k11: f64, k12: f64, k22: f64, r1: f64, r2: f64) -> Option<(f64, f64)> {
-    let det = k11 * k22 - k12 * k12;
-    if det.abs() <= 1e-300 || !det.is_finite() {
-        return None;
-    }
-    Some(((k22 * r1 - k12 * r2) / det, (k11 * r2 - k12 * r1) / det))
 }
 
 /// The bodies a joint acts on, with the world standing in for a missing b.
@@ -300,9 +292,8 @@ fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: boo
     } else {
         (row.ra0, row.rb0)
     };
-    let k = s.coupling(ra, rb, ia, ib);
-    if k.determinant().abs() > 1e-300 {
-        let p = k.inverse() * (-c / dt);
+    if let Some(k_inv) = dense::inverse3(s.coupling(ra, rb, ia, ib)) {
+        let p = k_inv * (-c / dt);
         s.push(p, ia, ib, dt);
         row.impulse += p;
     }
@@ -314,21 +305,16 @@ fn hold_point(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: boo
 fn hold_rotation(row: &mut Row, s: &mut Sides, dt: f64, e: DVec3, axis: Option<DVec3>) -> f64 {
     let k = s.angular_mass();
     let l = match axis {
-        None if k.determinant().abs() > 1e-300 => k.inverse() * (-e / dt),
+        None => dense::inverse3(k).map_or(DVec3::ZERO, |k_inv| k_inv * (-e / dt)),
         Some(axis) => {
             let (p1, p2) = perpendiculars(axis);
-            match solve2(
-                along(&k, p1),
-                p1.dot(k * p2),
-                along(&k, p2),
-                -e.dot(p1) / dt,
-                -e.dot(p2) / dt,
-            ) {
-                Some((l1, l2)) => p1 * l1 + p2 * l2,
+            let k12 = p1.dot(k * p2);
+            let a = [[along(&k, p1), k12], [k12, along(&k, p2)]];
+            match dense::solve2(a, [-e.dot(p1) / dt, -e.dot(p2) / dt]) {
+                Some([l1, l2]) => p1 * l1 + p2 * l2,
                 None => DVec3::ZERO,
             }
         }
-        None => DVec3::ZERO,
     };
     s.turn(l, dt);
     row.angular_impulse += l;
@@ -433,7 +419,7 @@ fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
             }
             k[r][m] = rows[i].target - s.row_value(&rows[i]);
         }
-        let Some(x) = gauss(&mut k, m) else {
+        let Some(x) = dense::solve(&mut k, m) else {
             return applied;
         };
         let mut clamped = false;
@@ -462,34 +448,6 @@ fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
         }
     }
     applied
-}
-
-/// Solves the m x m system in the first m columns of `k` (right-hand side in column m) by
-/// Gaussian elimination with partial pivoting.
-fn gauss(k: &mut [[f64; MAX_ROWS + 1]; MAX_ROWS], m: usize) -> Option<[f64; MAX_ROWS]> {
-    let scale = (0..m).map(|i| k[i][i].abs()).fold(0.0, f64::max);
-    for col in 0..m {
-        let pivot = (col..m).max_by(|&a, &b| k[a][col].abs().total_cmp(&k[b][col].abs()))?;
-        if k[pivot][col].abs() <= 1e-12 * scale {
-            return None;
-        }
-        k.swap(col, pivot);
-        for r in col + 1..m {
-            let f = k[r][col] / k[col][col];
-            for c in col..=m {
-                k[r][c] -= f * k[col][c];
-            }
-        }
-    }
-    let mut x = [0.0; MAX_ROWS];
-    for r in (0..m).rev() {
-        let mut v = k[r][m];
-        for c in r + 1..m {
-            v -= k[r][c] * x[c];
-        }
-        x[r] = v / k[r][r];
-    }
-    Some(x)
 }
 
 /// The point rows: the anchors' relative velocity.

@@ -19,6 +19,7 @@
 //! body held at its centre), as on a spring of that stiffness.
 
 use super::{arms, Row, Sides};
+use crate::dense;
 use crate::dynamics::joints::Joint;
 use crate::math::DVec3;
 
@@ -33,17 +34,16 @@ pub(super) struct Soft {
 /// position phase: the pull acts through the step, like a force).
 pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, soft: &Soft) {
     let (ra, rb, d) = arms(joint, s);
-    let k = s.point_mass(ra, rb);
-    if k.determinant().abs() <= 1e-300 {
+    let Some(k_inv) = dense::inverse3(s.point_mass(ra, rb)) else {
         return;
-    }
+    };
     let omega = std::f64::consts::TAU * soft.frequency;
     let reach = s.bodies[s.a].reach;
     let (spring, damper) = (dt * omega * omega, 2.0 * dt * soft.damping_ratio * omega);
     let rate = s.relative_velocity(ra, rb);
     // Impulses are counted on the target's side (b), as every joint's are.
-    let mut p = -(k.inverse() * (spring * d + damper * rate) + row.impulse)
-        / (1.0 + reach * spring + damper);
+    let mut p =
+        -(k_inv * (spring * d + damper * rate) + row.impulse) / (1.0 + reach * spring + damper);
     if let Some(cap) = soft.max_force {
         let total = row.impulse + p;
         let most = cap * dt;
