@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
-cargo fmt --check
-cargo clippy --quiet --all-targets --features python,viewer -- -D warnings
+cargo fmt --all --check
+cargo clippy --quiet --workspace --all-targets --features python,viewer -- -D warnings
 "$VENV/bin/ruff" check --quiet .
 "$VENV/bin/ruff" format --check --quiet .
 # Classes are final (pyo3 classes cannot be subclassed), which makes PEP 800's disjoint-base

@@ -8,7 +8,7 @@ scripts/setup.sh --test
 echo "== gates: rustfmt, clippy, ruff, stubtest"
 scripts/lint.sh
 echo "== cargo test"
-cargo test --quiet --features viewer
+cargo test --quiet --workspace --features viewer
 echo "== pytest"
 .venv/bin/python -m pytest -q
 echo "== wheel in a clean virtualenv"

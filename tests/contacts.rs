@@ -3,6 +3,7 @@
 mod common;
 use common::*;
 use glam::{DQuat, DVec3};
+use rigidlab::scene::SceneIo;
 use rigidlab::{BodyDesc, BodyKind, IntegratorKind, MassSpec, Material, Settings, Shape, World};
 
 const G: DVec3 = DVec3::new(0.0, -9.81, 0.0);

@@ -7,6 +7,7 @@
 use glam::{DQuat, DVec3};
 use proptest::prelude::*;
 use rigidlab::dynamics::joints::Motor;
+use rigidlab::scene::SceneIo;
 use rigidlab::shape::Shape;
 use rigidlab::world_links::{Attachment, HingeOptions};
 use rigidlab::{BodyDesc, BodyHandle, Error, World};

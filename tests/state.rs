@@ -6,6 +6,7 @@ use common::*;
 use glam::DVec3;
 use rigidlab::dynamics::joints::Motor;
 use rigidlab::dynamics::loads::Lasting;
+use rigidlab::scene::SceneIo;
 use rigidlab::world_links::{Attachment, HingeOptions, MouseOptions};
 use rigidlab::{BodyDesc, BodyHandle, IntegratorKind, MassSpec, Shape, World};
 

@@ -2,6 +2,7 @@
 //! phase of a large scene runs on a pool of threads, each pair's contact into its own slot.
 
 use glam::{DQuat, DVec3};
+use rigidlab::scene::SceneIo;
 use rigidlab::shape::Shape;
 use rigidlab::{BodyDesc, BodyKind, World};
 

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use glam::DVec3;
 use rigidlab::recorder::{Quantities, Recording};
+use rigidlab::scene::SceneIo;
 use rigidlab::stream::reader::StreamReader;
 use rigidlab::stream::replay::Replay;
 use rigidlab::stream::{Frame, Message};

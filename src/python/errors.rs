@@ -27,9 +27,10 @@ pub fn to_py(e: Error) -> PyErr {
     match e {
         Error::RemovedBody => RemovedBodyError::new_err(e.to_string()),
         Error::RemovedLink { .. } => PyIndexError::new_err(e.to_string()),
-        Error::InvalidValue { .. } | Error::UnknownName { .. } | Error::Scene { .. } => {
-            PyValueError::new_err(e.to_string())
-        }
+        Error::InvalidValue { .. }
+        | Error::UnknownName { .. }
+        | Error::Scene { .. }
+        | Error::State { .. } => PyValueError::new_err(e.to_string()),
         Error::Diverged { .. } => SimulationError::new_err(e.to_string()),
     }
 }

@@ -19,6 +19,7 @@ use crate::dynamics::state::State;
 use crate::material::{CombineRule, Material};
 use crate::math::DVec3;
 use crate::recorder::{Quantities, Recording};
+use crate::scene::SceneIo;
 use crate::shape::{ConvexHull, Shape};
 use crate::stream::link::Link;
 use crate::world::{Settings, World};

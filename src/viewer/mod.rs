@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use clap::Parser;
 use glam::DVec3;
 
+use crate::scene::SceneIo;
 use crate::stream::reader::StreamReader;
 use crate::stream::replay::Replay;
 use state::ViewerState;

@@ -74,6 +74,7 @@ pub fn by_name(name: &str) -> Option<Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::SceneIo;
     use crate::world::World;
 
     #[test]

@@ -8,6 +8,7 @@ use super::{presets, Mode, Toggle, ViewerState};
 use crate::body::{BodyDesc, BodyKind};
 use crate::dynamics::joints::JointHandle;
 use crate::dynamics::loads::Lasting;
+use crate::scene::SceneIo;
 use crate::shape::Shape;
 use crate::world::World;
 use crate::world_links::MouseOptions;

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use super::presets;
 use crate::scene::SceneFile;
+use crate::scene::SceneIo;
 use crate::stream::reader::Inbox;
 use crate::stream::replay::Replay;
 use crate::stream::{ContactMark, Frame, Message};

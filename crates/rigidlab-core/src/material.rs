@@ -140,8 +140,9 @@ impl Default for MaterialRules {
     }
 }
 
-/// The coefficients a contact between two bodies uses.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The coefficients a contact between two bodies uses (all zero by default, until the world
+/// sets them from the bodies' materials).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PairCoefficients {
     pub restitution: f64,
     pub friction: f64,

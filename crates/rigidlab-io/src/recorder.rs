@@ -7,6 +7,7 @@ use crate::body::BodyHandle;
 use crate::error::{Error, Result};
 use crate::math::DVec3;
 use crate::observer::StepObserver;
+use crate::scene::SceneIo;
 use crate::world::World;
 
 /// What a recording keeps.

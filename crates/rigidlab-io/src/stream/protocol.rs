@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::math::{DQuat, DVec3};
-use crate::scene::SceneFile;
+use crate::scene::{SceneFile, SceneIo};
 use crate::world::World;
 
 /// One line of a stream or replay file.
@@ -153,28 +153,27 @@ impl Frame {
         rows: &std::collections::HashMap<u64, usize>,
         present: &mut Vec<bool>,
     ) -> usize {
-        let bodies = w.state.bodies.bodies_mut();
-        present.clear();
-        present.resize(bodies.len(), false);
         let mut unknown = 0;
-        for (k, id) in self.ids.iter().enumerate() {
-            let Some(&row) = rows.get(id) else {
-                unknown += 1;
-                continue;
-            };
-            let b = &mut bodies[row];
-            present[row] = true;
-            b.position = self.positions[k];
-            b.orientation = self.orientations[k];
-            b.velocity = self.velocities.get(k).copied().unwrap_or(DVec3::ZERO);
-            b.angular_velocity = self
-                .angular_velocities
-                .get(k)
-                .copied()
-                .unwrap_or(DVec3::ZERO);
-        }
-        w.state.base_time = self.time;
-        w.state.steps_since_base = 0;
+        w.show_moment(self.time, |bodies| {
+            present.clear();
+            present.resize(bodies.len(), false);
+            for (k, id) in self.ids.iter().enumerate() {
+                let Some(&row) = rows.get(id) else {
+                    unknown += 1;
+                    continue;
+                };
+                let b = &mut bodies[row];
+                present[row] = true;
+                b.position = self.positions[k];
+                b.orientation = self.orientations[k];
+                b.velocity = self.velocities.get(k).copied().unwrap_or(DVec3::ZERO);
+                b.angular_velocity = self
+                    .angular_velocities
+                    .get(k)
+                    .copied()
+                    .unwrap_or(DVec3::ZERO);
+            }
+        });
         unknown
     }
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::body::{build_body, BodyDesc, BodyHandle, BodyKind, MassSpec};
+use crate::body::{build_body, BodyDesc, BodyHandle, BodyKind, MassSpec, Sleep};
 use crate::collision::manifold::{ContactPoint, Manifold};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
@@ -247,6 +247,15 @@ fn scene_error(message: impl Into<String>) -> Error {
     }
 }
 
+/// An error of the state read from a file is the file's, at the same place (the file's
+/// sections are the state's fields).
+fn as_file_error(e: Error) -> Error {
+    match e {
+        Error::State { message } => scene_error(message),
+        e => e,
+    }
+}
+
 fn lasting_data(l: Lasting) -> (Option<f64>, bool) {
     match l {
         Lasting::OneStep => (None, false),
@@ -255,9 +264,22 @@ fn lasting_data(l: Lasting) -> (Option<f64>, bool) {
     }
 }
 
-impl World {
+/// A world to and from scene files: what this crate adds to the engine's `World`.
+pub trait SceneIo: Sized {
     /// The world as a scene file.
-    pub fn to_scene(&self) -> SceneFile {
+    fn to_scene(&self) -> SceneFile;
+    /// The scene as JSON text.
+    fn to_json(&self) -> String;
+    /// The scene as JSON text without indentation.
+    fn to_json_compact(&self) -> String;
+    /// A world from JSON text, checked throughout.
+    fn from_json(text: &str) -> Result<Self>;
+    /// A world from a scene file, checked throughout: every error names where it is.
+    fn from_scene(file: SceneFile) -> Result<Self>;
+}
+
+impl SceneIo for World {
+    fn to_scene(&self) -> SceneFile {
         // Field by field, so that a field added to the state is saved or the compiler says.
         let WorldState {
             settings: s,
@@ -271,7 +293,7 @@ impl World {
             loads,
             springs,
             joints,
-        } = &self.state;
+        } = self.state();
         let id_of = |h: BodyHandle| bodies.get(h).map_or(u64::MAX, |b| b.id);
         let mut pairs: Vec<PairData> = pair_materials
             .iter()
@@ -326,7 +348,7 @@ impl World {
                         },
                         Shape::Plane => ShapeData::Plane,
                     },
-                    mass: b.shape_mass.is_finite().then_some(b.shape_mass),
+                    mass: b.shape_mass().is_finite().then_some(b.shape_mass()),
                     position: b.position,
                     orientation: b.orientation,
                     velocity: b.velocity,
@@ -434,18 +456,15 @@ impl World {
         }
     }
 
-    /// The scene as JSON text.
-    pub fn to_json(&self) -> String {
+    fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.to_scene()).expect("a scene always serialises")
     }
 
-    /// The scene as JSON text without indentation.
-    pub fn to_json_compact(&self) -> String {
+    fn to_json_compact(&self) -> String {
         serde_json::to_string(&self.to_scene()).expect("a scene always serialises")
     }
 
-    /// A world from JSON text, checked throughout.
-    pub fn from_json(text: &str) -> Result<World> {
+    fn from_json(text: &str) -> Result<World> {
         // Read the header first, so a newer file says so rather than failing on a field.
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| scene_error(format!("not valid JSON: {e}")))?;
@@ -484,8 +503,7 @@ impl World {
         World::from_scene(file)
     }
 
-    /// A world from a scene file, checked throughout: every error names where it is.
-    pub fn from_scene(file: SceneFile) -> Result<World> {
+    fn from_scene(file: SceneFile) -> Result<World> {
         let sd = &file.settings;
         let settings = Settings {
             gravity: sd.gravity,
@@ -506,37 +524,15 @@ impl World {
             },
             sleeping: sd.sleeping,
         };
-        let mut w = World::new(Settings::default());
-        // The setters check each value.
-        w.set_gravity(settings.gravity)
-            .map_err(|e| at("settings", e))?;
-        w.set_dt(settings.dt).map_err(|e| at("settings", e))?;
-        w.set_solver_iterations(settings.solver_iterations)
-            .map_err(|e| at("settings", e))?;
-        w.set_solver_tolerance(settings.solver_tolerance)
-            .map_err(|e| at("settings", e))?;
-        w.set_restitution_threshold(settings.restitution_threshold)
-            .map_err(|e| at("settings", e))?;
-        crate::error::check_non_negative("linear_slop", settings.linear_slop)
-            .map_err(|e| at("settings", e))?;
-        w.state.settings = settings;
-        crate::error::check_finite("base", file.time.base).map_err(|e| at("time", e))?;
-        w.state.base_time = file.time.base;
-        w.state.steps_since_base = file.time.steps;
+        let mut state = WorldState::new(settings);
+        state.base_time = file.time.base;
+        state.steps_since_base = file.time.steps;
+        state.next_id = file.next_id;
+        state.next_handle = file.next_handle;
 
         let mut handles: HashMap<u64, BodyHandle> = HashMap::new();
         for (i, bd) in file.bodies.iter().enumerate() {
             let path = format!("bodies[{i}]");
-            if bd.id >= file.next_id {
-                return Err(at(
-                    &path,
-                    Error::invalid(
-                        "id",
-                        bd.id,
-                        &format!("must be below next_id ({})", file.next_id),
-                    ),
-                ));
-            }
             let shape = match &bd.shape {
                 ShapeData::Sphere { radius } => Shape::sphere(*radius),
                 ShapeData::Box { half_extents } => Shape::cuboid(*half_extents),
@@ -595,15 +591,15 @@ impl World {
             if (bd.orientation.length() - 1.0).abs() < 1e-9 {
                 body.orientation = bd.orientation;
             }
-            let h = w.state.bodies.insert(body);
-            if handles.insert(bd.id, h).is_some() {
-                return Err(at(
-                    &path,
-                    Error::invalid("id", bd.id, "is used by two bodies"),
-                ));
-            }
+            body.sleep = Sleep {
+                asleep: bd.asleep,
+                timer: bd.rested,
+                rest_speed: bd.rest_speed,
+            };
+            handles.insert(bd.id, state.bodies.insert(body));
         }
-        w.state.next_id = file.next_id;
+        // Before what names them: ids unique, sleep only for dynamic bodies.
+        state.check_bodies().map_err(as_file_error)?;
         // The field naming the body is part of the place an error points at.
         let body = |path: &str, id: u64| -> Result<BodyHandle> {
             handles.get(&id).copied().ok_or_else(|| {
@@ -619,28 +615,21 @@ impl World {
 
         for (i, p) in file.pair_materials.iter().enumerate() {
             let path = format!("pair_materials[{i}]");
-            let (a, b) = (
-                body(&format!("{path}.a"), p.a)?,
-                body(&format!("{path}.b"), p.b)?,
-            );
-            w.set_pair(a, b, p.material).map_err(|e| at(&path, e))?;
-        }
-        let mut handle_ids = std::collections::HashSet::new();
-        let mut new_handle = |path: &str, h: u64| -> Result<u64> {
-            if h >= file.next_handle || !handle_ids.insert(h) {
-                return Err(at(
-                    path,
-                    Error::invalid("handle", h, "must be unique and below next_handle"),
-                ));
+            body(&format!("{path}.a"), p.a)?;
+            body(&format!("{path}.b"), p.b)?;
+            let m = p.material.checked().map_err(|e| at(&path, e))?;
+            if p.a == p.b {
+                let e = Error::invalid("b", p.b, "must be a different body from a");
+                return Err(at(&path, e));
             }
-            Ok(h)
-        };
-        // Each spring, joint and load passes the check the API makes (its `check`): a file
-        // holds nothing a script could not have made.
+            state.pair_materials.insert((p.a.min(p.b), p.a.max(p.b)), m);
+        }
+        // Each spring, joint and load passes the check the API makes (its `check`, in
+        // `World::from_state`): a file holds nothing a script could not have made.
         for (i, sd) in file.springs.iter().enumerate() {
             let path = format!("springs[{i}]");
             let spring = Spring {
-                handle: SpringHandle(new_handle(&path, sd.handle)?),
+                handle: SpringHandle(sd.handle),
                 a: body(&format!("{path}.a"), sd.a)?,
                 b: opt_body(&format!("{path}.b"), sd.b)?,
                 anchor_a: sd.anchor_a,
@@ -649,8 +638,7 @@ impl World {
                 damping: sd.damping,
                 rest_length: sd.rest_length,
             };
-            spring.check().map_err(|e| at(&path, e))?;
-            w.state.springs.push(spring);
+            state.springs.push(spring);
         }
         for (i, jd) in file.joints.iter().enumerate() {
             let path = format!("joints[{i}]");
@@ -691,7 +679,7 @@ impl World {
                 },
             };
             let joint = Joint {
-                handle: JointHandle(new_handle(&path, jd.handle)?),
+                handle: JointHandle(jd.handle),
                 a: body(&format!("{path}.a"), jd.a)?,
                 b: opt_body(&format!("{path}.b"), jd.b)?,
                 kind,
@@ -701,8 +689,7 @@ impl World {
                 angular_impulse: jd.angular_impulse,
                 collide: jd.collide,
             };
-            joint.check().map_err(|e| at(&path, e))?;
-            w.state.joints.push(joint);
+            state.joints.push(joint);
         }
         for (i, ld) in file.loads.iter().enumerate() {
             let path = format!("loads[{i}]");
@@ -714,100 +701,33 @@ impl World {
                 (None, false) => Lasting::OneStep,
             };
             let load = AppliedLoad {
-                handle: LoadHandle(new_handle(&path, ld.handle)?),
+                handle: LoadHandle(ld.handle),
                 body: body(&format!("{path}.body"), ld.body)?,
                 force: ld.force,
                 local_point: ld.local_point,
                 torque: ld.torque,
                 lasting,
             };
-            load.check().map_err(|e| at(&path, e))?;
-            w.state.loads.push(load);
+            state.loads.push(load);
         }
-        w.state.next_handle = file.next_handle;
         for (i, md) in file.contacts.iter().enumerate() {
             let path = format!("contacts[{i}]");
             let (a, b) = (
                 body(&format!("{path}.a"), md.a)?,
                 body(&format!("{path}.b"), md.b)?,
             );
-            if md.points.len() > crate::collision::manifold::MAX_POINTS {
-                return Err(at(
-                    &path,
-                    Error::invalid(
-                        "points",
-                        md.points.len(),
-                        "a manifold holds at most 4 points",
-                    ),
-                ));
-            }
-            if !md.normal.is_finite() || (md.normal.length() - 1.0).abs() > 1e-6 {
-                return Err(at(
-                    &path,
-                    Error::invalid(
-                        "normal",
-                        format!("{:?}", md.normal.to_array()),
-                        "must be a unit vector",
-                    ),
-                ));
-            }
-            for (k, p) in md.points.iter().enumerate() {
-                let place = format!("{path}.points[{k}]");
-                let check = || -> Result<()> {
-                    use crate::limits::{bounded3, coordinate3, within, LENGTH, LOAD, SPAN};
-                    bounded3("local_a", p.local_a, LENGTH.1)?;
-                    bounded3("local_b", p.local_b, LENGTH.1)?;
-                    coordinate3("point", p.point)?;
-                    within("separation", p.separation, -SPAN, SPAN)?;
-                    within("normal_impulse", p.normal_impulse, -LOAD, LOAD)?;
-                    bounded3("tangent_impulse", p.tangent_impulse, LOAD)?;
-                    within(
-                        "approach_speed",
-                        p.approach_speed,
-                        0.0,
-                        crate::limits::SPEED,
-                    )?;
-                    Ok(())
-                };
-                check().map_err(|e| at(&place, e))?;
-            }
-            let row_a = w.state.bodies.dense_index(a).expect("inserted above");
-            let row_b = w.state.bodies.dense_index(b).expect("inserted above");
-            let coefficients = w.state.settings.materials.coefficients(
-                &w.state.bodies.bodies()[row_a].material,
-                &w.state.bodies.bodies()[row_b].material,
-                None,
-            );
-            w.state.contacts.manifolds.push(Manifold {
+            // Rows and coefficients are set from the bodies by `World::from_state`.
+            state.contacts.manifolds.push(Manifold {
                 a,
                 b,
-                row_a,
-                row_b,
+                row_a: 0,
+                row_b: 0,
                 normal: md.normal,
                 points: md.points.clone(),
-                coefficients,
+                coefficients: Default::default(),
                 sliding: md.sliding,
                 frame: md.frame,
             });
-        }
-        w.bodies_changed();
-        // As saved (the edits above woke every body).
-        for (b, bd) in w.state.bodies.bodies_mut().iter_mut().zip(&file.bodies) {
-            if bd.asleep && b.kind != BodyKind::Dynamic {
-                return Err(scene_error(format!(
-                    "bodies: body {} is asleep but not dynamic",
-                    bd.id
-                )));
-            }
-            for (name, value) in [("rested", bd.rested), ("rest_speed", bd.rest_speed)] {
-                crate::error::check_non_negative(name, value)
-                    .map_err(|e| scene_error(format!("body {}: {e}", bd.id)))?;
-            }
-            b.sleep = crate::body::Sleep {
-                asleep: bd.asleep,
-                timer: bd.rested,
-                rest_speed: bd.rest_speed,
-            };
         }
         // Each field of the state is read from the file above: one added to WorldState must be
         // read too, and the compiler names it here.
@@ -823,8 +743,8 @@ impl World {
             loads: _,
             springs: _,
             joints: _,
-        } = &w.state;
-        Ok(w)
+        } = &state;
+        World::from_state(state).map_err(as_file_error)
     }
 }
 

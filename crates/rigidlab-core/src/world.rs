@@ -99,25 +99,26 @@ struct Scratch {
 
 /// Everything a step reads that a script or a file sets: a snapshot is a copy of it and a
 /// scene file is written from it and read into it, so a field added here is kept by both (their
-/// code takes it apart field by field, and the compiler names the one they forget).
+/// code takes it apart field by field, and the compiler names the one they forget). A plain
+/// record: a world is made of one only through `World::from_state`, which checks it whole.
 #[derive(Clone)]
 pub struct WorldState {
-    pub(crate) settings: Settings,
-    pub(crate) bodies: BodySet,
+    pub settings: Settings,
+    pub bodies: BodySet,
     /// Time is base_time + steps_since_base * dt, so it does not accumulate rounding.
-    pub(crate) base_time: f64,
-    pub(crate) steps_since_base: u64,
+    pub base_time: f64,
+    pub steps_since_base: u64,
     /// Next body id (never reused).
-    pub(crate) next_id: u64,
+    pub next_id: u64,
     /// Next handle number for loads, springs and joints (never reused).
-    pub(crate) next_handle: u64,
+    pub next_handle: u64,
     /// The contact manifolds with their warm-start impulses.
-    pub(crate) contacts: ContactSet,
+    pub contacts: ContactSet,
     /// Per-pair material overrides keyed by the two body ids (smaller first).
-    pub(crate) pair_materials: HashMap<(u64, u64), Material>,
-    pub(crate) loads: Vec<AppliedLoad>,
-    pub(crate) springs: Vec<Spring>,
-    pub(crate) joints: Vec<Joint>,
+    pub pair_materials: HashMap<(u64, u64), Material>,
+    pub loads: Vec<AppliedLoad>,
+    pub springs: Vec<Spring>,
+    pub joints: Vec<Joint>,
 }
 
 impl WorldState {
@@ -126,7 +127,8 @@ impl WorldState {
         self.base_time + self.steps_since_base as f64 * self.settings.dt
     }
 
-    fn new(settings: Settings) -> WorldState {
+    /// An empty state: no bodies, time zero.
+    pub fn new(settings: Settings) -> WorldState {
         WorldState {
             settings,
             bodies: BodySet::default(),
@@ -197,6 +199,11 @@ impl World {
         &self.state.settings
     }
 
+    /// The world's state (what a snapshot copies and a scene file holds).
+    pub fn state(&self) -> &WorldState {
+        &self.state
+    }
+
     /// Simulated time (s).
     pub fn time(&self) -> f64 {
         self.state.time()
@@ -250,6 +257,16 @@ impl World {
     /// the bodies' state.
     pub(crate) fn edited(&mut self) {
         self.wake_all();
+        self.state_current = false;
+    }
+
+    /// Shows a moment of another world in this one (a frame of a replay, or of a script's
+    /// stream): `place` puts the bodies where they were then, and the clock reads `time`.
+    /// Nothing is checked or woken and the revision stays: a picture, not an edit.
+    pub fn show_moment(&mut self, time: f64, place: impl FnOnce(&mut [crate::body::Body])) {
+        place(self.state.bodies.bodies_mut());
+        self.state.base_time = time;
+        self.state.steps_since_base = 0;
         self.state_current = false;
     }
 

@@ -169,6 +169,12 @@ pub struct Body {
 
 impl Body {
     /// Mass as the dynamics sees it: infinite unless dynamic.
+    /// The mass its shape was given, whatever its kind (a static body's is kept for the day it
+    /// is made dynamic).
+    pub fn shape_mass(&self) -> f64 {
+        self.shape_mass
+    }
+
     pub fn mass(&self) -> f64 {
         if self.kind == BodyKind::Dynamic {
             self.shape_mass
@@ -242,8 +248,9 @@ impl Body {
     }
 }
 
-/// Checks a body description and builds the body (no world is touched).
-pub(crate) fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
+/// Checks a body description and builds the body with id `id` (no world is touched): how a
+/// world's bodies are made, and how a saved state's are made again.
+pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     use crate::error::check_positive;
     use crate::limits;
     limits::coordinate3("position", desc.position)?;

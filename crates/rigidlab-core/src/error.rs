@@ -29,6 +29,10 @@ pub enum Error {
     /// A scene file that cannot be read: the message says what is wrong and where.
     #[error("scene file: {message}")]
     Scene { message: String },
+    /// A world state that is not one a world can hold (`World::from_state`): the message says
+    /// what is wrong and where, by the state's fields (`joints[2]: ...`).
+    #[error("world state: {message}")]
+    State { message: String },
     /// A step whose result left the ranges the engine simulates (see limits.rs); the bodies
     /// and the time stay as they were before that step.
     #[error(
@@ -48,6 +52,13 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    /// `e` at a place of a world state (a field, an element of a list).
+    pub fn at(path: impl std::fmt::Display, e: Error) -> Error {
+        Error::State {
+            message: format!("{path}: {e}"),
+        }
+    }
+
     pub fn invalid(param: &str, value: impl std::fmt::Display, message: &str) -> Error {
         Error::InvalidValue {
             param: param.to_string(),

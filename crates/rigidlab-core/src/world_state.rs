@@ -1,0 +1,178 @@
+//! A world made from a whole state (`WorldState`), as the scene reader makes one: the state
+//! checked as a whole for what the world's own edits keep true, then taken as it is (bodies keep
+//! their sleep, manifolds their warm-start impulses).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::body::{BodyHandle, BodyKind};
+use crate::collision::manifold::MAX_POINTS;
+use crate::error::{check_finite, check_non_negative, Error, Result};
+use crate::limits;
+use crate::world::{Settings, World, WorldState};
+
+/// An error at a place of the state that names no single field.
+fn state_error(message: String) -> Error {
+    Error::State { message }
+}
+
+impl World {
+    /// A world holding `state`, checked first as the world's edits would check each piece of
+    /// it (the same checks, so a state holds nothing a script could not have made):
+    /// - the settings, as their setters check them;
+    /// - body ids unique and below `next_id`, and a body asleep only if it is dynamic;
+    /// - each pair material, spring, joint and load valid, naming bodies of the state, with a
+    ///   handle unique and below `next_handle`;
+    /// - each contact between bodies of the state, of at most four points within the engine's
+    ///   ranges; its rows and coefficients are set from the bodies.
+    ///
+    /// Errors name the place by the state's fields (`joints[2]: ...`). The world then starts
+    /// with the bodies awake or asleep as the state has them.
+    pub fn from_state(mut state: WorldState) -> Result<World> {
+        check_settings(&state.settings).map_err(|e| Error::at("settings", e))?;
+        check_finite("base", state.base_time).map_err(|e| Error::at("time", e))?;
+        let ids = state.check_bodies()?;
+        for (&(a, b), m) in &state.pair_materials {
+            let named = ids.contains(&a) && ids.contains(&b) && a < b;
+            if !named {
+                let e = Error::invalid(
+                    "ids",
+                    format!("({a}, {b})"),
+                    "must be two different bodies of the state, the smaller first",
+                );
+                return Err(Error::at("pair_materials", e));
+            }
+            m.checked().map_err(|e| Error::at("pair_materials", e))?;
+        }
+        let bodies = &state.bodies;
+        let known = |path: &str, h: BodyHandle| -> Result<()> {
+            match bodies.get(h) {
+                Some(_) => Ok(()),
+                None => Err(Error::at(path, Error::RemovedBody)),
+            }
+        };
+        let mut handles = HashSet::new();
+        let mut handle = |path: &str, h: u64| -> Result<()> {
+            if h >= state.next_handle || !handles.insert(h) {
+                let e = Error::invalid("handle", h, "must be unique and below next_handle");
+                return Err(Error::at(path, e));
+            }
+            Ok(())
+        };
+        for (i, s) in state.springs.iter().enumerate() {
+            let path = format!("springs[{i}]");
+            handle(&path, s.handle.0)?;
+            s.check().map_err(|e| Error::at(&path, e))?;
+            for h in std::iter::once(s.a).chain(s.b) {
+                known(&path, h)?;
+            }
+        }
+        for (i, j) in state.joints.iter().enumerate() {
+            let path = format!("joints[{i}]");
+            handle(&path, j.handle.0)?;
+            j.check().map_err(|e| Error::at(&path, e))?;
+            for h in std::iter::once(j.a).chain(j.b) {
+                known(&path, h)?;
+            }
+        }
+        for (i, l) in state.loads.iter().enumerate() {
+            let path = format!("loads[{i}]");
+            handle(&path, l.handle.0)?;
+            l.check().map_err(|e| Error::at(&path, e))?;
+            known(&path, l.body)?;
+        }
+        let rows: HashMap<BodyHandle, usize> = (0..bodies.len())
+            .map(|row| (bodies.handles()[row], row))
+            .collect();
+        let settings = &state.settings;
+        for (i, m) in state.contacts.manifolds.iter_mut().enumerate() {
+            let path = format!("contacts[{i}]");
+            let (Some(&row_a), Some(&row_b)) = (rows.get(&m.a), rows.get(&m.b)) else {
+                return Err(Error::at(&path, Error::RemovedBody));
+            };
+            if m.points.len() > MAX_POINTS {
+                let e = Error::invalid(
+                    "points",
+                    m.points.len(),
+                    "a manifold holds at most 4 points",
+                );
+                return Err(Error::at(&path, e));
+            }
+            if !m.normal.is_finite() || (m.normal.length() - 1.0).abs() > 1e-6 {
+                let e = Error::invalid(
+                    "normal",
+                    format!("{:?}", m.normal.to_array()),
+                    "must be a unit vector",
+                );
+                return Err(Error::at(&path, e));
+            }
+            for (k, p) in m.points.iter().enumerate() {
+                let check = || -> Result<()> {
+                    use limits::{bounded3, coordinate3, within, LENGTH, LOAD, SPAN, SPEED};
+                    bounded3("local_a", p.local_a, LENGTH.1)?;
+                    bounded3("local_b", p.local_b, LENGTH.1)?;
+                    coordinate3("point", p.point)?;
+                    within("separation", p.separation, -SPAN, SPAN)?;
+                    within("normal_impulse", p.normal_impulse, -LOAD, LOAD)?;
+                    bounded3("tangent_impulse", p.tangent_impulse, LOAD)?;
+                    within("approach_speed", p.approach_speed, 0.0, SPEED)?;
+                    Ok(())
+                };
+                check().map_err(|e| Error::at(format!("{path}.points[{k}]"), e))?;
+            }
+            (m.row_a, m.row_b) = (row_a, row_b);
+            let all = bodies.bodies();
+            m.coefficients =
+                settings
+                    .materials
+                    .coefficients(&all[row_a].material, &all[row_b].material, None);
+        }
+        let mut w = World::new(state.settings.clone());
+        w.state = state;
+        w.revision += 1;
+        Ok(w)
+    }
+}
+
+impl WorldState {
+    /// Checks the bodies as `World::from_state` does (ids unique and below `next_id`, sleep
+    /// only for dynamic bodies); returns their ids. A reader can check them before it reads
+    /// what names them.
+    pub fn check_bodies(&self) -> Result<HashSet<u64>> {
+        let mut ids = HashSet::new();
+        for (i, b) in self.bodies.bodies().iter().enumerate() {
+            let path = format!("bodies[{i}]");
+            if b.id >= self.next_id {
+                let message = format!("must be below next_id ({})", self.next_id);
+                return Err(Error::at(&path, Error::invalid("id", b.id, &message)));
+            }
+            if !ids.insert(b.id) {
+                let e = Error::invalid("id", b.id, "is used by two bodies");
+                return Err(Error::at(&path, e));
+            }
+            if b.sleep.asleep && b.kind != BodyKind::Dynamic {
+                let message = format!("bodies: body {} is asleep but not dynamic", b.id);
+                return Err(state_error(message));
+            }
+            for (name, value) in [
+                ("rested", b.sleep.timer),
+                ("rest_speed", b.sleep.rest_speed),
+            ] {
+                check_non_negative(name, value)
+                    .map_err(|e| state_error(format!("body {}: {e}", b.id)))?;
+            }
+        }
+        Ok(ids)
+    }
+}
+
+/// The settings as their setters (world_edit.rs) check them, on a world of their own.
+fn check_settings(s: &Settings) -> Result<()> {
+    let mut w = World::new(Settings::default());
+    w.set_gravity(s.gravity)?;
+    w.set_dt(s.dt)?;
+    w.set_solver_iterations(s.solver_iterations)?;
+    w.set_solver_tolerance(s.solver_tolerance)?;
+    w.set_restitution_threshold(s.restitution_threshold)?;
+    check_non_negative("linear_slop", s.linear_slop)?;
+    Ok(())
+}
