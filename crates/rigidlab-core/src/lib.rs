@@ -32,7 +32,7 @@
 pub mod batch;
 pub mod body;
 pub mod collision;
-pub mod dense;
+pub(crate) mod dense;
 pub mod dynamics;
 pub mod error;
 pub mod events;

@@ -1,14 +1,15 @@
 //! Collision detection: broad phase, narrow phase (one file per family of
-//! shape pairs) and the persistent manifolds.
+//! shape pairs) and the persistent manifolds. Public: the narrow phase (a contact query between
+//! two posed shapes) and the manifolds the world keeps; the rest is the engine's own.
 
-pub mod broad_phase;
-pub mod cell_grid;
-pub mod closest;
-pub mod gjk;
+pub(crate) mod broad_phase;
+pub(crate) mod cell_grid;
+pub(crate) mod closest;
+pub(crate) mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
-pub mod pair_contacts;
-pub mod ray;
+pub(crate) mod pair_contacts;
+pub(crate) mod ray;
 pub mod refresh;
-pub mod rounded;
-pub mod sat;
+pub(crate) mod rounded;
+pub(crate) mod sat;

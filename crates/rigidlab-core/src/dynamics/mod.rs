@@ -1,20 +1,22 @@
 //! Motion: the state and its integrators, the smooth forces, and the constraint solvers.
+//! Public: the integrators, the state arrays, and the links and loads a world holds (joints,
+//! springs, loads) with the sleep timing; the solvers are the engine's own.
 
-pub mod block_lcp;
-pub mod contact_solver;
-pub mod forces;
-pub mod friction_patch;
-pub mod impact;
+pub(crate) mod block_lcp;
+pub(crate) mod contact_solver;
+pub(crate) mod forces;
+pub(crate) mod friction_patch;
+pub(crate) mod impact;
 pub mod integrator;
-pub mod joint_solver;
-pub mod joint_tree;
+pub(crate) mod joint_solver;
+pub(crate) mod joint_tree;
 pub mod joints;
-pub mod load_estimate;
+pub(crate) mod load_estimate;
 pub mod loads;
-pub mod position_correction;
+pub(crate) mod position_correction;
 pub mod sleep;
-pub mod solver_body;
+pub(crate) mod solver_body;
 pub mod springs;
 pub mod state;
-pub mod tuning;
-pub mod velocity_solve;
+pub(crate) mod tuning;
+pub(crate) mod velocity_solve;

@@ -170,10 +170,6 @@ impl JointSolver {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     /// Phase 1: iterates position impulses until every joint holds at the end of the step (or
     /// `max_sweeps` sweeps have run). Sweeps alternate direction, so that a correction runs
     /// along a chain both ways (one direction only takes a sweep per link to reach the far
