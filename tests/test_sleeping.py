@@ -152,6 +152,33 @@ def test_a_pile_of_spheres_settles_to_the_slop_and_falls_asleep(per_row, layers)
     assert all(b.sleeping for b in w.bodies if b.kind == "dynamic")
 
 
+def stretched_icosahedron(size):
+    """The 12 vertices of an icosahedron of circumradius `size`, stretched 1 x 0.8 x 0.6: a
+    convex hull whose faces are all triangles, that rests on a face, an edge or a vertex."""
+    phi = (1 + 5**0.5) / 2
+    base = [(0, a, b * phi) for a in (-1, 1) for b in (-1, 1)]
+    ico = np.array([p[i:] + p[:i] for p in base for i in range(3)], dtype=float)
+    return ico / np.sqrt(1 + phi * phi) * size * np.array([1.0, 0.8, 0.6])
+
+
+@pytest.mark.parametrize("restitution", [0.0, 0.5])
+def test_a_heap_of_hulls_dropped_in_a_bin_comes_to_rest_and_sleeps(restitution):
+    # 324 hulls from a lattice fall, tumble and pile up, touching on faces, edges and corners,
+    # then come to rest below the sleep speed and fall asleep. Bouncy too: in the settled heap a
+    # touching contact pushed together slower than gravity speeds it up in a couple of steps is
+    # stopped with its neighbours, instead of bouncing ever smaller bounces back and forth.
+    w = sphere_bin(9, 4, radius=0.05)
+    hull = stretched_icosahedron(0.05)
+    for b in [b for b in w.bodies if b.kind == "dynamic"]:
+        p = b.position
+        w.remove(b)
+        w.add_convex(hull, position=p, density=1000.0, restitution=restitution)
+    assert len(w.bodies) == 5 + 324
+    w.run(4.0)
+    heap = [b for b in w.bodies if b.kind == "dynamic"]
+    assert all(b.sleeping for b in heap), sum(not b.sleeping for b in heap)
+
+
 def test_bodies_hanging_on_joints_or_springs_never_sleep():
     w = rl.World()
     bob = w.add_sphere(0.05, mass=1.0, position=(0, 0, 0))

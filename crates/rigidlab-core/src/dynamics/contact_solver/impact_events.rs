@@ -392,7 +392,13 @@ impl ContactSolver {
             // stopped with the touching contacts around it all at once (`settle_plastic`):
             // binary plastic impacts would pass ever smaller impacts back and forth along a
             // touching row without end (inelastic collapse), converging to what that gives.
-            if p.restitution == 0.0 && entry.touching {
+            // So is a touching contact of any restitution pushed together slower than the
+            // smooth forces speed its bodies up in a couple of steps (in a pile under gravity):
+            // its bounce would come back within a step or two, to be bounced again, ever
+            // smaller, until the step's budget of impacts ran out.
+            if entry.touching
+                && (p.restitution == 0.0 || -rate <= Self::settling_speed(&self.bodies, p))
+            {
                 sched.plastic.push((pi, t));
                 continue;
             }

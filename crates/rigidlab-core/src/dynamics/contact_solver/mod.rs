@@ -520,6 +520,14 @@ impl ContactSolver {
         }
     }
 
+    /// The approach speed at point p that the smooth forces give its bodies in a couple of
+    /// steps (`RESTING_STEPS`): a touching contact pushed together slower than that would
+    /// bounce back only for the smooth forces to bring it back within a step or two.
+    fn settling_speed(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
+        let smooth = |row: usize| (bodies[row].v_free - bodies[row].v_start).length();
+        RESTING_STEPS * (smooth(p.a) + smooth(p.b))
+    }
+
     /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
     /// one normal), with their coupling matrix and their friction patch (warm started from the
     /// points' last friction impulses `tangent`).
