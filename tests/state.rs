@@ -110,6 +110,25 @@ fn a_saved_scene_repeats_the_run_bit_for_bit() {
 }
 
 #[test]
+fn a_world_made_from_a_state_runs_as_the_world_it_came_from() {
+    // The whole state, checked and taken as it is (contacts with their warm starts, sleep):
+    // the run goes on bit for bit.
+    let mut w = busy_world();
+    run(&mut w, 30);
+    let mut again = World::from_state(w.state().clone()).unwrap();
+    assert_eq!(run(&mut w, 60), run(&mut again, 60));
+    // A state a world could not hold is refused, naming the place.
+    let mut bad = w.state().clone();
+    bad.next_id = 0;
+    let e = World::from_state(bad).err().unwrap().to_string();
+    assert!(e.starts_with("world state: bodies[0]: id"), "{e}");
+    let mut bad = w.state().clone();
+    bad.joints[0].handle.0 = bad.springs[0].handle.0;
+    let e = World::from_state(bad).err().unwrap().to_string();
+    assert!(e.contains("joints[0]: handle"), "{e}");
+}
+
+#[test]
 fn a_handle_made_after_a_snapshot_never_names_another_body() {
     let mut w = busy_world();
     let snap = w.snapshot();
