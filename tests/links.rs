@@ -268,6 +268,14 @@ fn a_resting_box_falls_asleep_and_a_blow_wakes_it() {
     assert!(!w.body(boxed).unwrap().sleep.asleep, "the blow woke it");
 }
 
+fn soft(frequency: f64, damping_ratio: f64, max_force: Option<f64>) -> MouseOptions {
+    MouseOptions {
+        frequency,
+        damping_ratio,
+        max_force,
+    }
+}
+
 /// A sphere of mass 2 held at its centre by a mouse joint to a world target.
 fn held(
     gravity: DVec3,
@@ -289,11 +297,7 @@ fn a_body_on_a_mouse_joint_comes_to_rest_a_spring_length_below_its_target() {
     // The joint is a spring m w^2 with a damper: at rest it carries the weight m g, so the
     // centre hangs g / w^2 under the target, with every integrator (the pull acts through the
     // step as gravity does).
-    let options = MouseOptions {
-        frequency: 3.0,
-        damping_ratio: 1.0,
-        max_force: None,
-    };
+    let options = soft(3.0, 1.0, None);
     for integrator in [
         IntegratorKind::Euler,
         IntegratorKind::SymplecticEuler,
@@ -321,11 +325,7 @@ fn a_mouse_joint_damps_a_body_swinging_round_its_target_as_one_pulled_straight()
     // The damper acts on the whole relative velocity, not only along the line to the target
     // (a spring's dashpot would let it orbit for ever): thrown sideways, it settles on the
     // target at the rate z w of the continuous system.
-    let options = MouseOptions {
-        frequency: 2.0,
-        damping_ratio: 0.7,
-        max_force: None,
-    };
+    let options = soft(2.0, 0.7, None);
     let (mut w, b, j) = held(DVec3::ZERO, 1.0 / 240.0, IntegratorKind::Verlet, options);
     w.set_velocity(b, DVec3::new(0.0, 0.0, 3.0)).unwrap();
     let target = w.joint(j).unwrap().anchor_b;
@@ -342,11 +342,7 @@ fn a_mouse_joint_damps_a_body_swinging_round_its_target_as_one_pulled_straight()
 
 #[test]
 fn an_undamped_mouse_joint_oscillates_at_its_frequency() {
-    let options = MouseOptions {
-        frequency: 1.5,
-        damping_ratio: 0.0,
-        max_force: None,
-    };
+    let options = soft(1.5, 0.0, None);
     let (mut w, b, j) = held(DVec3::ZERO, 1e-4, IntegratorKind::Verlet, options);
     let target = w.joint(j).unwrap().anchor_b;
     let ups = upward_crossings(&mut w, 3.0, |w| w.body(b).unwrap().position.y - target.y);
@@ -361,11 +357,7 @@ fn an_undamped_mouse_joint_oscillates_at_its_frequency() {
 fn a_mouse_joint_pulls_with_no_more_than_its_max_force() {
     // A target far above: the pull, capped at 5 N, lifts less than the 2 kg body's weight, so
     // it falls at g - F / m.
-    let options = MouseOptions {
-        frequency: 5.0,
-        damping_ratio: 0.7,
-        max_force: Some(5.0),
-    };
+    let options = soft(5.0, 0.7, Some(5.0));
     let (mut w, b, j) = held(
         DVec3::new(0.0, -G, 0.0),
         1.0 / 240.0,

@@ -216,14 +216,19 @@ impl World {
         length: Option<f64>,
     ) -> Result<JointHandle> {
         self.check_attachment(&at)?;
-        let length = match length {
-            Some(l) => l,
-            None => {
-                let (pa, pb) = self.anchors_now(&at)?;
-                (pb - pa).length()
-            }
-        };
+        let length = self.length_or_now(&at, length)?;
         self.push_joint(at, JointKind::Distance { length })
+    }
+
+    /// `length` if given, else how far apart the anchors are now.
+    fn length_or_now(&self, at: &Attachment, length: Option<f64>) -> Result<f64> {
+        match length {
+            Some(l) => Ok(l),
+            None => {
+                let (pa, pb) = self.anchors_now(at)?;
+                Ok((pb - pa).length())
+            }
+        }
     }
 
     /// A rope: the anchors stay at most max_length apart; None takes their current distance.
@@ -233,13 +238,7 @@ impl World {
         max_length: Option<f64>,
     ) -> Result<JointHandle> {
         self.check_attachment(&at)?;
-        let max_length = match max_length {
-            Some(l) => l,
-            None => {
-                let (pa, pb) = self.anchors_now(&at)?;
-                (pb - pa).length()
-            }
-        };
+        let max_length = self.length_or_now(&at, max_length)?;
         self.push_joint(at, JointKind::Rope { max_length })
     }
 

@@ -44,41 +44,44 @@ impl World {
             m.checked().map_err(|e| Error::at("pair_materials", e))?;
         }
         let bodies = &state.bodies;
-        let known = |path: &str, h: BodyHandle| -> Result<()> {
-            match bodies.get(h) {
-                Some(_) => Ok(()),
-                None => Err(Error::at(path, Error::RemovedBody)),
-            }
-        };
+        // Every link (spring, joint, load): a handle unique and below `next_handle`, its own
+        // check, and bodies of the state at its ends.
         let mut handles = HashSet::new();
-        let mut handle = |path: &str, h: u64| -> Result<()> {
-            if h >= state.next_handle || !handles.insert(h) {
-                let e = Error::invalid("handle", h, "must be unique and below next_handle");
-                return Err(Error::at(path, e));
-            }
-            Ok(())
-        };
+        let mut link =
+            |path: String, h: u64, checked: Result<()>, ends: [Option<BodyHandle>; 2]| {
+                if h >= state.next_handle || !handles.insert(h) {
+                    let e = Error::invalid("handle", h, "must be unique and below next_handle");
+                    return Err(Error::at(path, e));
+                }
+                checked.map_err(|e| Error::at(&path, e))?;
+                if ends.into_iter().flatten().any(|b| bodies.get(b).is_none()) {
+                    return Err(Error::at(path, Error::RemovedBody));
+                }
+                Ok(())
+            };
         for (i, s) in state.springs.iter().enumerate() {
-            let path = format!("springs[{i}]");
-            handle(&path, s.handle.0)?;
-            s.check().map_err(|e| Error::at(&path, e))?;
-            for h in std::iter::once(s.a).chain(s.b) {
-                known(&path, h)?;
-            }
+            link(
+                format!("springs[{i}]"),
+                s.handle.0,
+                s.check(),
+                [Some(s.a), s.b],
+            )?;
         }
         for (i, j) in state.joints.iter().enumerate() {
-            let path = format!("joints[{i}]");
-            handle(&path, j.handle.0)?;
-            j.check().map_err(|e| Error::at(&path, e))?;
-            for h in std::iter::once(j.a).chain(j.b) {
-                known(&path, h)?;
-            }
+            link(
+                format!("joints[{i}]"),
+                j.handle.0,
+                j.check(),
+                [Some(j.a), j.b],
+            )?;
         }
         for (i, l) in state.loads.iter().enumerate() {
-            let path = format!("loads[{i}]");
-            handle(&path, l.handle.0)?;
-            l.check().map_err(|e| Error::at(&path, e))?;
-            known(&path, l.body)?;
+            link(
+                format!("loads[{i}]"),
+                l.handle.0,
+                l.check(),
+                [Some(l.body), None],
+            )?;
         }
         let rows: HashMap<BodyHandle, usize> = (0..bodies.len())
             .map(|row| (bodies.handles()[row], row))
