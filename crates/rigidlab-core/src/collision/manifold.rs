@@ -42,9 +42,14 @@ pub struct ContactPoint {
     /// Whether the point bounced in the last step: an impact's impulses are not a guess for
     /// the next step's, so they are not carried over.
     pub bounced: bool,
-    /// Whether the point pushed (had a normal impulse) through the step before: touching from
-    /// its start, bounced there or not. A contact that still touches is then resting, not an
-    /// impact. (A bounce later in the step may have left the bodies apart.)
+    /// Whether the point's impacts in the last step only stopped its approach (perfectly
+    /// inelastic, or below the restitution threshold): it stayed closed from then on.
+    #[serde(default)]
+    pub stopped: bool,
+    /// Whether the point pushed (had a normal impulse) through the step before and stayed
+    /// closed: touching from its start, bounced there or not, or stopped by an impact later in
+    /// it. A contact that still touches is then resting, not an impact. (A bounce later in the
+    /// step may have left the bodies apart.)
     #[serde(default)]
     pub pushed: bool,
     /// When within the last step the point touched (s from the step's start), if it did.
@@ -70,6 +75,7 @@ impl ContactPoint {
             normal_impulse: 0.0,
             tangent_impulse: DVec3::ZERO,
             bounced: false,
+            stopped: false,
             pushed: false,
             touch_time: None,
             approach_speed: 0.0,
@@ -77,7 +83,8 @@ impl ContactPoint {
     }
 
     fn warm_start_from(&mut self, old: &ContactPoint) {
-        self.pushed = old.normal_impulse > 0.0 && (!old.bounced || old.touch_time == Some(0.0));
+        self.pushed = old.normal_impulse > 0.0
+            && (!old.bounced || old.stopped || old.touch_time == Some(0.0));
         if !old.bounced {
             self.normal_impulse = old.normal_impulse;
             self.tangent_impulse = old.tangent_impulse;

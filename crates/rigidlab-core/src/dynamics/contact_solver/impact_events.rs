@@ -663,8 +663,10 @@ impl ContactSolver {
             if !p.bounced {
                 p.approach_speed = speed;
                 p.touched_at = Some(t);
+                p.stopped = true;
             }
             p.bounced = true;
+            p.stopped &= e == 0.0;
         }
         for (row, dv, dw, ib) in [(a, dv_a, dw_a, &ia), (b, dv_b, dw_b, &ib)] {
             let body = &mut self.bodies[row];

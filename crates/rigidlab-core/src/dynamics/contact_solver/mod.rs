@@ -104,8 +104,10 @@ struct SolverPoint {
     spheres: Option<(f64, f64)>,
     restitution: f64,
     tangential_restitution: f64,
-    /// Whether the impact stage bounced this point.
+    /// Whether the impact stage bounced this point, and whether each of its impacts only
+    /// stopped the approach (perfectly inelastic).
     bounced: bool,
+    stopped: bool,
     /// Normal impulse of this step's impacts (N s), apart from `normal_impulse` (that of the
     /// resting solve, which alone bounds its friction).
     impact_impulse: f64,
@@ -264,6 +266,7 @@ impl ContactSolver {
             // rests on its fourth too (treating that one as an impact would ask the face for a
             // tilt).
             let rested = m.points.iter().any(|p| p.pushed);
+            let plastic = m.coefficients.restitution == 0.0;
             // The approach the smooth forces alone give the bodies in a couple of steps (see
             // `resting` below).
             let leftover = set.restitution_threshold
@@ -320,10 +323,15 @@ impl ContactSolver {
                 // the round-off speed of falling through a gap of round-off size) rests too,
                 // for the resting solve and its load guess to hold it; so does one that
                 // separates at round-off speed. One that moves faster is in flight and lands
-                // as an impact, however slowly. A resting contact separating as slowly as it
-                // may approach is what the iterations left too (they stop at a tolerance).
+                // as an impact, however slowly, unless it cannot bounce (no restitution): then
+                // the impact would only stop the approach, which is what the resting solve does,
+                // and treating the leftovers of a settling heap's iterations as impacts would
+                // keep forgetting the warm starts around them, and the heap would never settle.
+                // A resting contact separating as slowly as it may approach is what the
+                // iterations left too (they stop at a tolerance).
                 let landing = AT_REST * (-an).max(0.0) * dt;
-                let resting = touching && vn0.abs() <= if rested { leftover } else { landing };
+                let resting =
+                    touching && vn0.abs() <= if rested || plastic { leftover } else { landing };
                 let spheres = (radii[a] > 0.0 && radii[b] > 0.0).then_some((radii[a], radii[b]));
                 // Two spheres: when and how fast their centres' free paths come within the sum
                 // of the radii, and how far apart they end (what the gap along this step's
@@ -389,6 +397,7 @@ impl ContactSolver {
                     restitution: m.coefficients.restitution,
                     tangential_restitution: m.coefficients.tangential_restitution,
                     bounced: false,
+                    stopped: false,
                     impact_impulse: 0.0,
                     approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
                     touched_at: toi.map(|(tc, _)| tc),
@@ -891,6 +900,7 @@ impl ContactSolver {
                 }
                 cp.normal_impulse = p.normal_impulse + p.impact_impulse;
                 cp.bounced = p.bounced;
+                cp.stopped = p.stopped;
                 cp.touch_time = p.touched_at;
                 cp.approach_speed = p.approach_speed;
             }
