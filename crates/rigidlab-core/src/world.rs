@@ -736,6 +736,7 @@ impl World {
             &self.state.contacts.manifolds,
             &sc.masses,
             &sc.radii,
+            self.state.bodies.bodies(),
             &mut sc.end,
             &set,
             &mut sc.inv_inertia,

@@ -34,6 +34,17 @@ impl Posed<'_> {
             _ => [self.position; 2],
         }
     }
+
+    /// The core and radius of a rounded shape (a sphere's centre twice, a capsule's segment);
+    /// None for other shapes.
+    pub(crate) fn rounded_core(&self) -> Option<([DVec3; 2], f64)> {
+        match self.shape {
+            Shape::Sphere { radius } | Shape::Capsule { radius, .. } => {
+                Some((self.core(), *radius))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The narrow phase with its reusable buffers.

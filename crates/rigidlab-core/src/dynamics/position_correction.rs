@@ -11,11 +11,15 @@
 //! corrections of everything above). Passes stop once no contact overlaps the slop by more
 //! than a tenth of it, so a settled scene pays for one.
 
+use crate::body::Body;
+use crate::collision::closest::{point_on_segment, segment_segment};
 use crate::collision::manifold::Manifold;
+use crate::collision::narrow_phase::Posed;
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::math::{integrate_orientation_linear, rotate_tensor, DMat3, DVec3};
+use crate::shape::Shape;
 
 #[derive(Clone, Copy, Debug)]
 pub struct CorrectionSettings {
@@ -36,11 +40,13 @@ const SETTLED: f64 = 0.1;
 /// degree, so working them out again at every pass would change nothing that matters. `radii`
 /// holds each body's radius if it is a sphere (0 otherwise): two spheres overlap by what their
 /// centres say, along the line between them (the contact points found at the step's start say
-/// nothing true of two balls that passed each other since).
+/// nothing true of two balls that passed each other since). Other rounded contacts are measured
+/// at the end poses too (`rounded_overlap`), from the bodies' shapes in `bodies`.
 pub fn correct_positions(
     manifolds: &[Manifold],
     masses: &[BodyMass],
     radii: &[f64],
+    bodies: &[Body],
     state: &mut State,
     set: &CorrectionSettings,
     inv_inertia: &mut Vec<DMat3>,
@@ -56,7 +62,7 @@ pub fn correct_positions(
     for _ in 0..set.iterations {
         let deepest = manifolds
             .iter()
-            .map(|m| correct_manifold(m, masses, radii, inv_inertia, state, set))
+            .map(|m| correct_manifold(m, masses, radii, bodies, inv_inertia, state, set))
             .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
@@ -69,6 +75,7 @@ fn correct_manifold(
     m: &Manifold,
     masses: &[BodyMass],
     radii: &[f64],
+    bodies: &[Body],
     inv_inertia: &[DMat3],
     state: &mut State,
     set: &CorrectionSettings,
@@ -97,10 +104,23 @@ fn correct_manifold(
     let mut rb = [DVec3::ZERO; block_lcp::MAX];
     let mut c = [0.0; block_lcp::MAX];
     let mut deepest: f64 = 0.0;
+    let mut normal = m.normal;
+    let rounded = (n == 1)
+        .then(|| rounded_overlap(m, &bodies[a], &bodies[b], state))
+        .flatten();
     for (i, p) in m.points.iter().take(n).enumerate() {
-        let pa = state.x[a] + state.q[a] * p.local_a;
-        let pb = state.x[b] + state.q[b] * p.local_b;
-        let beyond = (pb - pa).dot(m.normal) + set.slop;
+        let (pa, pb, gap) = match rounded {
+            Some(r) => {
+                normal = r.normal;
+                (r.on_a, r.on_b, r.gap)
+            }
+            None => {
+                let pa = state.x[a] + state.q[a] * p.local_a;
+                let pb = state.x[b] + state.q[b] * p.local_b;
+                (pa, pb, (pb - pa).dot(m.normal))
+            }
+        };
+        let beyond = gap + set.slop;
         deepest = deepest.max(-beyond);
         c[i] = if beyond < 0.0 {
             (set.factor * beyond).max(-set.max_correction)
@@ -116,7 +136,7 @@ fn correct_manifold(
     let (ia, ib) = (inv_inertia[a], inv_inertia[b]);
     let push = if n == 1 {
         // One point (a ball's contact): the push that removes its overlap, in closed form.
-        let (ca, cb) = (ra[0].cross(m.normal), rb[0].cross(m.normal));
+        let (ca, cb) = (ra[0].cross(normal), rb[0].cross(normal));
         let k = ma.inv_mass + mb.inv_mass + ca.dot(ia * ca) + cb.dot(ib * cb);
         if k <= 0.0 {
             return deepest;
@@ -126,7 +146,7 @@ fn correct_manifold(
         push
     } else {
         let k = block_lcp::coupling(
-            m.normal,
+            normal,
             ma.inv_mass + mb.inv_mass,
             ia,
             ib,
@@ -142,14 +162,78 @@ fn correct_manifold(
     let (mut impulse, mut arm_a, mut arm_b) = (0.0, DVec3::ZERO, DVec3::ZERO);
     for i in 0..n {
         impulse += push[i];
-        arm_a += ra[i].cross(m.normal) * push[i];
-        arm_b += rb[i].cross(m.normal) * push[i];
+        arm_a += ra[i].cross(normal) * push[i];
+        arm_b += rb[i].cross(normal) * push[i];
     }
     if impulse > 0.0 {
-        move_body(state, a, -m.normal * impulse * ma.inv_mass, ia * -arm_a);
-        move_body(state, b, m.normal * impulse * mb.inv_mass, ib * arm_b);
+        move_body(state, a, -normal * impulse * ma.inv_mass, ia * -arm_a);
+        move_body(state, b, normal * impulse * mb.inv_mass, ib * arm_b);
     }
     deepest
+}
+
+/// A rounded contact measured at the bodies' poses now: the points of A and B that are
+/// closest, the normal from A to B and the gap (negative: overlap).
+#[derive(Clone, Copy, Debug)]
+struct RoundedOverlap {
+    on_a: DVec3,
+    on_b: DVec3,
+    normal: DVec3,
+    gap: f64,
+}
+
+/// The one point of a rounded side (a sphere's or a capsule's) against a body that is not a
+/// plane, measured at the poses now rather than along the normal found at the step's start:
+/// that normal turns with where the bodies meet, so a ball that has since moved past an edge or
+/// a corner would seem to overlap it along the old normal and be pushed off it, and its impact
+/// would come late with the wrong normal. Two rounded cores are measured between their closest
+/// points (exact); a rounded core against a polyhedron from the polyhedron's point that
+/// touched, fixed in it, which lies on its surface, so the overlap is never overstated. None
+/// keeps the manifold's own measure (a plane's normal never turns, and a core that has sunk
+/// to the far side of that point is left to it).
+fn rounded_overlap(m: &Manifold, a: &Body, b: &Body, state: &State) -> Option<RoundedOverlap> {
+    if matches!(a.shape, Shape::Plane) || matches!(b.shape, Shape::Plane) {
+        return None;
+    }
+    let (ra, rb) = (m.row_a, m.row_b);
+    let core = |body: &Body, row: usize| {
+        Posed {
+            shape: &body.shape,
+            position: state.x[row],
+            orientation: state.q[row],
+        }
+        .rounded_core()
+    };
+    let (core_a, core_b) = (core(a, ra), core(b, rb));
+    let p = m.points.first()?;
+    let (ca, cb) = match (core_a, core_b) {
+        (Some(([a0, a1], _)), Some(([b0, b1], _))) => {
+            let (ca, cb, _, _) = segment_segment(a0, a1, b0, b1);
+            (ca, cb)
+        }
+        (Some(([a0, a1], _)), None) => {
+            let on_b = state.x[rb] + state.q[rb] * p.local_b;
+            (point_on_segment(on_b, a0, a1), on_b)
+        }
+        (None, Some(([b0, b1], _))) => {
+            let on_a = state.x[ra] + state.q[ra] * p.local_a;
+            (on_a, point_on_segment(on_a, b0, b1))
+        }
+        (None, None) => return None,
+    };
+    let d = cb - ca;
+    let len = d.length();
+    if len == 0.0 || d.dot(m.normal) <= 0.0 {
+        return None;
+    }
+    let normal = d / len;
+    let (r_a, r_b) = (core_a.map_or(0.0, |c| c.1), core_b.map_or(0.0, |c| c.1));
+    Some(RoundedOverlap {
+        on_a: ca + normal * r_a,
+        on_b: cb - normal * r_b,
+        normal,
+        gap: len - r_a - r_b,
+    })
 }
 
 /// Moves a body by a small shift and rotation (a rotation vector: a correction turns a body by
