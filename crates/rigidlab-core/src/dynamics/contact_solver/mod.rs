@@ -58,6 +58,12 @@ const RESTING_STEPS: f64 = 2.0;
 /// the smooth forces add in a step is at rest (see `prepare`).
 const AT_REST: f64 = 1e-6;
 
+/// The smooth forces carry two bodies together when they change the bodies' relative normal
+/// velocity by at most this fraction of what they add to the bodies' own speeds along the
+/// normal: balls side by side in a heap fall alike, and only the contacts below hold them, while
+/// a ball hopping on the floor lands under the full pull of gravity.
+const TOGETHER: f64 = 0.1;
+
 /// Below this slip speed (m/s) when it begins, a new contact counts as sticking.
 const STICK_SPEED: f64 = 1e-3;
 
@@ -174,6 +180,8 @@ pub struct ContactSolver {
     schedule: impact_events::Schedule,
     /// Bodies about to be struck this step, by row.
     struck: Vec<bool>,
+    /// Bodies that a contact pushed in the last step (held in a pile or on a surface), by row.
+    supported: Vec<bool>,
     /// Blocks of contacts that touch without an impact (resting ones and new ones), and the
     /// guess of the new ones' loads.
     holding: Vec<usize>,
@@ -247,9 +255,13 @@ impl ContactSolver {
         // they are.
         let movable =
             |m: &&Manifold| masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0;
+        self.supported.clear();
+        self.supported.resize(n, false);
         for m in manifolds.iter().filter(movable) {
+            let pushed = m.points.iter().any(|p| p.pushed);
             for row in [m.row_a, m.row_b] {
                 self.bodies[row].touch(start.q[row], &masses[row]);
+                self.supported[row] |= pushed;
             }
         }
         self.points.clear();
@@ -272,6 +284,13 @@ impl ContactSolver {
             let leftover = set.restitution_threshold
                 + RESTING_STEPS
                     * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
+            // What the smooth forces add to the bodies' speeds along the normal in a step, when
+            // something holds them (see `resting` below); zero otherwise.
+            let along = if self.supported[a] || self.supported[b] {
+                (free.v[a] - start.v[a]).dot(n_).abs() + (free.v[b] - start.v[b]).dot(n_).abs()
+            } else {
+                0.0
+            };
             let mut sticking = true;
             let (mut holds, mut struck) = (false, false);
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
@@ -323,15 +342,30 @@ impl ContactSolver {
                 // the round-off speed of falling through a gap of round-off size) rests too,
                 // for the resting solve and its load guess to hold it; so does one that
                 // separates at round-off speed. One that moves faster is in flight and lands
-                // as an impact, however slowly, unless it cannot bounce (no restitution): then
-                // the impact would only stop the approach, which is what the resting solve does,
-                // and treating the leftovers of a settling heap's iterations as impacts would
-                // keep forgetting the warm starts around them, and the heap would never settle.
+                // as an impact, however slowly, with two exceptions, both the leftovers of a
+                // settling heap's iterations (taking those for impacts would keep forgetting the
+                // warm starts around them, and the heap would tremble for good):
+                // - a contact that cannot bounce (no restitution): its impact would only stop
+                //   the approach, which is what the resting solve does;
+                // - one whose bodies the smooth forces carry together (`TOGETHER`) while
+                //   something holds one of them, approaching slower than those forces speed them
+                //   up along the normal in a couple of steps: only the load of the pile brings
+                //   it together, and a bounce would be pressed back within a step or two. (A
+                //   ball's last hops, lower than the slop, on a body that rests on something
+                //   end there.)
                 // A resting contact separating as slowly as it may approach is what the
                 // iterations left too (they stop at a tolerance).
                 let landing = AT_REST * (-an).max(0.0) * dt;
-                let resting =
-                    touching && vn0.abs() <= if rested || plastic { leftover } else { landing };
+                let together = an.abs() * dt <= TOGETHER * along;
+                let resting = touching
+                    && vn0.abs()
+                        <= if rested || plastic {
+                            leftover
+                        } else if together {
+                            landing.max(RESTING_STEPS * along)
+                        } else {
+                            landing
+                        };
                 let spheres = (radii[a] > 0.0 && radii[b] > 0.0).then_some((radii[a], radii[b]));
                 // Two spheres: when and how fast their centres' free paths come within the sum
                 // of the radii, and how far apart they end (what the gap along this step's
