@@ -692,6 +692,101 @@ def test_capsules_striking_an_edge_end_on_at_random_take_the_closed_form_impulse
         done += 1
 
 
+def spinning_cube_on_an_edge(rng, dt):
+    """A cube (half size h) moving along +x and spinning about z at random rates, whose +x face
+    strikes the edge (along z) of a static block turned 45 degrees about z, at a random
+    height. The face's normal turns with the cube, so the contact's normal at the moment of
+    impact is not that of the step's start. Returns the world, the cube, the time of impact,
+    the edge's point in the x-y plane and what the cube then does (a frictionless elastic
+    impulse through the edge, in closed form), or None when the edge would meet another face
+    or meets the cube again within two steps."""
+    h, v, om = 0.1, rng.uniform(0.5, 5.0), rng.choice([-1, 1]) * rng.uniform(0.5, 5.0)
+    y_c = rng.uniform(-0.06, 0.06)
+    corner = np.array([0.5, y_c, 0.0])
+
+    def face(t):
+        return np.array([math.cos(om * t), math.sin(om * t), 0.0])
+
+    def gap(t):
+        return face(t) @ (corner - [v * t, 0, 0]) - h
+
+    lo, hi = 0.0, 0.5
+    if gap(hi) > 0:
+        return None
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if gap(mid) > 0 else (lo, mid)
+    t = lo
+    n, x = face(t), np.array([v * t, 0, 0])
+    arm = corner - x
+    tangent = np.array([-n[1], n[0], 0.0])
+    if abs(arm @ tangent) > 0.9 * h:
+        return None
+    # Neither of the face's own edges may be inside the block by then (it would have struck
+    # one of the block's sides first): the block is where both its sides face away.
+    sides = np.array([[1.0, 1.0, 0.0], [1.0, -1.0, 0.0]]) / math.sqrt(2)
+    for edge in (x + h * n + h * tangent, x + h * n - h * tangent):
+        if (sides @ (edge - corner) >= 0).all():
+            return None
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    cube = w.add_box(
+        (h, h, h),
+        mass=1.0,
+        velocity=(v, 0, 0),
+        angular_velocity=(0, 0, om),
+        restitution=1.0,
+        friction=0.0,
+    )
+    half = 0.3
+    turn = (0, 0, math.sin(math.pi / 8), math.cos(math.pi / 8))
+    w.add_box(
+        (half, half, 1.0),
+        position=(0.5 + half * math.sqrt(2), y_c, 0.0),
+        orientation=turn,
+        kind="static",
+        restitution=1.0,
+        friction=0.0,
+    )
+    inv_inertia = np.linalg.inv(cube.inertia)
+    spin = np.array([0, 0, om])
+    c = np.cross(arm, n)
+    j = (
+        2
+        * ((np.array([v, 0, 0]) + np.cross(spin, arm)) @ n)
+        / (1 / cube.mass + c @ inv_inertia @ c)
+    )
+    vel, spin = np.array([v, 0, 0]) - j * n / cube.mass, spin - inv_inertia @ (j * c)
+    # Free motion after the blow: does the cube's +x face pass the edge again within two steps?
+    for s in np.linspace(1e-3, 2, 400) * dt:
+        turned = om * t + spin[2] * s
+        if np.array([math.cos(turned), math.sin(turned), 0]) @ (corner - x - vel * s) < h:
+            return None
+    return w, cube, t, corner, n, (vel, spin)
+
+
+@pytest.mark.parametrize("dt", [1 / 30, *STEPS])
+def test_a_spinning_cube_striking_an_edge_takes_the_normal_of_its_face_at_the_moment_of_impact(
+    dt,
+):
+    rng = np.random.default_rng(11 + round(1 / dt))
+    done = 0
+    while done < 20:
+        hit = spinning_cube_on_an_edge(rng, dt)
+        if hit is None:
+            continue
+        w, cube, t, corner, n, (vel, spin) = hit
+        e0 = kinetic(w)
+        w.run(t + 2 * dt)
+        speed = np.linalg.norm(vel)
+        np.testing.assert_allclose(cube.velocity, vel, atol=1e-7 * speed)
+        np.testing.assert_allclose(cube.angular_velocity, spin, atol=1e-7 * speed / 0.1)
+        ev = impacts(w.contact_events())
+        assert len(ev["time"]) == 1 and abs(ev["time"][0] - t) < 1e-9
+        assert abs(abs(ev["normal"][0] @ n) - 1) < 1e-12
+        assert abs(kinetic(w) / e0 - 1) < 1e-9
+        done += 1
+
+
 def tumbling_capsule(dt, seed, ground):
     rng = np.random.default_rng(seed)
     w = rl.World(dt=dt, sleeping=False)

@@ -94,7 +94,8 @@ impl VelocitySolver {
             JOINT_POSITION_SWEEPS * set.iterations,
         );
         self.contacts.warm_start();
-        self.contacts.impacts(step.start, step.bodies, set);
+        self.contacts
+            .impacts(step.start, step.bodies, c.manifolds, set);
         for (i, sb) in self.contacts.bodies.iter_mut().enumerate() {
             let free = (step.end.q[i], step.end.w[i]);
             sb.carry_impacts_to_end(step.masses[i].inv_inertia_body, free);

@@ -30,10 +30,15 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::{ContactSolver, Impact, SolverPoint, LEAST_IMPACT_SPEED, STICK_SPEED};
+use super::{
+    per_point, ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING,
+    STICK_SPEED,
+};
 use crate::body::Body;
+use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
-use crate::dynamics::block_lcp::Row;
+use crate::dynamics::block_lcp::{self, Row};
+use crate::dynamics::friction_patch::Patch;
 use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
 use crate::dynamics::solver_body::{Motion, SolverBody};
 use crate::dynamics::state::State;
@@ -64,6 +69,12 @@ const PLASTIC_SETTLED: f64 = 1e-3;
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.
 const ROOT_ROUND_OFF: f64 = 1e-9;
+
+/// How much (rad) a contact's normal at the step's start may differ from its features' at the
+/// step's start, beyond what the bodies turned since: a contact refreshed rather than found
+/// again keeps its normal while the bodies turn by up to about the linear slop over their size
+/// (collision/refresh.rs).
+const SAME_FEATURES: f64 = 1e-3;
 
 /// Most times a point's contact is found again at its predicted time of impact in one step
 /// (see `meet_again`). Each is a step of Newton's method on the distance from the true
@@ -328,7 +339,13 @@ impl ContactSolver {
     /// Stage 3: resolves this step's impacts in the order they happen (see the module's
     /// comment), records them in `impacts`, and sets the resting solve's targets of the
     /// contacts they moved.
-    pub fn impacts(&mut self, start: &State, bodies: &[Body], set: &super::SolverSettings) {
+    pub fn impacts(
+        &mut self,
+        start: &State,
+        bodies: &[Body],
+        manifolds: &[Manifold],
+        set: &super::SolverSettings,
+    ) {
         if !self.points.iter().any(|p| p.predicted) {
             return;
         }
@@ -366,19 +383,23 @@ impl ContactSolver {
             // closes later along the new normal: scheduled again.
             if !entry.touching
                 && sched.meetings[pi] < MEETINGS_PER_POINT
-                && self.turns_where_it_meets(pi, bodies)
+                && self.turns_where_it_meets(pi, bodies, set.touching)
             {
                 sched.meetings[pi] += 1;
-                let gap = self.meet_again(pi, t, start, bodies, set, &mut sched.narrow);
+                let gap = self.meet_again(pi, t, start, bodies, manifolds, set, &mut sched.narrow);
                 if gap.is_some_and(|g| g > SAME_IMPACT * set.touching) {
-                    let p = &self.points[pi];
-                    if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
-                        sched.heap.push(Entry {
-                            time: tq,
-                            point: entry.point,
-                            versions: entry.versions,
-                            touching: false,
-                        });
+                    // Every point of the block has its new geometry: whichever closes first.
+                    let block = self.blocks[self.block_of(pi)];
+                    for q in block.start..block.start + block.len {
+                        let p = &self.points[q];
+                        if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
+                            sched.heap.push(Entry {
+                                time: tq,
+                                point: q as u32,
+                                versions: entry.versions,
+                                touching: false,
+                            });
+                        }
                     }
                     continue;
                 }
@@ -546,7 +567,8 @@ impl ContactSolver {
             let n = (start.x[b] - start.x[a] + mb.at(t) - ma.at(t)).normalize_or_zero();
             // They touch at one point: A's surface point towards B is B's towards A.
             if n != DVec3::ZERO {
-                self.set_geometry(pi, n, n * r_a, -n * r_b);
+                self.set_point_geometry(pi, n, n * r_a, -n * r_b);
+                self.set_block_geometry(self.block_of(pi));
             }
         }
         let touch = SAME_IMPACT * set.touching;
@@ -690,38 +712,59 @@ impl ContactSolver {
         self.blocks.partition_point(|b| b.start + b.len <= pi)
     }
 
-    /// Whether point p's normal turns with where its bodies meet, and is found again at its
-    /// time of impact (`meet_again`): the one point of a rounded side (a sphere's, or a
-    /// capsule's) against a body that is not a plane, other than two spheres (followed exactly
-    /// between their centres). A plane's normal never turns, and between polyhedra the normal
-    /// is a face's or that of two crossing edges, which turn only with the bodies (to first
-    /// order in the step), not with where they meet.
-    fn turns_where_it_meets(&self, pi: usize, bodies: &[Body]) -> bool {
+    /// Whether point p's normal turns through the step, so that its contact is found again at
+    /// its predicted time of impact (`meet_again`):
+    /// - the one point of a rounded side (a sphere's, or a capsule's) against a body that is
+    ///   not a plane, other than two spheres (followed exactly between their centres): the
+    ///   normal turns with where they meet;
+    /// - a contact between two polyhedra of which one turns, apart (beyond `touching`) at the
+    ///   step's start or closing faster than the smooth forces could make a resting contact
+    ///   close: the normal is a face's or that of two crossing edges, and turns with the
+    ///   bodies. (The others are a heap's resting contacts and their leftovers: found again at
+    ///   every slow turn, they would be stirred for a change of normal far below what their
+    ///   slop allows.)
+    ///
+    /// A plane's normal never turns.
+    fn turns_where_it_meets(&self, pi: usize, bodies: &[Body], touching: f64) -> bool {
         let p = &self.points[pi];
-        let rounded = |row: usize| {
-            matches!(
-                bodies[row].shape,
-                Shape::Sphere { .. } | Shape::Capsule { .. }
-            )
+        let shape = |row: usize| &bodies[row].shape;
+        let rounded =
+            |row: usize| matches!(shape(row), Shape::Sphere { .. } | Shape::Capsule { .. });
+        let polyhedron =
+            |row: usize| matches!(shape(row), Shape::Box { .. } | Shape::Convex { .. });
+        let plane = |row: usize| matches!(shape(row), Shape::Plane);
+        let turning = |row: usize| {
+            let b = &self.bodies[row];
+            b.w_start != DVec3::ZERO || b.w != DVec3::ZERO
         };
-        let plane = |row: usize| matches!(bodies[row].shape, Shape::Plane);
-        p.spheres.is_none()
-            && !p.resting
-            && self.blocks[self.block_of(pi)].len == 1
-            && (rounded(p.a) || rounded(p.b))
-            && !(plane(p.a) || plane(p.b))
+        if p.spheres.is_some() || p.resting || plane(p.a) || plane(p.b) {
+            return false;
+        }
+        if polyhedron(p.a) && polyhedron(p.b) {
+            let landing =
+                p.gap > touching || p.approach_speed > Self::settling_speed(&self.bodies, p);
+            return landing && (turning(p.a) || turning(p.b));
+        }
+        self.blocks[self.block_of(pi)].len == 1 && (rounded(p.a) || rounded(p.b))
     }
 
     /// Finds point p's contact again with the narrow phase, at the bodies' poses at time t of
     /// their motions (each turned by its rotation vector since the step's start), and makes it
-    /// the point's normal, lever arms and gap from t on. Returns the gap at t, or None (the
-    /// point left as it was) when the pair then has other than one point.
+    /// the geometry of p's block (its points' normal, lever arms and gaps) from t on. A rounded
+    /// side's one point is where the narrow phase finds them closest (it slides over the
+    /// rounded surface). Between polyhedra only the normal is taken from it: the block's
+    /// points, the features that touch (a corner, or a point of an edge, of one body on a face
+    /// of the other, or two crossing edges), are carried by their bodies to t and measured
+    /// along it, which is exact for the same features however the bodies turn. Returns p's gap
+    /// at t, or None (the block left as it was) when the pair then meets at other features.
+    #[allow(clippy::too_many_arguments)]
     fn meet_again(
         &mut self,
         pi: usize,
         t: f64,
         start: &State,
         bodies: &[Body],
+        manifolds: &[Manifold],
         set: &super::SolverSettings,
         narrow: &mut NarrowPhase,
     ) -> Option<f64> {
@@ -732,17 +775,18 @@ impl ContactSolver {
             self.bodies[a].motion(dt, weight),
             self.bodies[b].motion(dt, weight),
         );
-        let pose = |row: usize, (l, r): (Motion, Motion)| {
+        let turn = |row: usize, r: &Motion| {
             let turn = r.at(t);
-            Posed {
-                shape: &bodies[row].shape,
-                position: start.x[row] + l.at(t),
-                orientation: if turn == DVec3::ZERO {
-                    start.q[row]
-                } else {
-                    DQuat::from_scaled_axis(turn) * start.q[row]
-                },
+            if turn == DVec3::ZERO {
+                start.q[row]
+            } else {
+                DQuat::from_scaled_axis(turn) * start.q[row]
             }
+        };
+        let pose = |row: usize, (l, r): (Motion, Motion)| Posed {
+            shape: &bodies[row].shape,
+            position: start.x[row] + l.at(t),
+            orientation: turn(row, &r),
         };
         let (pa, pb) = (pose(a, ma), pose(b, mb));
         if pa.shape.kind() > pb.shape.kind() {
@@ -757,23 +801,123 @@ impl ContactSolver {
         };
         let margin = set.touching + p.gap.abs() + moved(a, ma) + moved(b, mb);
         let n = narrow.collide(pa, pb, margin)?;
-        let &[c] = narrow.points.as_slice() else {
+        let block = self.blocks[self.block_of(pi)];
+        let old = &self.points[block.start..block.start + block.len];
+        // A resting point's gap is followed apart from the free motion (`gap_polynomial`).
+        if block.len > impact::MAX || old.iter().any(|p| p.resting) {
             return None;
-        };
-        self.set_geometry(pi, n, c.on_a - pa.position, c.on_b - pb.position);
-        let p = &self.points[pi];
+        }
+        let rounded = pa.rounded_core().is_some() || pb.rounded_core().is_some();
+        let mut trigger_gap = None;
+        if rounded {
+            let &[c] = narrow.points.as_slice() else {
+                return None;
+            };
+            if block.len != 1 {
+                return None;
+            }
+            self.set_point_geometry(pi, n, c.on_a - pa.position, c.on_b - pb.position);
+            self.follow_from(pi, c.separation, t, (ma, mb), start, set);
+            trigger_gap = Some(c.separation);
+        } else {
+            // The same features: the normal has turned by no more than the bodies have (and
+            // what refreshing a contact may have left it stale by).
+            let turned = ma.1.at(t).length() + mb.1.at(t).length() + SAME_FEATURES;
+            if turned < std::f64::consts::PI && n.dot(p.n) < turned.cos() {
+                return None;
+            }
+            // Where the narrow phase finds the features closest now (the search's margin
+            // reaches others too: those as close as the nearest, to within how far apart the
+            // block's points are, are the block's).
+            let gaps = old.iter().map(|q| self.gap_at(q, start, dt, weight, t));
+            let spread =
+                gaps.clone().fold(f64::NEG_INFINITY, f64::max) - gaps.fold(f64::INFINITY, f64::min);
+            let nearest = narrow
+                .points
+                .iter()
+                .map(|c| c.separation)
+                .fold(f64::INFINITY, f64::min);
+            narrow
+                .points
+                .retain(|c| c.separation <= nearest + spread + set.touching);
+            // The block's points carried to t, each taking the point the narrow phase finds
+            // that is nearer it than any other of the block's (one each).
+            let mut carried = [(DVec3::ZERO, DVec3::ZERO); impact::MAX];
+            for (k, q) in (block.start..block.start + block.len).enumerate() {
+                let cp = &manifolds[self.points[q].manifold].points[self.points[q].index];
+                carried[k] = (
+                    pa.position + pa.orientation * cp.local_a,
+                    pb.position + pb.orientation * cp.local_b,
+                );
+            }
+            let mut found = [None; impact::MAX];
+            for (j, c) in narrow.points.iter().enumerate() {
+                let owner = (0..block.len).min_by(|&k, &l| {
+                    let d = |k: usize| (carried[k].1 - c.on_b).length_squared();
+                    d(k).total_cmp(&d(l))
+                });
+                if let Some(k) = owner {
+                    // Two found nearest the same point: neither is sure to be its.
+                    found[k] = if found[k].is_none() {
+                        Some(j)
+                    } else {
+                        Some(usize::MAX)
+                    };
+                }
+            }
+            for q in block.start..block.start + block.len {
+                let k = q - block.start;
+                let (on_a, on_b) = carried[k];
+                // Its own measure along the normal, exact for the same features; where they
+                // meet, the narrow phase's (a point of the face below a corner slides over it).
+                let gap = (on_b - on_a).dot(n);
+                let (ra, rb) = match found[k].and_then(|j| narrow.points.get(j)) {
+                    Some(c) => (c.on_a - pa.position, c.on_b - pb.position),
+                    None => {
+                        // As `prepare` places them: touching, midway; apart, each on its own
+                        // surface.
+                        let mid = 0.5 * (on_a + on_b);
+                        let half_gap = 0.5 * gap.max(0.0) * n;
+                        if gap <= set.touching {
+                            (mid - pa.position, mid - pb.position)
+                        } else {
+                            (mid - half_gap - pa.position, mid + half_gap - pb.position)
+                        }
+                    }
+                };
+                self.set_point_geometry(q, n, ra, rb);
+                self.follow_from(q, gap, t, (ma, mb), start, set);
+                if q == pi {
+                    trigger_gap = Some(gap);
+                }
+            }
+        }
+        self.set_block_geometry(self.block_of(pi));
+        trigger_gap
+    }
+
+    /// Point q's gap followed from its gap `gap` at time t on (along its normal at its lever
+    /// arms), and its resting-solve target: the one `prepare` gave it held the old geometry's
+    /// end gap (for an impact that may now come only in a later step).
+    fn follow_from(
+        &mut self,
+        q: usize,
+        gap: f64,
+        t: f64,
+        (ma, mb): ((Motion, Motion), (Motion, Motion)),
+        start: &State,
+        set: &super::SolverSettings,
+    ) {
+        let p = &self.points[q];
         let (c0, c1, c2) = along(&p.row, p.n, ma, mb);
-        self.points[pi].gap = c.separation - (c0 + (c1 + c2 * t) * t);
-        // The target `prepare` gave it held the old geometry's end gap (for an impact that
-        // may now come only in a later step).
-        self.hold_end_gap(pi, start, dt, weight);
-        Some(c.separation)
+        self.points[q].gap = gap - (c0 + (c1 + c2 * t) * t);
+        self.hold_end_gap(q, start, set.dt, set.position_weight);
     }
 
     /// Gives point `pi` normal n (from A towards B) and lever arms ra, rb (of the surface
-    /// points where the bodies meet), with what the solver derives from them.
-    fn set_geometry(&mut self, pi: usize, n: DVec3, ra: DVec3, rb: DVec3) {
-        let block = self.block_of(pi);
+    /// points where the bodies meet), with what the solver derives from them (its block's
+    /// too, once all its points have theirs: `set_block_geometry`).
+    fn set_point_geometry(&mut self, pi: usize, n: DVec3, ra: DVec3, rb: DVec3) {
         let p = &mut self.points[pi];
         let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
         p.ra = ra;
@@ -788,16 +932,33 @@ impl ContactSolver {
         let k = ba.inv_mass + bb.inv_mass + ca.dot(p.row.spin_a) + cb.dot(p.row.spin_b);
         p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
         p.n = n;
-        let bl = &mut self.blocks[block];
-        bl.patch = crate::dynamics::friction_patch::Patch::new(
+    }
+
+    /// The friction patch and the coupling of the normal impulses of block `bi` from its
+    /// points' geometry (friction starting from zero: a struck block is not warm started).
+    fn set_block_geometry(&mut self, bi: usize) {
+        let bl = self.blocks[bi];
+        let pts = &self.points[bl.start..bl.start + bl.len];
+        let len = bl.len.min(block_lcp::MAX);
+        let (ba, bb) = (&self.bodies[bl.a], &self.bodies[bl.b]);
+        let n = pts[0].n;
+        let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
+        let patch = Patch::new(
             ba,
             bb,
             n,
-            &[p.ra],
-            &[p.rb],
-            &[DVec3::ZERO],
+            &ra[..len],
+            &rb[..len],
+            &[DVec3::ZERO; block_lcp::MAX][..len],
             bl.patch.law,
         );
+        if bl.coupling != NO_COUPLING {
+            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
+                &pts[i].row
+            });
+            self.couplings[bl.coupling] = Coupling { k, factor: None };
+        }
+        self.blocks[bi].patch = patch;
     }
 
     /// The resting solve's targets of the contacts whose bodies an impact moved: the
