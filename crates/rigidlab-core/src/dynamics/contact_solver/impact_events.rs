@@ -8,10 +8,11 @@
 //! turn much in a step), or, for two spheres, between their centres, so that a glancing hit
 //! takes the line of centres at the moment of contact. Where a rounded side meets another
 //! body at one point (a ball against an edge or a corner, a capsule's end), the normal turns
-//! with where they meet: at the time the gap closes, the narrow phase finds the contact again
-//! at the bodies' poses then, and if they are still apart the gap is followed on from there
-//! along the new normal (Newton's method on the true distance, which the gap along a fixed
-//! normal never overestimates). The earliest closing gap in the step is
+//! with where they meet; between polyhedra, one of which turns, it turns with the face (or
+//! the edges) it belongs to. At the time such a gap closes, the narrow phase finds the contact
+//! again at the bodies' poses then, and if they are still apart the gap is followed on from
+//! there along the new normal (Newton's method on the true distance, which the gap along a
+//! fixed normal never overestimates). The earliest closing gap in the step is
 //! the next impact: its pair's touching points are solved together at that time (impact.rs:
 //! restitution and Coulomb friction together, never adding energy), and the gaps of every
 //! contact of the two bodies are found again from then on. An impact that sets a body moving
@@ -873,17 +874,7 @@ impl ContactSolver {
                 let gap = (on_b - on_a).dot(n);
                 let (ra, rb) = match found[k].and_then(|j| narrow.points.get(j)) {
                     Some(c) => (c.on_a - pa.position, c.on_b - pb.position),
-                    None => {
-                        // As `prepare` places them: touching, midway; apart, each on its own
-                        // surface.
-                        let mid = 0.5 * (on_a + on_b);
-                        let half_gap = 0.5 * gap.max(0.0) * n;
-                        if gap <= set.touching {
-                            (mid - pa.position, mid - pb.position)
-                        } else {
-                            (mid - half_gap - pa.position, mid + half_gap - pb.position)
-                        }
-                    }
+                    None => super::lever_arms(on_a, on_b, n, pa.position, pb.position),
                 };
                 self.set_point_geometry(q, n, ra, rb);
                 self.follow_from(q, gap, t, (ma, mb), start, set);

@@ -200,6 +200,17 @@ fn per_point<T: Copy + Default>(
     std::array::from_fn(|i| pts.get(i).map_or(T::default(), &of))
 }
 
+/// The lever arms from centres xa and xb at which bodies push at a contact whose points on A
+/// and B are pa and pb, along normal n. Touching or overlapping, they push at the point midway.
+/// Apart, each at its own surface point: those are the points that meet when the gap closes,
+/// so an impact turns each body about its point of contact (the midway point would give a ball
+/// landing on a floor a lever arm half a gap too long).
+fn lever_arms(pa: DVec3, pb: DVec3, n: DVec3, xa: DVec3, xb: DVec3) -> (DVec3, DVec3) {
+    let c = 0.5 * (pa + pb);
+    let half_gap = 0.5 * (pb - pa).dot(n).max(0.0) * n;
+    (c - half_gap - xa, c + half_gap - xb)
+}
+
 /// Earliest time in [0, dt] at which a gap s closing as s + v t + a t^2 / 2 reaches zero.
 fn time_of_impact(s: f64, v: f64, a: f64, dt: f64) -> Option<f64> {
     if s <= 0.0 {
@@ -301,14 +312,8 @@ impl ContactSolver {
             for (pi, p) in m.points.iter().enumerate() {
                 let pa = xa + qa * p.local_a;
                 let pb = xb + qb * p.local_b;
-                let c = 0.5 * (pa + pb);
                 let s = (pb - pa).dot(n_);
-                // Touching or overlapping, the bodies push at the point midway. Apart, each at
-                // its own surface point: those are the points that meet when the gap closes,
-                // so an impact turns each body about its point of contact (the midway point
-                // would give a ball landing on a floor a lever arm half a gap too long).
-                let half_gap = 0.5 * s.max(0.0) * n_;
-                let (ra, rb) = (c - half_gap - xa, c + half_gap - xb);
+                let (ra, rb) = lever_arms(pa, pb, n_, xa, xb);
                 let vel0 = (vb + wb.cross(rb)) - (va + wa.cross(ra));
                 let vel_free = (vb_free + wb_free.cross(rb)) - (va_free + wa_free.cross(ra));
                 let (vn0, vn_free) = (vel0.dot(n_), vel_free.dot(n_));
