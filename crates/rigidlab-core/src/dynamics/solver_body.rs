@@ -50,7 +50,15 @@ pub struct SolverBody {
     pub l_impact: DVec3,
     /// When the latest of them happened (s from the step's start).
     pub t_impact: f64,
+    /// Normals (pointing into the body) of the resting contacts by which bodies that cannot
+    /// move hold it up, at most `MAX_SUPPORTS` (see `motion`).
+    pub supports: [DVec3; MAX_SUPPORTS],
+    pub support_count: usize,
 }
+
+/// Most supports a body's motion within the step heeds: a floor and a wall, or the two sides
+/// of a groove.
+pub const MAX_SUPPORTS: usize = 2;
 
 /// A body's motion within the step as a quadratic in the time t from the step's start:
 /// displacement (or rotation vector) c0 + c1 t + c2 t^2, velocity c1 + 2 c2 t. Valid from the
@@ -94,6 +102,8 @@ impl Default for SolverBody {
             theta_impact: DVec3::ZERO,
             l_impact: DVec3::ZERO,
             t_impact: 0.0,
+            supports: [DVec3::ZERO; MAX_SUPPORTS],
+            support_count: 0,
         }
     }
 }
@@ -126,13 +136,28 @@ impl SolverBody {
         self.t_impact = t;
     }
 
+    /// Notes that a body that cannot move holds this one up by a resting contact of normal n
+    /// (pointing into this body).
+    pub fn rest_on(&mut self, n: DVec3) {
+        if self.support_count < MAX_SUPPORTS {
+            self.supports[self.support_count] = n;
+            self.support_count += 1;
+        }
+    }
+
     /// The body's translation and rotation within the step, from the latest impact on (see
     /// `Motion`). The free motion starts at the start velocity and ends where the integrator
     /// put it, moved by `weight` (the integrator's position weight) of the velocity change;
     /// impulses of the common reach act the same way, like a force through the step; each
-    /// impact acts from its time on.
+    /// impact acts from its time on. What of that change would push the body into a support
+    /// that cannot move (`rest_on`) the support takes up: a box resting on the floor does not
+    /// sink under the ball about to strike it (it would meet the ball slower by g t), and a
+    /// ball rolling on a block does not dip below the edge of the next one.
     pub fn motion(&self, dt: f64, weight: f64) -> (Motion, Motion) {
-        let smooth_v = self.v - self.v_impact - self.v_start;
+        let mut smooth_v = self.v - self.v_impact - self.v_start;
+        for n in &self.supports[..self.support_count] {
+            smooth_v -= *n * smooth_v.dot(*n).min(0.0);
+        }
         let smooth_w = self.w - self.w_impact - self.w_start;
         let k = weight / dt;
         let linear = Motion {

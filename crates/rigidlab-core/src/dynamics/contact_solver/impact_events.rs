@@ -79,8 +79,9 @@ const SAME_FEATURES: f64 = 1e-3;
 
 /// Most times a point's contact is found again at its predicted time of impact in one step
 /// (see `meet_again`). Each is a step of Newton's method on the distance from the true
-/// geometry, so a ball meeting an edge is within round-off after two or three; the limit only
-/// bounds what round-off in the narrow phase could make of it.
+/// geometry, so a ball meeting an edge is within round-off after two or three. A gap that
+/// only touches zero (a graze: its rate is zero there) is approached ever more slowly and
+/// never closes: past the limit it is let go.
 const MEETINGS_PER_POINT: u8 = 8;
 
 /// A point's next impact as scheduled: when, and the versions of its bodies then (an entry is
@@ -382,10 +383,13 @@ impl ContactSolver {
             // last found with; where the normal turns with the place the bodies meet (a ball
             // against an edge or a corner), the contact is found again at t. Still apart, it
             // closes later along the new normal: scheduled again.
-            if !entry.touching
-                && sched.meetings[pi] < MEETINGS_PER_POINT
-                && self.turns_where_it_meets(pi, bodies, set.touching)
-            {
+            if !entry.touching && self.turns_where_it_meets(pi, bodies, set.touching) {
+                // Still apart after as many meetings as converge on a true impact: a graze (a
+                // ball rolling over the seam between two flush blocks comes ever closer to the
+                // next one's edge, never faster than its gap shrinks), not an impact.
+                if sched.meetings[pi] == MEETINGS_PER_POINT {
+                    continue;
+                }
                 sched.meetings[pi] += 1;
                 let gap = self.meet_again(pi, t, start, bodies, manifolds, set, &mut sched.narrow);
                 if gap.is_some_and(|g| g > SAME_IMPACT * set.touching) {
@@ -952,7 +956,8 @@ impl ContactSolver {
         self.blocks[bi].patch = patch;
     }
 
-    /// The resting solve's targets of the contacts whose bodies an impact moved: the
+    /// The resting solve's targets of the contacts whose bodies an impact moved (and of the
+    /// impacts predicted that did not come): the
     /// end-of-step gap as the impact stage followed it must not close (non-penetration, as in
     /// `prepare`). A bounce needs no more: the resting solve's impulses start from zero apart
     /// from the impacts' and only push, so they cannot take back what a bounce gave (and holding
@@ -967,7 +972,11 @@ impl ContactSolver {
         for i in 0..self.points.len() {
             let p = &self.points[i];
             let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
-            if !(moved(ba) || moved(bb)) {
+            // An impact `prepare` predicted from the free motion that did not come (the
+            // gap, followed as the bodies' supports let them move, never closed) holds its
+            // end gap as followed, like any other.
+            let missed = p.predicted && !p.bounced && p.impact_impulse == 0.0;
+            if !(moved(ba) || moved(bb) || missed) {
                 continue;
             }
             if p.resting {

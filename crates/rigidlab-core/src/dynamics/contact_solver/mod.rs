@@ -443,6 +443,16 @@ impl ContactSolver {
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
                 });
             }
+            // A resting contact with a body that cannot move holds the other up (see
+            // `SolverBody::motion`).
+            let rests = self.points[first..].iter().any(|p| p.resting);
+            if rests && rested {
+                match (masses[a].inv_mass > 0.0, masses[b].inv_mass > 0.0) {
+                    (false, true) => self.bodies[b].rest_on(n_),
+                    (true, false) => self.bodies[a].rest_on(-n_),
+                    _ => {}
+                }
+            }
             let law = Coulomb {
                 mu_s: m.coefficients.static_friction,
                 mu_k: m.coefficients.friction,
