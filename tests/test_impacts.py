@@ -627,6 +627,18 @@ def test_fast_balls_meeting_edges_and_corners_at_random_reflect_about_the_normal
         assert len(ev["time"]) == 1 and abs(ev["time"][0] - t_hit) < 1e-9
 
 
+def draws(make, seed, dt, count):
+    """The first `count` scenes `make(rng, dt)` draws from a generator seeded by `seed` and the
+    step (it returns None for a draw it cannot judge in closed form)."""
+    rng = np.random.default_rng(seed + round(1 / dt))
+    done = 0
+    while done < count:
+        hit = make(rng, dt)
+        if hit is not None:
+            done += 1
+            yield hit
+
+
 def capsule_end_hit(rng, dt):
     """A capsule of random size moving at random speed along its axis (x) into a static
     block's edge (along z, at a random height below its radius), with its end: the world, the
@@ -673,13 +685,7 @@ def capsule_end_hit(rng, dt):
 
 @pytest.mark.parametrize("dt", [1 / 30, *STEPS])
 def test_capsules_striking_an_edge_end_on_at_random_take_the_closed_form_impulse(dt):
-    rng = np.random.default_rng(7 + round(1 / dt))
-    done = 0
-    while done < 25:
-        hit = capsule_end_hit(rng, dt)
-        if hit is None:
-            continue
-        w, capsule, edge, t_hit, (vel, spin) = hit
+    for w, capsule, edge, t_hit, (vel, spin) in draws(capsule_end_hit, 7, dt, 25):
         l0 = w.angular_momentum(about=edge)
         w.run(t_hit + 2 * dt)
         v = np.linalg.norm(vel)
@@ -689,7 +695,6 @@ def test_capsules_striking_an_edge_end_on_at_random_take_the_closed_form_impulse
         np.testing.assert_allclose(
             w.angular_momentum(about=edge), l0, atol=1e-9 * np.linalg.norm(l0) + 1e-12
         )
-        done += 1
 
 
 def spinning_cube_on_an_edge(rng, dt):
@@ -697,7 +702,7 @@ def spinning_cube_on_an_edge(rng, dt):
     strikes the edge (along z) of a static block turned 45 degrees about z, at a random
     height. The face's normal turns with the cube, so the contact's normal at the moment of
     impact is not that of the step's start. Returns the world, the cube, the time of impact,
-    the edge's point in the x-y plane and what the cube then does (a frictionless elastic
+    the face's normal then and what the cube then does (a frictionless elastic
     impulse through the edge, in closed form), or None when the edge would meet another face
     or meets the cube again within two steps."""
     h, v, om = 0.1, rng.uniform(0.5, 5.0), rng.choice([-1, 1]) * rng.uniform(0.5, 5.0)
@@ -761,20 +766,14 @@ def spinning_cube_on_an_edge(rng, dt):
         turned = om * t + spin[2] * s
         if np.array([math.cos(turned), math.sin(turned), 0]) @ (corner - x - vel * s) < h:
             return None
-    return w, cube, t, corner, n, (vel, spin)
+    return w, cube, t, n, (vel, spin)
 
 
 @pytest.mark.parametrize("dt", [1 / 30, *STEPS])
 def test_a_spinning_cube_striking_an_edge_takes_the_normal_of_its_face_at_the_moment_of_impact(
     dt,
 ):
-    rng = np.random.default_rng(11 + round(1 / dt))
-    done = 0
-    while done < 20:
-        hit = spinning_cube_on_an_edge(rng, dt)
-        if hit is None:
-            continue
-        w, cube, t, corner, n, (vel, spin) = hit
+    for w, cube, t, n, (vel, spin) in draws(spinning_cube_on_an_edge, 11, dt, 20):
         e0 = kinetic(w)
         w.run(t + 2 * dt)
         speed = np.linalg.norm(vel)
@@ -784,7 +783,6 @@ def test_a_spinning_cube_striking_an_edge_takes_the_normal_of_its_face_at_the_mo
         assert len(ev["time"]) == 1 and abs(ev["time"][0] - t) < 1e-9
         assert abs(abs(ev["normal"][0] @ n) - 1) < 1e-12
         assert abs(kinetic(w) / e0 - 1) < 1e-9
-        done += 1
 
 
 @pytest.mark.parametrize("dt", STEPS)
