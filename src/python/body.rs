@@ -136,6 +136,18 @@ impl PyBody {
         self.edit(py, |w| w.set_orientation(self.handle, q))
     }
 
+    /// For a body of a 2D world: its angle about z (rad), whole turns counted.
+    #[getter]
+    fn angle(&self, py: Python<'_>) -> PyResult<f64> {
+        self.read(py, |b| b.angle)
+    }
+
+    #[setter(angle)]
+    fn set_angle(&self, py: Python<'_>, angle: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = float(angle, "angle")?;
+        self.edit(py, |w| w.set_angle(self.handle, a))
+    }
+
     /// Velocity of the centre of mass (m/s).
     #[getter]
     fn velocity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
@@ -276,6 +288,19 @@ impl PyBody {
                 let n = q * DVec3::Y;
                 d.set_item("normal", array3(py, n))?;
                 d.set_item("offset", n.dot(pos))?;
+            }
+            Shape::Polygon { polygon } => {
+                let flat: Vec<f64> = polygon.vertices.iter().flat_map(|v| v.to_array()).collect();
+                match polygon.outline {
+                    crate::shape::Outline::Box { half_extents } => {
+                        d.set_item("half_extents", half_extents.to_array().to_vec())?
+                    }
+                    crate::shape::Outline::Segment => {
+                        d.set_item("radius", polygon.radius)?;
+                        d.set_item("vertices", table(py, flat, 2))?;
+                    }
+                    crate::shape::Outline::Polygon => d.set_item("vertices", table(py, flat, 2))?,
+                }
             }
         }
         Ok(d)

@@ -65,6 +65,33 @@ pub fn vec3(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DVec3> {
     Ok(DVec3::new(v[0], v[1], v[2]))
 }
 
+/// A vector of 2 numbers (a point or vector of a 2D world) from a tuple, list or array of
+/// shape (2,).
+pub fn vec2(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<crate::math::DVec2> {
+    let a = as_array(obj, param, "2 numbers (x, y)")?;
+    if a.shape() != [2] {
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected 2 numbers (x, y), got an array of shape {:?}",
+            a.shape()
+        )));
+    }
+    let v = a.as_array();
+    Ok(crate::math::DVec2::new(v[0], v[1]))
+}
+
+/// n numbers (one per body) from an array of shape (n,).
+pub fn values(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<f64>> {
+    let expected = format!("an array of shape ({n},)");
+    let a = as_array(obj, param, &expected)?;
+    if a.shape() != [n] {
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected {expected}, got shape {:?}",
+            a.shape()
+        )));
+    }
+    Ok(a.as_array().iter().copied().collect())
+}
+
 /// An optional vector: None gives `default`.
 pub fn vec3_or(obj: Option<&Bound<'_, PyAny>>, param: &str, default: DVec3) -> PyResult<DVec3> {
     match obj {

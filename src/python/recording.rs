@@ -125,6 +125,25 @@ impl PyRecording {
         })
     }
 
+    /// For a 2D world: angles (rad, whole turns counted), shape (T, n); recorded with the
+    /// orientations.
+    #[getter]
+    fn angles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rec = self.lock();
+        if !rec.quantities.orientations || rec.angles.len() != rec.len() * rec.body_count() {
+            return Err(PyValueError::new_err(
+                "angles: not recorded; a 2D world records them with 'orientations'",
+            ));
+        }
+        let (t, n) = (rec.len(), rec.body_count());
+        Ok(
+            numpy::ndarray::Array2::from_shape_vec((t, n), rec.angles.clone())
+                .expect("recorded shape")
+                .into_pyarray(py)
+                .into_any(),
+        )
+    }
+
     /// Orientations (x, y, z, w), shape (T, n, 4).
     #[getter]
     fn orientations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

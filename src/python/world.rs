@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use super::body::PyBody;
 use super::convert::{
     any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table,
-    thread_count, vec3, vec3_or,
+    thread_count, values, vec2, vec3, vec3_or,
 };
 use super::errors::{in_use, IntoPyResult, RemovedBodyError};
 use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
@@ -37,6 +37,7 @@ const COMMON_KEYS: &[&str] = &[
     "color",
     "velocity",
     "angular_velocity",
+    "angle",
 ];
 const SOLID_KEYS: &[&str] = &[
     "mass",
@@ -145,7 +146,24 @@ fn body_desc(
     desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
     desc.quadratic_drag = float("quadratic_drag")?.unwrap_or(desc.quadratic_drag);
     desc.gravity_scale = float("gravity_scale")?.unwrap_or(desc.gravity_scale);
+    if let Some(a) = float("angle")? {
+        if get("orientation")?.is_some() {
+            return Err(PyValueError::new_err(
+                "angle, orientation: give one or the other, not both",
+            ));
+        }
+        desc.orientation = crate::in_plane::turn(a);
+        desc.angle = a;
+    }
     Ok(desc)
+}
+
+/// (m, 2) points of a 2D outline.
+fn points2(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<Vec<crate::math::DVec2>> {
+    Ok(any_rows(obj, param, 2)?
+        .chunks_exact(2)
+        .map(|p| crate::math::DVec2::new(p[0], p[1]))
+        .collect())
 }
 
 /// A world of rigid bodies: build it, run it, read it back as numpy arrays.
@@ -305,6 +323,11 @@ impl PyWorld {
     }
 
     fn add(slf: &Bound<'_, Self>, desc: BodyDesc) -> PyResult<PyBody> {
+        if desc.angle != 0.0 && !slf.borrow().inner.settings().planar {
+            return Err(PyValueError::new_err(
+                "angle: only bodies of a 2D world (rigidlab.World2D) have an angle; give an orientation",
+            ));
+        }
         let handle = slf.borrow_mut().inner.add_body(desc).py()?;
         let id = slf.borrow().inner.body(handle).py()?.id;
         Ok(PyBody::new(slf.clone().unbind(), handle, id))
@@ -314,7 +337,7 @@ impl PyWorld {
 #[pymethods]
 impl PyWorld {
     #[new]
-    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None))]
+    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None, planar=false))]
     #[pyo3(
         text_signature = "(gravity=(0, -9.81, 0), dt=0.004166666666666667, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)"
     )]
@@ -330,8 +353,15 @@ impl PyWorld {
         restitution_rule: Option<&Bound<'_, PyAny>>,
         friction_rule: Option<&Bound<'_, PyAny>>,
         sleeping: Option<&Bound<'_, PyAny>>,
+        planar: bool,
     ) -> PyResult<Self> {
-        let mut w = PyWorld::wrap(World::new(Settings::default()));
+        let mut w = PyWorld::wrap(World::new(Settings {
+            planar,
+            ..Settings::default()
+        }));
+        if planar && gravity.is_none() {
+            w.inner.set_gravity(DVec3::new(0.0, -9.81, 0.0)).py()?;
+        }
         if let Some(g) = gravity {
             w.set_gravity(g)?;
         }
@@ -660,6 +690,71 @@ impl PyWorld {
         let base = BodyDesc::plane(normal, offset).py()?;
         let desc = body_desc("add_plane", base, kwargs, false)?;
         Self::add(slf, desc)
+    }
+
+    /// Whether this is the engine of a 2D world (rigidlab.World2D): every body in the x-y
+    /// plane.
+    #[getter]
+    fn planar(&self) -> bool {
+        self.inner.settings().planar
+    }
+
+    /// For a 2D world: adds the convex polygon with corners `points` ((m, 2), in order) in the
+    /// body frame, whose origin goes to `position`; the body's position is its centroid.
+    #[pyo3(signature = (points, **kwargs))]
+    fn _add_polygon(
+        slf: &Bound<'_, Self>,
+        points: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let (polygon, centroid) =
+            crate::shape::Polygon::convex(&points2(points, "points")?).py()?;
+        let mut desc = body_desc(
+            "add_polygon",
+            BodyDesc::new(Shape::polygon(polygon)),
+            kwargs,
+            true,
+        )?;
+        desc.place_frame_origin(centroid.extend(0.0));
+        Self::add(slf, desc)
+    }
+
+    /// For a 2D world: adds a rectangle of half extents (hx, hy).
+    #[pyo3(signature = (half_extents, **kwargs))]
+    fn _add_rectangle(
+        slf: &Bound<'_, Self>,
+        half_extents: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let h = vec2(half_extents, "half_extents")?;
+        let shape = Shape::polygon(crate::shape::Polygon::rectangle(h).py()?);
+        Self::add(
+            slf,
+            body_desc("add_box", BodyDesc::new(shape), kwargs, true)?,
+        )
+    }
+
+    /// For a 2D world: adds a static segment from p0 to p1 grown by `radius`.
+    #[pyo3(signature = (p0, p1, radius, **kwargs))]
+    fn _add_segment(
+        slf: &Bound<'_, Self>,
+        p0: &Bound<'_, PyAny>,
+        p1: &Bound<'_, PyAny>,
+        radius: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBody> {
+        let (segment, mid) = crate::shape::Polygon::segment(
+            vec2(p0, "p0")?,
+            vec2(p1, "p1")?,
+            float(radius, "radius")?,
+        )
+        .py()?;
+        let base = BodyDesc {
+            kind: BodyKind::Static,
+            position: mid.extend(0.0),
+            ..BodyDesc::new(Shape::polygon(segment))
+        };
+        Self::add(slf, body_desc("add_segment", base, kwargs, false)?)
     }
 
     /// Removes a body (with its springs, joints and loads), or a Spring or Joint; the handle is
@@ -1131,6 +1226,19 @@ impl PyWorld {
         self.state_table(py, |s| &s.x, |b| b.position.to_array())
     }
 
+    /// For a 2D world: every body's angle about z (rad, whole turns counted), shape (n,).
+    #[getter]
+    fn angles<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        let a: Vec<f64> = self
+            .inner
+            .bodies()
+            .bodies()
+            .iter()
+            .map(|b| b.angle)
+            .collect();
+        numpy::IntoPyArray::into_pyarray(a, py)
+    }
+
     /// Orientations of all bodies as quaternions (x, y, z, w), shape (n, 4).
     #[getter]
     fn orientations<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
@@ -1151,13 +1259,14 @@ impl PyWorld {
 
     /// Sets any of the whole-world arrays at once (one row per body, in row order).
     /// Everything is checked first; on error nothing changes.
-    #[pyo3(signature = (positions=None, orientations=None, velocities=None, angular_velocities=None))]
+    #[pyo3(signature = (positions=None, orientations=None, velocities=None, angular_velocities=None, *, angles=None))]
     fn set_state(
         &mut self,
         positions: Option<&Bound<'_, PyAny>>,
         orientations: Option<&Bound<'_, PyAny>>,
         velocities: Option<&Bound<'_, PyAny>>,
         angular_velocities: Option<&Bound<'_, PyAny>>,
+        angles: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let n = self.inner.bodies().len();
         let update = StateUpdate {
@@ -1172,6 +1281,9 @@ impl PyWorld {
                 .transpose()?,
             angular_velocities: not_none(angular_velocities)
                 .map(|a| rows3(a, "angular_velocities", n))
+                .transpose()?,
+            angles: not_none(angles)
+                .map(|a| values(a, "angles", n))
                 .transpose()?,
         };
         self.inner.set_state(update).py()

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use glam::DVec3;
 
-use crate::shape::{ConvexHull, Shape};
+use crate::shape::{ConvexHull, Polygon, Shape};
 
 /// Slices and stacks of round meshes by level of detail.
 const ROUND_DETAIL: [(usize, usize); 3] = [(8, 6), (12, 8), (20, 12)];
@@ -99,6 +99,47 @@ impl ShapeMesh {
         }
     }
 
+    /// A polygon of a 2D world as a slab about its plane, a tenth of its size thick on each
+    /// side (a segment as a thin strip along it).
+    fn add_polygon(&mut self, polygon: &Polygon) {
+        let v = &polygon.vertices;
+        let outline: Vec<DVec3> = if v.len() == 2 {
+            let across = polygon.normals[0] * polygon.radius.max(0.01 * (v[1] - v[0]).length());
+            [v[0] - across, v[1] - across, v[1] + across, v[0] + across]
+                .iter()
+                .map(|p| p.extend(0.0))
+                .collect()
+        } else {
+            v.iter().map(|p| p.extend(0.0)).collect()
+        };
+        let depth = DVec3::Z * 0.1 * polygon.bound;
+        let k = outline.len() as u16;
+        for (side, n) in [(1.0, DVec3::Z), (-1.0, -DVec3::Z)] {
+            let first = self.positions.len() as u16;
+            for &p in &outline {
+                self.vertex(p + depth * side, n);
+            }
+            for i in 1..k - 1 {
+                if side > 0.0 {
+                    self.indices.extend([first, first + i, first + i + 1]);
+                } else {
+                    self.indices.extend([first, first + i + 1, first + i]);
+                }
+            }
+        }
+        for i in 0..outline.len() {
+            let (a, b) = (outline[i], outline[(i + 1) % outline.len()]);
+            let e = b - a;
+            let n = DVec3::new(e.y, -e.x, 0.0).normalize_or_zero();
+            let first = self.vertex(a - depth, n);
+            self.vertex(b - depth, n);
+            self.vertex(b + depth, n);
+            self.vertex(a + depth, n);
+            self.indices
+                .extend([first, first + 1, first + 2, first, first + 2, first + 3]);
+        }
+    }
+
     /// The mesh of a shape at a level of detail (0 coarse to 2 fine; it only matters for round
     /// shapes); planes have none (they are drawn as tiles around the view).
     pub fn of(shape: &Shape, detail: usize) -> ShapeMesh {
@@ -111,6 +152,7 @@ impl ShapeMesh {
             } => m.add_capsule(*radius, *half_height, detail),
             Shape::Box { hull, .. } | Shape::Convex { hull, .. } => m.add_hull(hull),
             Shape::Plane => {}
+            Shape::Polygon { polygon } => m.add_polygon(polygon),
         }
         m
     }
@@ -133,6 +175,7 @@ impl Key {
             } => Key(2, [radius.to_bits(), half_height.to_bits(), 0], detail),
             Shape::Convex { hull, .. } => Key(3, [Arc::as_ptr(hull) as u64, 0, 0], 0),
             Shape::Plane => Key(4, [0; 3], 0),
+            Shape::Polygon { polygon } => Key(5, [Arc::as_ptr(polygon) as u64, 0, 0], 0),
         }
     }
 }

@@ -79,6 +79,11 @@ pub struct BodyDesc {
     pub name: Option<String>,
     /// Display colour (r, g, b) in [0, 1] for the viewer and plots; None picks one by id.
     pub color: Option<[f64; 3]>,
+    /// A body of a 2D world (see in_plane.rs); the world sets it.
+    pub planar: bool,
+    /// For a body of a 2D world, its angle about z (rad), whole turns counted: the angle of
+    /// `orientation` plus a whole number of turns.
+    pub angle: f64,
 }
 
 impl BodyDesc {
@@ -98,6 +103,8 @@ impl BodyDesc {
             gravity_scale: 1.0,
             name: None,
             color: None,
+            planar: false,
+            angle: 0.0,
         }
     }
 
@@ -165,6 +172,10 @@ pub struct Body {
     pub(crate) shape_inv_inertia: DMat3,
     /// Whether it sleeps, and how long it has rested (see dynamics/sleep.rs).
     pub sleep: Sleep,
+    /// A body of a 2D world: it lies and moves in the x-y plane (see in_plane.rs).
+    pub planar: bool,
+    /// For a body of a 2D world, its angle about z (rad), whole turns counted (0 otherwise).
+    pub angle: f64,
 }
 
 impl Body {
@@ -270,13 +281,31 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         -limits::GRAVITY_SCALE,
         limits::GRAVITY_SCALE,
     )?;
-    if matches!(desc.shape, Shape::Plane) && desc.kind == BodyKind::Dynamic {
+    if !desc.shape.can_be_dynamic() && desc.kind == BodyKind::Dynamic {
         return Err(Error::invalid(
             "kind",
             "'dynamic'",
-            "a plane is infinite and cannot be dynamic; use 'static' or 'kinematic'",
+            &format!(
+                "a {} only bounds other bodies and cannot be dynamic; use 'static' or 'kinematic'",
+                desc.shape.type_name()
+            ),
         ));
     }
+    let angle = if desc.planar {
+        crate::in_plane::check_body(desc.position, q, desc.velocity, desc.angular_velocity)?;
+        let angle = limits::within("angle", desc.angle, -limits::COORDINATE, limits::COORDINATE)?;
+        let off = crate::in_plane::angle_of(q) - angle;
+        if (off - (off / std::f64::consts::TAU).round() * std::f64::consts::TAU).abs() > 1e-9 {
+            return Err(Error::invalid(
+                "angle",
+                angle,
+                "must be the angle of the orientation plus whole turns",
+            ));
+        }
+        angle
+    } else {
+        0.0
+    };
     if desc.kind == BodyKind::Static {
         for (param, v) in [
             ("velocity", desc.velocity),
@@ -291,16 +320,29 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
             }
         }
     }
-    let volume = desc.shape.volume();
+    // A 2D world's bodies are laminae: their density is per area (kg/m^2).
+    let (volume, unit_inertia) = if desc.planar {
+        desc.shape.planar_mass().ok_or_else(|| {
+            Error::invalid(
+                "shape",
+                desc.shape.type_name(),
+                "has no place in a 2D world (circles, polygons, boxes, capsules, segments and \
+                 ground lines do)",
+            )
+        })?
+    } else {
+        (desc.shape.volume(), desc.shape.unit_inertia())
+    };
     let (param, given, shape_mass) = match desc.mass {
         MassSpec::Mass(m) => ("mass", m, check_positive("mass", m)?),
         MassSpec::Density(rho) => ("density", rho, check_positive("density", rho)? * volume),
     };
-    // A plane's volume, and so its mass, is infinite: it never moves.
-    if volume.is_finite() {
+    // A plane's volume, and so its mass, is infinite: it never moves. A segment has no area:
+    // it is never dynamic, and its mass is never used.
+    if volume.is_finite() && desc.shape.can_be_dynamic() {
         limits::mass(param, given, shape_mass)?;
     }
-    let shape_inertia = desc.shape.unit_inertia() * shape_mass;
+    let shape_inertia = unit_inertia * shape_mass;
     Ok(Body {
         id,
         name: desc.name,
@@ -320,6 +362,8 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         shape_inertia,
         shape_inv_inertia: shape_inertia.inverse(),
         sleep: Default::default(),
+        planar: desc.planar,
+        angle,
     })
 }
 

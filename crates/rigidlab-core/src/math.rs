@@ -1,6 +1,6 @@
 //! Vector types (glam, f64) and the few helpers glam lacks.
 
-pub use glam::{DMat3, DQuat, DVec3};
+pub use glam::{DMat3, DQuat, DVec2, DVec3};
 
 /// The quaternion (w, 0) with w a vector: the angular velocity in quaternion form.
 #[inline]
@@ -49,4 +49,16 @@ pub fn skew(r: DVec3) -> DMat3 {
         DVec3::new(-r.z, 0.0, r.x),
         DVec3::new(r.y, -r.x, 0.0),
     )
+}
+
+/// Two unit tangents t1, t2 with (t1, t2, n) a right-handed orthonormal frame, for a unit
+/// normal n. A normal in the x-y plane (every contact of a 2D world) gets t2 = +z exactly, so
+/// friction along t1 stays in the plane and t2 carries nothing.
+#[inline]
+pub fn tangents(n: DVec3) -> (DVec3, DVec3) {
+    if n.z == 0.0 {
+        (DVec3::new(-n.y, n.x, 0.0), DVec3::Z)
+    } else {
+        n.any_orthonormal_pair()
+    }
 }

@@ -51,6 +51,9 @@ pub struct Settings {
     pub materials: MaterialRules,
     /// Whether islands of bodies at rest fall asleep (see dynamics/sleep.rs).
     pub sleeping: bool,
+    /// A 2D world: every body lies and moves in the x-y plane (see in_plane.rs). Fixed when
+    /// the world is made.
+    pub planar: bool,
 }
 
 impl Default for Settings {
@@ -66,6 +69,7 @@ impl Default for Settings {
             linear_slop: 1e-4,
             materials: MaterialRules::default(),
             sleeping: true,
+            planar: false,
         }
     }
 }
@@ -753,18 +757,22 @@ impl World {
             self.time(),
         );
         let end = &self.scratch.end;
+        let dt = self.state.settings.dt;
         for (i, b) in self.state.bodies.bodies_mut().iter_mut().enumerate() {
             if b.kind == BodyKind::Static {
                 continue;
             }
+            let spin_before = b.angular_velocity.z;
             b.position = end.x[i];
             b.orientation = end.q[i];
             b.velocity = end.v[i];
             b.angular_velocity = end.w[i];
+            if b.planar {
+                crate::in_plane::settle(b, spin_before, dt);
+            }
         }
         self.state_current = true;
         self.state.steps_since_base += 1;
-        let dt = self.state.settings.dt;
         self.state.loads.retain_mut(|l| l.advance(dt));
         self.notify_observers();
     }

@@ -6,10 +6,10 @@ use crate::body::{build_body, Body, BodyDesc, BodyHandle, BodyKind};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
 use crate::error::{check_non_negative, check_positive, Error, Result};
+use crate::in_plane;
 use crate::limits;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
-use crate::shape::Shape;
 use crate::world::World;
 
 /// New values for some or all of the bodies' state, one entry per body row.
@@ -19,6 +19,9 @@ pub struct StateUpdate {
     pub orientations: Option<Vec<DQuat>>,
     pub velocities: Option<Vec<DVec3>>,
     pub angular_velocities: Option<Vec<DVec3>>,
+    /// For a 2D world: each body's angle about z (rad), whole turns counted; it sets the
+    /// orientation (give one or the other).
+    pub angles: Option<Vec<f64>>,
 }
 
 fn check_can_move(param: &str, body: &Body, v: DVec3) -> Result<()> {
@@ -34,7 +37,9 @@ fn check_can_move(param: &str, body: &Body, v: DVec3) -> Result<()> {
 
 impl World {
     /// Adds a body; fails (naming the parameter) on invalid input.
-    pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyHandle> {
+    /// In a 2D world the body is a lamina in its plane (see in_plane.rs).
+    pub fn add_body(&mut self, mut desc: BodyDesc) -> Result<BodyHandle> {
+        desc.planar = self.state.settings.planar;
         let body = build_body(desc, self.state.next_id)?;
         self.state.next_id += 1;
         let h = self.state.bodies.insert(body);
@@ -73,20 +78,62 @@ impl World {
         Ok(body)
     }
 
+    /// Checks a vector (a point, a velocity, a force) against the plane of a 2D world.
+    pub(crate) fn planar_vector(&self, param: &str, v: DVec3) -> Result<DVec3> {
+        if self.state.settings.planar {
+            in_plane::check_vector(param, v)?;
+        }
+        Ok(v)
+    }
+
+    /// Checks an angular velocity or a torque against the plane of a 2D world.
+    pub(crate) fn planar_spin(&self, param: &str, w: DVec3) -> Result<DVec3> {
+        if self.state.settings.planar {
+            in_plane::check_spin(param, w)?;
+        }
+        Ok(w)
+    }
+
     pub fn set_position(&mut self, h: BodyHandle, p: DVec3) -> Result<()> {
         limits::coordinate3("position", p)?;
+        self.planar_vector("position", p)?;
         self.body_mut(h)?.position = p;
         Ok(())
     }
 
+    /// Sets the orientation; a body of a 2D world takes its angle (in (-pi, pi]).
     pub fn set_orientation(&mut self, h: BodyHandle, q: DQuat) -> Result<()> {
         let q = limits::orientation("orientation", q)?;
-        self.body_mut(h)?.orientation = q;
+        if self.state.settings.planar {
+            in_plane::check_turn("orientation", q)?;
+        }
+        let body = self.body_mut(h)?;
+        body.orientation = q;
+        if body.planar {
+            body.angle = in_plane::angle_of(q);
+        }
+        Ok(())
+    }
+
+    /// Turns a body of a 2D world to `angle` (rad) about z; its angle reads back as given.
+    pub fn set_angle(&mut self, h: BodyHandle, angle: f64) -> Result<()> {
+        let angle = limits::within("angle", angle, -limits::COORDINATE, limits::COORDINATE)?;
+        if !self.body(h)?.planar {
+            return Err(Error::invalid(
+                "angle",
+                angle,
+                "only a body of a 2D world has an angle; set its orientation",
+            ));
+        }
+        let body = self.body_mut(h)?;
+        body.orientation = in_plane::turn(angle);
+        body.angle = angle;
         Ok(())
     }
 
     pub fn set_velocity(&mut self, h: BodyHandle, v: DVec3) -> Result<()> {
         limits::bounded3("velocity", v, limits::SPEED)?;
+        self.planar_vector("velocity", v)?;
         check_can_move("velocity", self.body(h)?, v)?;
         self.body_mut(h)?.velocity = v;
         Ok(())
@@ -94,6 +141,7 @@ impl World {
 
     pub fn set_angular_velocity(&mut self, h: BodyHandle, w: DVec3) -> Result<()> {
         limits::bounded3("angular_velocity", w, limits::ANGULAR_SPEED)?;
+        self.planar_spin("angular_velocity", w)?;
         check_can_move("angular_velocity", self.body(h)?, w)?;
         self.body_mut(h)?.angular_velocity = w;
         Ok(())
@@ -102,11 +150,14 @@ impl World {
     /// Changes how a body moves. Becoming static stops it.
     pub fn set_kind(&mut self, h: BodyHandle, kind: BodyKind) -> Result<()> {
         let body = self.body(h)?;
-        if kind == BodyKind::Dynamic && matches!(body.shape, Shape::Plane) {
+        if kind == BodyKind::Dynamic && !body.shape.can_be_dynamic() {
             return Err(Error::invalid(
                 "kind",
                 "'dynamic'",
-                "a plane is infinite and cannot be dynamic",
+                &format!(
+                    "a {} only bounds other bodies and cannot be dynamic",
+                    body.shape.type_name()
+                ),
             ));
         }
         let body = self.body_mut(h)?;
@@ -192,17 +243,51 @@ impl World {
             "angular_velocities",
             update.angular_velocities.as_ref().map(Vec::len),
         )?;
+        check_len("angles", update.angles.as_ref().map(Vec::len))?;
+        let planar = self.state.settings.planar;
+        if let Some(angles) = &update.angles {
+            if !planar {
+                return Err(Error::invalid(
+                    "angles",
+                    format!("{} angles", angles.len()),
+                    "only the bodies of a 2D world have angles; set orientations",
+                ));
+            }
+            if update.orientations.is_some() {
+                return Err(Error::invalid(
+                    "angles",
+                    format!("{} angles", angles.len()),
+                    "give orientations or angles, not both",
+                ));
+            }
+            for (i, a) in angles.iter().enumerate() {
+                limits::within(
+                    &format!("angles[{i}]"),
+                    *a,
+                    -limits::COORDINATE,
+                    limits::COORDINATE,
+                )?;
+            }
+        }
         let bodies = self.state.bodies.bodies();
         if let Some(p) = &update.positions {
             for (i, v) in p.iter().enumerate() {
                 limits::coordinate3(&format!("positions[{i}]"), *v)?;
+                self.planar_vector(&format!("positions[{i}]"), *v)?;
             }
         }
         let orientations = match &update.orientations {
             Some(qs) => Some(
                 qs.iter()
                     .enumerate()
-                    .map(|(i, q)| limits::orientation(&format!("orientations[{i}]"), *q))
+                    .map(|(i, q)| {
+                        let param = format!("orientations[{i}]");
+                        let q = limits::orientation(&param, *q)?;
+                        if planar {
+                            in_plane::check_turn(&param, q)?;
+                        }
+                        Ok(q)
+                    })
                     .collect::<Result<Vec<_>>>()?,
             ),
             None => None,
@@ -219,6 +304,11 @@ impl World {
                 for (i, v) in vs.iter().enumerate() {
                     let name = format!("{param}[{i}]");
                     limits::bounded3(&name, *v, max)?;
+                    if param == "velocities" {
+                        self.planar_vector(&name, *v)?;
+                    } else {
+                        self.planar_spin(&name, *v)?;
+                    }
                     check_can_move(&name, &bodies[i], *v)?;
                 }
             }
@@ -230,6 +320,13 @@ impl World {
             }
             if let Some(q) = &orientations {
                 b.orientation = q[i];
+                if b.planar {
+                    b.angle = in_plane::angle_of(q[i]);
+                }
+            }
+            if let Some(a) = &update.angles {
+                b.orientation = in_plane::turn(a[i]);
+                b.angle = a[i];
             }
             if let Some(v) = &update.velocities {
                 b.velocity = v[i];
@@ -261,6 +358,11 @@ impl World {
             lasting,
         };
         load.check()?;
+        self.planar_vector("force", force)?;
+        if let Some(p) = local_point {
+            self.planar_vector("point", p)?;
+        }
+        self.planar_spin("torque", torque)?;
         if let Lasting::For(d) = lasting {
             check_positive("duration", d)?;
         }
@@ -283,6 +385,7 @@ impl World {
     ) -> Result<LoadHandle> {
         if let Some(p) = point {
             limits::coordinate3("point", p)?;
+            self.planar_vector("point", p)?;
         }
         let b = self.body(h)?;
         let local_point = point.map(|p| b.local_point(p));
@@ -332,8 +435,10 @@ impl World {
         point: Option<DVec3>,
     ) -> Result<()> {
         limits::bounded3("impulse", impulse, limits::LOAD)?;
+        self.planar_vector("impulse", impulse)?;
         if let Some(p) = point {
             limits::coordinate3("point", p)?;
+            self.planar_vector("point", p)?;
         }
         let b = self.body_mut(h)?;
         if !b.is_dynamic() {
@@ -362,7 +467,8 @@ impl World {
     }
 
     pub fn set_gravity(&mut self, g: DVec3) -> Result<()> {
-        self.state.settings.gravity = limits::bounded3("gravity", g, limits::GRAVITY)?;
+        limits::bounded3("gravity", g, limits::GRAVITY)?;
+        self.state.settings.gravity = self.planar_vector("gravity", g)?;
         self.content_changed();
         Ok(())
     }

@@ -152,6 +152,26 @@ impl WorldState {
                 let e = Error::invalid("id", b.id, "is used by two bodies");
                 return Err(Error::at(&path, e));
             }
+            if b.planar != self.settings.planar {
+                let message = if b.planar {
+                    "is a body of a 2D world, in a 3D one"
+                } else {
+                    "is a 3D body, in a 2D world"
+                };
+                return Err(Error::at(
+                    &path,
+                    Error::invalid("planar", b.planar, message),
+                ));
+            }
+            if b.planar {
+                crate::in_plane::check_body(
+                    b.position,
+                    b.orientation,
+                    b.velocity,
+                    b.angular_velocity,
+                )
+                .map_err(|e| Error::at(&path, e))?;
+            }
             if b.sleep.asleep && b.kind != BodyKind::Dynamic {
                 let message = format!("bodies: body {} is asleep but not dynamic", b.id);
                 return Err(state_error(message));
@@ -170,7 +190,10 @@ impl WorldState {
 
 /// The settings as their setters (world_edit.rs) check them, on a world of their own.
 fn check_settings(s: &Settings) -> Result<()> {
-    let mut w = World::new(Settings::default());
+    let mut w = World::new(Settings {
+        planar: s.planar,
+        ..Settings::default()
+    });
     w.set_gravity(s.gravity)?;
     w.set_dt(s.dt)?;
     w.set_solver_iterations(s.solver_iterations)?;

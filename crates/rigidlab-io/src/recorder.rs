@@ -107,6 +107,8 @@ pub struct Recording {
     pub time: Vec<f64>,
     pub positions: Vec<f64>,
     pub orientations: Vec<f64>,
+    /// In a 2D world, with the orientations: each body's angle (rad, whole turns counted).
+    pub angles: Vec<f64>,
     pub velocities: Vec<f64>,
     pub angular_velocities: Vec<f64>,
     /// One vector per term of ENERGY_TERMS.
@@ -143,6 +145,9 @@ impl Recording {
             if q.orientations {
                 self.orientations
                     .extend(b.map_or([f64::NAN; 4], |b| b.orientation.to_array()));
+                if w.settings().planar {
+                    self.angles.push(b.map_or(f64::NAN, |b| b.angle));
+                }
             }
             if q.velocities {
                 self.velocities
@@ -212,6 +217,7 @@ impl Recording {
             time: Vec::new(),
             positions: Vec::new(),
             orientations: Vec::new(),
+            angles: Vec::new(),
             velocities: Vec::new(),
             angular_velocities: Vec::new(),
             energy: Default::default(),

@@ -19,9 +19,9 @@ use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
 use crate::dynamics::springs::{Spring, SpringHandle};
 use crate::error::{Error, Result};
 use crate::material::{CombineRule, Material};
-use crate::math::{DQuat, DVec3};
+use crate::math::{DQuat, DVec2, DVec3};
 use crate::shape::hull::{ConvexHull, MassProperties};
-use crate::shape::Shape;
+use crate::shape::{Outline, Polygon, Shape};
 use crate::world::{Settings, World, WorldState};
 
 pub const FORMAT: &str = "rigidlab-scene";
@@ -67,6 +67,9 @@ pub struct SettingsData {
     /// Whether bodies at rest fall asleep (files from before it existed: yes).
     #[serde(default = "yes")]
     pub sleeping: bool,
+    /// A 2D world: every body lies and moves in the x-y plane.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub planar: bool,
 }
 
 fn yes() -> bool {
@@ -108,6 +111,18 @@ pub enum ShapeData {
         mass_properties: MassProperties,
     },
     Plane,
+    /// The shapes of 2D worlds: a convex polygon (corners counter-clockwise about its
+    /// centroid), a rectangle, a segment (its two ends about its midpoint, and a radius).
+    Polygon {
+        vertices: Vec<DVec2>,
+    },
+    Rectangle {
+        half_extents: DVec2,
+    },
+    Segment {
+        vertices: [DVec2; 2],
+        radius: f64,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -140,6 +155,9 @@ pub struct BodyData {
     /// How fast it moved when its rest began (m/s).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rest_speed: f64,
+    /// A body of a 2D world: its angle about z (rad), whole turns counted.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angle: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -315,6 +333,7 @@ impl SceneIo for World {
                 restitution_rule: s.materials.restitution_rule.name().into(),
                 friction_rule: s.materials.friction_rule.name().into(),
                 sleeping: s.sleeping,
+                planar: s.planar,
             },
             time: TimeData {
                 base: *base_time,
@@ -347,8 +366,18 @@ impl SceneIo for World {
                             mass_properties: *mass,
                         },
                         Shape::Plane => ShapeData::Plane,
+                        Shape::Polygon { polygon } => match polygon.outline {
+                            Outline::Polygon => ShapeData::Polygon {
+                                vertices: polygon.vertices.clone(),
+                            },
+                            Outline::Box { half_extents } => ShapeData::Rectangle { half_extents },
+                            Outline::Segment => ShapeData::Segment {
+                                vertices: [polygon.vertices[0], polygon.vertices[1]],
+                                radius: polygon.radius,
+                            },
+                        },
                     },
-                    mass: b.shape_mass().is_finite().then_some(b.shape_mass()),
+                    mass: b.shape.can_be_dynamic().then_some(b.shape_mass()),
                     position: b.position,
                     orientation: b.orientation,
                     velocity: b.velocity,
@@ -361,6 +390,7 @@ impl SceneIo for World {
                     asleep: b.sleep.asleep,
                     rested: b.sleep.timer,
                     rest_speed: b.sleep.rest_speed,
+                    angle: b.angle,
                 })
                 .collect(),
             pair_materials: pairs,
@@ -523,7 +553,9 @@ impl SceneIo for World {
                 ..Default::default()
             },
             sleeping: sd.sleeping,
+            planar: sd.planar,
         };
+        let settings_planar = settings.planar;
         let mut state = WorldState::new(settings);
         state.base_time = file.time.base;
         state.steps_since_base = file.time.steps;
@@ -551,13 +583,31 @@ impl SceneIo for World {
                         mass: *mass_properties,
                     }),
                 ShapeData::Plane => Ok(Shape::Plane),
+                ShapeData::Polygon { vertices } => Polygon::centred(vertices).map(Shape::polygon),
+                ShapeData::Rectangle { half_extents } => {
+                    Polygon::rectangle(*half_extents).map(Shape::polygon)
+                }
+                ShapeData::Segment { vertices, radius } => {
+                    let [p0, p1] = *vertices;
+                    Polygon::segment(p0, p1, *radius).and_then(|(s, mid)| {
+                        if mid.length() > 1e-9 * p0.length().max(1e-300) {
+                            Err(Error::invalid(
+                                "vertices",
+                                format!("midpoint {:?}", mid.to_array()),
+                                "must be centred on the segment's midpoint (the body's position)",
+                            ))
+                        } else {
+                            Ok(Shape::polygon(s))
+                        }
+                    })
+                }
             }
             .map_err(|e| at(format!("{path}.shape"), e))?;
             let desc = BodyDesc {
                 kind: BodyKind::parse("kind", &bd.kind).map_err(|e| at(&path, e))?,
                 mass: match (bd.mass, &shape) {
                     (Some(m), _) => MassSpec::Mass(m),
-                    (None, Shape::Plane) => MassSpec::Density(1000.0),
+                    (None, s) if !s.can_be_dynamic() => MassSpec::Density(1000.0),
                     (None, _) => {
                         return Err(at(
                             &path,
@@ -583,6 +633,8 @@ impl SceneIo for World {
                 gravity_scale: bd.gravity_scale,
                 name: bd.name.clone(),
                 color: bd.color,
+                planar: settings_planar,
+                angle: bd.angle,
                 ..BodyDesc::new(shape)
             };
             let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;

@@ -9,6 +9,7 @@ pub(crate) mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
 pub(crate) mod pair_contacts;
+pub(crate) mod planar;
 pub(crate) mod ray;
 pub mod refresh;
 pub(crate) mod rounded;

@@ -6,10 +6,11 @@
 //! Boxes and convex hulls share the polyhedron code (sat.rs). Spheres and capsules are a core
 //! (a point or a segment) with a radius: against a polyhedron, GJK gives the closest points of
 //! the core while it is outside, and the separating axis test its deepest direction once it is
-//! inside (rounded.rs).
+//! inside (rounded.rs). The polygons of 2D worlds meet in their plane (planar.rs).
 
 use super::closest::{point_on_segment, segment_segment};
 use super::manifold::{reduce_to_four, RawPoint};
+use super::planar::{self, Frame};
 use super::rounded::{box_sphere, hull_core};
 use super::sat::{hull_hull, ClipBuffers, PosedHull};
 use crate::math::{DQuat, DVec3};
@@ -63,7 +64,25 @@ impl NarrowPhase {
     pub fn collide(&mut self, a: Posed, b: Posed, margin: f64) -> Option<DVec3> {
         let out = &mut self.points;
         out.clear();
+        let frame = |p: &Posed| Frame::of(p.position, p.orientation);
         let normal = match (a.shape, b.shape) {
+            (Shape::Plane, Shape::Polygon { polygon }) => planar::ground_polygon(
+                plane_normal(a),
+                a.position,
+                polygon,
+                &frame(&b),
+                margin,
+                out,
+            ),
+            (Shape::Polygon { polygon: pa }, Shape::Polygon { polygon: pb }) => {
+                planar::polygon_polygon(pa, &frame(&a), pb, &frame(&b), margin, out)?
+            }
+            (Shape::Polygon { polygon }, Shape::Sphere { radius }) => {
+                planar::polygon_circle(polygon, &frame(&a), b.position, *radius, margin, out)?
+            }
+            (Shape::Polygon { polygon }, Shape::Capsule { radius, .. }) => {
+                planar::polygon_capsule(polygon, &frame(&a), b.core(), *radius, margin, out)?
+            }
             (Shape::Plane, Shape::Sphere { radius } | Shape::Capsule { radius, .. }) => {
                 plane_core(a, &b.core(), *radius, margin, out)
             }

@@ -3,7 +3,7 @@
 
 use crate::body::{BodyHandle, BodySet};
 use crate::math::{DQuat, DVec3};
-use crate::shape::{ConvexHull, Shape};
+use crate::shape::{ConvexHull, Polygon, Shape};
 
 /// The first point a ray meets: at `origin + t * direction` (direction of unit length), on
 /// `body`, with the surface's outward normal.
@@ -26,6 +26,7 @@ pub fn ray_shape(shape: &Shape, origin: DVec3, dir: DVec3, max_t: f64) -> Option
             half_height,
         } => ray_capsule(*radius, *half_height, origin, dir, max_t),
         Shape::Plane => ray_half_space(origin, dir, max_t),
+        Shape::Polygon { polygon } => ray_polygon(polygon, origin, dir, max_t),
     }
 }
 
@@ -77,6 +78,54 @@ fn ray_hull(hull: &ConvexHull, origin: DVec3, dir: DVec3, max_t: f64) -> Option<
         }
     }
     Some((enter, normal.unwrap_or_else(|| -dir)))
+}
+
+/// A polygon of a 2D world, for a ray in its plane: clipped by every edge (Cyrus-Beck), or, for
+/// a segment, crossing it (a bare edge) or entering the capsule about it (a rounded one).
+fn ray_polygon(p: &Polygon, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    let (o, d) = (origin.truncate(), dir.truncate());
+    let v = &p.vertices;
+    if v.len() == 2 {
+        let along = v[1] - v[0];
+        let half = along.length() / 2.0;
+        let (axis, n) = (along / (2.0 * half), p.normals[0]);
+        if p.radius > 0.0 {
+            // In the frame whose y axis runs along the segment, it is a capsule.
+            let local = |u: DVec3| DVec3::new(u.truncate().dot(n), u.truncate().dot(axis), u.z);
+            let (t, m) = ray_capsule(p.radius, half, local(origin), local(dir), max_t)?;
+            return Some((t, (n * m.x + axis * m.y).extend(m.z)));
+        }
+        let (height, rate) = (n.dot(o - v[0]), n.dot(d));
+        let t = -height / rate;
+        let q = o + d * t;
+        let inside = (q - (v[0] + v[1]) * 0.5).dot(axis).abs() <= half;
+        return (rate != 0.0 && (0.0..=max_t).contains(&t) && inside)
+            .then(|| (t, if rate < 0.0 { n } else { -n }.extend(0.0)));
+    }
+    let (mut enter, mut leave) = (0.0, max_t);
+    let mut normal = None;
+    for (&vi, &n) in v.iter().zip(&p.normals) {
+        let (height, rate) = (n.dot(o - vi), n.dot(d));
+        if rate == 0.0 {
+            if height > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -height / rate;
+        if rate < 0.0 {
+            if t > enter {
+                enter = t;
+                normal = Some(n.extend(0.0));
+            }
+        } else {
+            leave = leave.min(t);
+        }
+        if enter > leave {
+            return None;
+        }
+    }
+    Some((enter, normal.unwrap_or(-dir)))
 }
 
 fn ray_capsule(

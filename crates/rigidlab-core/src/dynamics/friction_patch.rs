@@ -73,7 +73,7 @@ impl Patch {
         );
         let offsets = || ra.iter().map(move |&r| flat(r - ca, n));
         let radius = offsets().map(DVec3::length).sum::<f64>() / count;
-        let (t1, t2) = n.any_orthonormal_pair();
+        let (t1, t2) = crate::math::tangents(n);
         // Per unknown: the linear direction, the angular parts of the row on A and B, and the
         // spins a unit impulse gives them.
         let lin = [t1, t2, DVec3::ZERO];

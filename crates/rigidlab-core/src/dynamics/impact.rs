@@ -97,7 +97,7 @@ pub fn solve(
     let mut dir = [DVec3::ZERO; ROWS];
     let (mut ca, mut cb) = ([DVec3::ZERO; ROWS], [DVec3::ZERO; ROWS]);
     for (i, p) in points[..m].iter().enumerate() {
-        let (t1, t2) = p.n.any_orthonormal_pair();
+        let (t1, t2) = crate::math::tangents(p.n);
         for (k, d) in [p.n, t1, t2].into_iter().enumerate() {
             dir[3 * i + k] = d;
             ca[3 * i + k] = p.ra.cross(d);

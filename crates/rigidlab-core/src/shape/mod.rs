@@ -3,6 +3,7 @@
 
 pub mod aabb;
 pub mod hull;
+pub mod polygon;
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use crate::limits;
 use crate::math::{DMat3, DQuat, DVec3};
 use aabb::Aabb;
 pub use hull::{ConvexHull, MassProperties};
+pub use polygon::{Outline, Polygon};
 
 /// A collision shape, centred on its body's centre of mass and expressed in the body frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +36,8 @@ pub enum Shape {
     /// The half-space y <= 0 of the body frame: its surface is the body's x-z plane and its
     /// outward normal the body's +y axis. Only static or kinematic bodies carry planes.
     Plane,
+    /// A convex polygon or a segment in the body's x-y plane: a body of a 2D world.
+    Polygon { polygon: Arc<Polygon> },
 }
 
 /// The kinds of shape, in the order the narrow phase sorts pairs by.
@@ -42,6 +46,7 @@ pub enum ShapeKind {
     Plane,
     Box,
     Convex,
+    Polygon,
     Capsule,
     Sphere,
 }
@@ -98,6 +103,7 @@ impl Shape {
             Shape::Convex { .. } => ShapeKind::Convex,
             Shape::Capsule { .. } => ShapeKind::Capsule,
             Shape::Sphere { .. } => ShapeKind::Sphere,
+            Shape::Polygon { .. } => ShapeKind::Polygon,
         }
     }
 
@@ -109,6 +115,56 @@ impl Shape {
             Shape::Capsule { .. } => "capsule",
             Shape::Convex { .. } => "convex",
             Shape::Plane => "plane",
+            Shape::Polygon { polygon } => match polygon.outline {
+                Outline::Polygon => "polygon",
+                Outline::Box { .. } => "box",
+                Outline::Segment => "segment",
+            },
+        }
+    }
+
+    pub fn polygon(polygon: Polygon) -> Shape {
+        Shape::Polygon {
+            polygon: Arc::new(polygon),
+        }
+    }
+
+    /// Whether a body of this shape can be dynamic: planes are infinite and segments have no
+    /// area, so they only bound the others.
+    pub fn can_be_dynamic(&self) -> bool {
+        !matches!(self, Shape::Plane)
+            && !matches!(self, Shape::Polygon { polygon } if polygon.outline == Outline::Segment)
+    }
+
+    /// For a body of a 2D world: the area (m^2) and the inertia tensor per unit mass of the
+    /// lamina the shape cuts from the x-y plane (a sphere gives a disc, a capsule a stadium).
+    /// None for shapes that have no place in a 2D world.
+    pub fn planar_mass(&self) -> Option<(f64, DMat3)> {
+        use std::f64::consts::PI;
+        match self {
+            Shape::Sphere { radius: r } => Some((
+                PI * r * r,
+                polygon::lamina_inertia(r * r / 4.0, r * r / 4.0),
+            )),
+            Shape::Capsule {
+                radius: r,
+                half_height: h,
+            } => {
+                // A 2r x 2h rectangle and a disc whose halves sit at y = +-h.
+                let (rect, disc) = (4.0 * r * h, PI * r * r);
+                let area = rect + disc;
+                let xx = (rect * r * r / 3.0 + disc * r * r / 4.0) / area;
+                let yy =
+                    (rect * h * h / 3.0 + disc * (h * h + r * r / 4.0) + 8.0 / 3.0 * h * r.powi(3))
+                        / area;
+                Some((area, polygon::lamina_inertia(xx, yy)))
+            }
+            Shape::Polygon { polygon } => Some((polygon.area, polygon.unit_inertia())),
+            Shape::Plane => Some((
+                f64::INFINITY,
+                DMat3::from_diagonal(DVec3::splat(f64::INFINITY)),
+            )),
+            Shape::Box { .. } | Shape::Convex { .. } => None,
         }
     }
 
@@ -133,6 +189,8 @@ impl Shape {
             } => std::f64::consts::PI * r * r * (2.0 * h + 4.0 / 3.0 * r),
             Shape::Convex { mass, .. } => mass.volume,
             Shape::Plane => f64::INFINITY,
+            // A lamina: its mass is per area (`planar_mass`).
+            Shape::Polygon { .. } => 0.0,
         }
     }
 
@@ -160,6 +218,7 @@ impl Shape {
             }
             Shape::Convex { mass, .. } => mass.unit_inertia,
             Shape::Plane => DMat3::from_diagonal(DVec3::splat(f64::INFINITY)),
+            Shape::Polygon { polygon } => polygon.unit_inertia(),
         }
     }
 
@@ -174,6 +233,7 @@ impl Shape {
             } => radius + half_height,
             Shape::Convex { hull, .. } => hull.radius,
             Shape::Plane => f64::INFINITY,
+            Shape::Polygon { polygon } => polygon.bound,
         }
     }
 
@@ -208,6 +268,21 @@ impl Shape {
                 }
             }
             Shape::Plane => Aabb::everything(),
+            Shape::Polygon { polygon } => {
+                let r = DMat3::from_quat(orientation);
+                let (mut lo, mut hi) =
+                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY));
+                for v in &polygon.vertices {
+                    let p = r * DVec3::new(v.x, v.y, 0.0);
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+                Aabb {
+                    min: position + lo,
+                    max: position + hi,
+                }
+                .fattened(polygon.radius)
+            }
         }
     }
 }

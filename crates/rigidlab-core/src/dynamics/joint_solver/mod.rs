@@ -59,7 +59,7 @@ pub struct JointSolver {
 
 /// Two unit vectors perpendicular to unit n and to each other.
 fn perpendiculars(n: DVec3) -> (DVec3, DVec3) {
-    n.any_orthonormal_pair()
+    crate::math::tangents(n)
 }
 
 /// The bodies a joint acts on, with the world standing in for a missing b.

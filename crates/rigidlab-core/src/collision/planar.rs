@@ -1,0 +1,385 @@
+//! The narrow phase of 2D worlds: polygons (and segments) against polygons, circles, capsules
+//! and ground lines, found in the x-y plane where every body of a 2D world lies. Points come
+//! out at z = 0 with normals in the plane, so impulses never leave it.
+//!
+//! Two outlines are compared as cores (their corners) grown by a radius: a polygon's is 0, a
+//! capsule is its segment grown by its radius, a rounded segment likewise. The separating axis
+//! test over both outlines' edge normals gives the reference edge (the one that separates
+//! most); the other outline's edge most facing it is clipped to the reference edge's ends and
+//! gives up to two points. Cores apart and meeting corner to corner give one point along the
+//! line between the corners instead, the direction in which they first touch.
+
+use super::manifold::RawPoint;
+use crate::math::{DQuat, DVec2, DVec3};
+use crate::shape::Polygon;
+
+/// An outline in some frame: corners (counter-clockwise), edge normals, radius.
+#[derive(Clone, Copy)]
+pub struct Outline<'a> {
+    pub vertices: &'a [DVec2],
+    pub normals: &'a [DVec2],
+    pub radius: f64,
+}
+
+/// A rotation about z and a translation in the plane: where a 2D body is.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub origin: DVec2,
+    /// cos and sin of the body's angle.
+    pub c: f64,
+    pub s: f64,
+}
+
+impl Frame {
+    /// The frame of a body of a 2D world (its orientation is a turn about z).
+    pub fn of(position: DVec3, q: DQuat) -> Frame {
+        // The body's x axis: q (1, 0, 0) q*.
+        Frame {
+            origin: position.truncate(),
+            c: 1.0 - 2.0 * (q.y * q.y + q.z * q.z),
+            s: 2.0 * (q.x * q.y + q.w * q.z),
+        }
+    }
+
+    pub fn rotate(&self, v: DVec2) -> DVec2 {
+        DVec2::new(self.c * v.x - self.s * v.y, self.s * v.x + self.c * v.y)
+    }
+
+    pub fn unrotate(&self, v: DVec2) -> DVec2 {
+        DVec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
+    }
+
+    pub fn apply(&self, v: DVec2) -> DVec2 {
+        self.origin + self.rotate(v)
+    }
+
+    /// Where a point of the world is in this frame.
+    pub fn local(&self, p: DVec2) -> DVec2 {
+        self.unrotate(p - self.origin)
+    }
+
+    /// The frame of `other` seen from this one.
+    pub fn relative(&self, other: &Frame) -> Frame {
+        Frame {
+            origin: self.local(other.origin),
+            c: self.c * other.c + self.s * other.s,
+            s: self.c * other.s - self.s * other.c,
+        }
+    }
+}
+
+/// Reference edges whose separations differ by less than this (m) count as tied, and the
+/// first outline's is taken: a box resting on another keeps one normal from step to step.
+const TIE: f64 = 1e-7;
+/// Cores farther apart than this (m) are treated as apart: their nearest features decide the
+/// normal.
+const APART: f64 = 1e-9;
+
+/// The feature of a contact between two corners (clipped points carry their edge and vertex).
+const CORNERS: u64 = 1 << 41;
+
+/// The edge of `a` along whose normal `b` lies farthest out, and that distance (negative when
+/// the cores overlap along every edge of `a`). Both outlines in the same frame.
+fn max_separation(a: &Outline, b: &[DVec2]) -> (usize, f64) {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, (&v, &n)) in a.vertices.iter().zip(a.normals).enumerate() {
+        let s = b
+            .iter()
+            .map(|&w| n.dot(w - v))
+            .fold(f64::INFINITY, f64::min);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best
+}
+
+/// The contact of outlines `a` and `b`, both in the frame `frame` (world = frame applied):
+/// its normal (from A to B, world) and points, into `out`; None when farther apart than
+/// `margin`.
+pub fn outlines(
+    a: &Outline,
+    b: &Outline,
+    frame: &Frame,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
+    let (ea, sa) = max_separation(a, b.vertices);
+    let (eb, sb) = max_separation(b, a.vertices);
+    let reach = margin + a.radius + b.radius;
+    if sa > reach || sb > reach {
+        return None;
+    }
+    let flip = sb > sa + TIE;
+    let (rf, inc, edge, separation) = if flip { (b, a, eb, sb) } else { (a, b, ea, sa) };
+    let k = rf.vertices.len();
+    let (v1, v2) = (rf.vertices[edge], rf.vertices[(edge + 1) % k]);
+    let n = rf.normals[edge];
+    // The incident edge: the one facing the reference edge most.
+    let m = inc.vertices.len();
+    let j = (0..m)
+        .min_by(|&x, &y| n.dot(inc.normals[x]).total_cmp(&n.dot(inc.normals[y])))
+        .unwrap_or(0);
+    let (w1, w2) = (inc.vertices[j], inc.vertices[(j + 1) % m]);
+    let mut points: [(DVec2, DVec2, f64, u64); 2] = Default::default();
+    let mut count = 0;
+    let corner = (separation > APART)
+        .then(|| corner_to_corner([v1, v2], [w1, w2]))
+        .flatten();
+    let normal = if let Some((p, q)) = corner {
+        // Cores apart, nearest at two corners: the line between them.
+        let d = q - p;
+        let dist = d.length();
+        let u = d / dist;
+        points[0] = (
+            p + u * rf.radius,
+            q - u * inc.radius,
+            dist - rf.radius - inc.radius,
+            CORNERS,
+        );
+        count = 1;
+        u
+    } else {
+        // Clip the incident edge to the reference edge's ends: the part of it, w1 + (w2 - w1)
+        // s, whose projection on the reference edge lies between v1 and v2.
+        let t = v2 - v1;
+        let (lo, hi) = (0.0, t.length_squared());
+        let (u1, u2) = (t.dot(w1 - v1), t.dot(w2 - v1));
+        let (s0, s1) = if u1 == u2 {
+            (0.0, 1.0)
+        } else {
+            let (sa, sb) = ((lo - u1) / (u2 - u1), (hi - u1) / (u2 - u1));
+            (sa.min(sb).max(0.0), sa.max(sb).min(1.0))
+        };
+        let ends = if s0 <= s1 {
+            [(s0, j), (s1, (j + 1) % m)]
+        } else {
+            // The incident edge passes beside the reference edge: its deeper corner.
+            let deeper = if n.dot(w1) <= n.dot(w2) {
+                (0.0, j)
+            } else {
+                (1.0, (j + 1) % m)
+            };
+            [deeper; 2]
+        };
+        let mut last = None;
+        for (s, vertex) in ends {
+            let c = w1 + (w2 - w1) * s;
+            let core_gap = n.dot(c - v1);
+            let gap = core_gap - rf.radius - inc.radius;
+            if gap <= margin && last != Some(c) {
+                last = Some(c);
+                points[count] = (
+                    c - n * (core_gap - rf.radius),
+                    c - n * inc.radius,
+                    gap,
+                    ((edge as u64) << 20) | vertex as u64,
+                );
+                count += 1;
+            }
+        }
+        n
+    };
+    let world = |p: DVec2| frame.apply(p).extend(0.0);
+    for &(on_ref, on_inc, gap, feature) in &points[..count] {
+        let (on_a, on_b) = if flip {
+            (on_inc, on_ref)
+        } else {
+            (on_ref, on_inc)
+        };
+        out.push(RawPoint {
+            on_a: world(on_a),
+            on_b: world(on_b),
+            separation: gap,
+            feature: feature | (u64::from(flip) << 40),
+        });
+    }
+    let normal = frame.rotate(if flip { -normal } else { normal });
+    (count > 0).then(|| normal.extend(0.0))
+}
+
+/// The nearest points of segments [a0, a1] and [b0, b1] when both are corners (an end of each),
+/// as (on a, on b); None when the nearest point of either lies inside its segment or they
+/// cross.
+fn corner_to_corner(a: [DVec2; 2], b: [DVec2; 2]) -> Option<(DVec2, DVec2)> {
+    let (da, db) = (a[1] - a[0], b[1] - b[0]);
+    let inside = |p: DVec2, s: [DVec2; 2], d: DVec2| {
+        let t = (p - s[0]).dot(d);
+        t > 0.0 && t < d.length_squared()
+    };
+    // Each corner of one against the other segment: the nearest pair overall.
+    let mut best: Option<(f64, DVec2, DVec2)> = None;
+    for &p in &a {
+        for &q in &b {
+            let d2 = (q - p).length_squared();
+            if best.is_none_or(|(b2, _, _)| d2 < b2) {
+                best = Some((d2, p, q));
+            }
+        }
+    }
+    let (d2, p, q) = best?;
+    // A corner nearer to the inside of the other segment than to its corners: not
+    // corner to corner.
+    let nearer_inside = |p: DVec2, s: [DVec2; 2], d: DVec2| {
+        inside(p, s, d) && {
+            let t = ((p - s[0]).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+            (s[0] + d * t - p).length_squared() < d2
+        }
+    };
+    if a.iter().any(|&p| nearer_inside(p, b, db)) || b.iter().any(|&q| nearer_inside(q, a, da)) {
+        return None;
+    }
+    (d2 > 0.0).then_some((p, q))
+}
+
+/// A polygon (A) against a circle (B) of centre `centre` and radius `radius`: one point.
+pub fn polygon_circle(
+    polygon: &Polygon,
+    frame: &Frame,
+    centre: DVec3,
+    radius: f64,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
+    let c = frame.local(centre.truncate());
+    let v = &polygon.vertices;
+    let k = v.len();
+    let (edge, separation) = max_separation(
+        &Outline {
+            vertices: v,
+            normals: &polygon.normals,
+            radius: polygon.radius,
+        },
+        &[c],
+    );
+    let reach = polygon.radius + radius;
+    if separation > reach + margin {
+        return None;
+    }
+    let (v1, v2) = (v[edge], v[(edge + 1) % k]);
+    // The nearest point of the core: a corner when the centre lies beyond the edge's ends.
+    let nearest = if separation > APART && (c - v1).dot(v2 - v1) < 0.0 {
+        Some(v1)
+    } else if separation > APART && (c - v2).dot(v1 - v2) < 0.0 {
+        Some(v2)
+    } else {
+        None
+    };
+    let (n, gap) = match nearest {
+        Some(p) => {
+            let d = c - p;
+            let dist = d.length();
+            (d / dist, dist)
+        }
+        None => (polygon.normals[edge], separation),
+    };
+    let on_core = c - n * gap;
+    out.push(RawPoint {
+        on_a: frame.apply(on_core + n * polygon.radius).extend(0.0),
+        on_b: frame.apply(c - n * radius).extend(0.0),
+        separation: gap - reach,
+        feature: edge as u64,
+    });
+    Some(frame.rotate(n).extend(0.0))
+}
+
+/// A polygon (A) against a capsule (B) whose core runs between world points `core`.
+pub fn polygon_capsule(
+    polygon: &Polygon,
+    frame: &Frame,
+    core: [DVec3; 2],
+    radius: f64,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
+    let ends = core.map(|p| frame.local(p.truncate()));
+    let d = ends[1] - ends[0];
+    let n = DVec2::new(d.y, -d.x).normalize();
+    let normals = [n, -n];
+    outlines(
+        &Outline {
+            vertices: &polygon.vertices,
+            normals: &polygon.normals,
+            radius: polygon.radius,
+        },
+        &Outline {
+            vertices: &ends,
+            normals: &normals,
+            radius,
+        },
+        frame,
+        margin,
+        out,
+    )
+}
+
+/// Two polygons.
+pub fn polygon_polygon(
+    a: &Polygon,
+    frame_a: &Frame,
+    b: &Polygon,
+    frame_b: &Frame,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
+    // B in A's frame, so that large coordinates cost no digits.
+    let rel = frame_a.relative(frame_b);
+    let mut vertices = [DVec2::ZERO; 16];
+    let mut normals = [DVec2::ZERO; 16];
+    let (heap_v, heap_n): (Vec<DVec2>, Vec<DVec2>);
+    let (bv, bn): (&[DVec2], &[DVec2]) = if b.vertices.len() <= 16 {
+        for (i, (&v, &n)) in b.vertices.iter().zip(&b.normals).enumerate() {
+            vertices[i] = rel.apply(v);
+            normals[i] = rel.rotate(n);
+        }
+        let k = b.vertices.len();
+        (&vertices[..k], &normals[..k])
+    } else {
+        heap_v = b.vertices.iter().map(|&v| rel.apply(v)).collect();
+        heap_n = b.normals.iter().map(|&n| rel.rotate(n)).collect();
+        (&heap_v, &heap_n)
+    };
+    outlines(
+        &Outline {
+            vertices: &a.vertices,
+            normals: &a.normals,
+            radius: a.radius,
+        },
+        &Outline {
+            vertices: bv,
+            normals: bn,
+            radius: b.radius,
+        },
+        frame_a,
+        margin,
+        out,
+    )
+}
+
+/// A ground line (A: the half-plane below `normal . x = normal . point`) against a polygon
+/// (B): its corners that come within `margin`.
+pub fn ground_polygon(
+    normal: DVec3,
+    point: DVec3,
+    polygon: &Polygon,
+    frame: &Frame,
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> DVec3 {
+    let n = normal.truncate();
+    let base = n.dot(point.truncate());
+    for (i, &v) in polygon.vertices.iter().enumerate() {
+        let corner = frame.apply(v);
+        let height = n.dot(corner) - base - polygon.radius;
+        if height < margin {
+            let surface = corner - n * polygon.radius;
+            out.push(RawPoint {
+                on_a: (surface - n * height).extend(0.0),
+                on_b: surface.extend(0.0),
+                separation: height,
+                feature: i as u64,
+            });
+        }
+    }
+    n.extend(0.0)
+}
