@@ -24,21 +24,12 @@ from ._core import (
     Spring,
     World,
     __version__,
+    step_many,
 )
-from ._core import step_many as _step_many
 from ._frames import recording_frame
 from .animation import animate
 from .view import stream_command
 from .world2d import Body2D, Recording2D, World2D
-
-
-def step_many(worlds, steps=1, *, threads=None):  # noqa: D103 (the core's docstring)
-    return _step_many(
-        [w._world if isinstance(w, World2D) else w for w in worlds], steps, threads=threads
-    )
-
-
-step_many.__doc__ = _step_many.__doc__
 
 __all__ = [
     "World",

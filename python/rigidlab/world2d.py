@@ -70,7 +70,9 @@ def _body_keywords(kwargs: dict[str, Any], solid: bool = True) -> dict[str, Any]
     """The keywords of an add_* call of a 2D world as the engine takes them (`solid`: of a
     body with an area, which has a mass)."""
     if "orientation" in kwargs:
-        raise TypeError("orientation: a body of a 2D world has an angle (radians), not a quaternion")
+        raise TypeError(
+            "orientation: a body of a 2D world has an angle (radians), not a quaternion"
+        )
     out = dict(kwargs)
     for key in ("position", "velocity"):
         if out.get(key) is not None:
@@ -342,7 +344,9 @@ class World2D:
     def add_box(self, half_extents: Any, **kwargs: Any) -> Body2D:
         """Adds a rectangle of half extents (hx, hy) (m) along its body axes."""
         return Body2D(
-            self._world._add_rectangle(_vec2(half_extents, "half_extents"), **_body_keywords(kwargs))
+            self._world._add_rectangle(
+                _vec2(half_extents, "half_extents"), **_body_keywords(kwargs)
+            )
         )
 
     def add_polygon(self, points: Any, **kwargs: Any) -> Body2D:
@@ -644,4 +648,3 @@ class World2D:
     def load(cls, path: Any) -> World2D:
         """Reads a 2D world from a scene file."""
         return cls._wrap(_core.World.load(path))
-

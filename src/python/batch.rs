@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 
 /// Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads (default:
 /// one per core), with the GIL released. Each world steps exactly as `world.step(steps)` would,
-/// whatever the number of threads. A world may appear only once.
+/// whatever the number of threads. A world may appear only once. Worlds may be World or
+/// World2D.
 #[pyfunction]
 #[pyo3(signature = (worlds, steps=None, *, threads=None))]
 #[pyo3(text_signature = "(worlds, steps=1, *, threads=None)")]
@@ -31,7 +32,13 @@ pub fn step_many(
         .map_err(|_| PyTypeError::new_err("worlds: must be a sequence of World"))?
         .enumerate()
     {
-        let item = item?;
+        let mut item = item?;
+        // A World2D holds its engine's World.
+        if !item.is_instance_of::<PyWorld>() {
+            if let Ok(inner) = item.getattr("_world") {
+                item = inner;
+            }
+        }
         let world = item.cast::<PyWorld>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "worlds[{i}]: must be a World (got {})",

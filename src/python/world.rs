@@ -153,7 +153,7 @@ fn body_desc(
             ));
         }
         desc.orientation = crate::in_plane::turn(a);
-        desc.angle = a;
+        desc.angle = Some(a);
     }
     Ok(desc)
 }
@@ -323,7 +323,7 @@ impl PyWorld {
     }
 
     fn add(slf: &Bound<'_, Self>, desc: BodyDesc) -> PyResult<PyBody> {
-        if desc.angle != 0.0 && !slf.borrow().inner.settings().planar {
+        if desc.angle.is_some() && !slf.borrow().inner.settings().planar {
             return Err(PyValueError::new_err(
                 "angle: only bodies of a 2D world (rigidlab.World2D) have an angle; give an orientation",
             ));

@@ -82,8 +82,8 @@ pub struct BodyDesc {
     /// A body of a 2D world (see in_plane.rs); the world sets it.
     pub planar: bool,
     /// For a body of a 2D world, its angle about z (rad), whole turns counted: the angle of
-    /// `orientation` plus a whole number of turns.
-    pub angle: f64,
+    /// `orientation` plus a whole number of turns (None: the orientation's own, in (-pi, pi]).
+    pub angle: Option<f64>,
 }
 
 impl BodyDesc {
@@ -104,7 +104,7 @@ impl BodyDesc {
             name: None,
             color: None,
             planar: false,
-            angle: 0.0,
+            angle: None,
         }
     }
 
@@ -293,8 +293,10 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
     }
     let angle = if desc.planar {
         crate::in_plane::check_body(desc.position, q, desc.velocity, desc.angular_velocity)?;
-        let angle = limits::within("angle", desc.angle, -limits::COORDINATE, limits::COORDINATE)?;
-        let off = crate::in_plane::angle_of(q) - angle;
+        let own = crate::in_plane::angle_of(q);
+        let angle = desc.angle.unwrap_or(own);
+        let angle = limits::within("angle", angle, -limits::COORDINATE, limits::COORDINATE)?;
+        let off = own - angle;
         if (off - (off / std::f64::consts::TAU).round() * std::f64::consts::TAU).abs() > 1e-9 {
             return Err(Error::invalid(
                 "angle",

@@ -155,9 +155,10 @@ pub struct BodyData {
     /// How fast it moved when its rest began (m/s).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rest_speed: f64,
-    /// A body of a 2D world: its angle about z (rad), whole turns counted.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub angle: f64,
+    /// A body of a 2D world: its angle about z (rad), whole turns counted (absent: the
+    /// orientation's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -390,7 +391,7 @@ impl SceneIo for World {
                     asleep: b.sleep.asleep,
                     rested: b.sleep.timer,
                     rest_speed: b.sleep.rest_speed,
-                    angle: b.angle,
+                    angle: b.planar.then_some(b.angle),
                 })
                 .collect(),
             pair_materials: pairs,

@@ -44,10 +44,14 @@ impl Polygon {
     /// Corners on a straight line between their neighbours are dropped; an outline that turns
     /// both ways, winds more than once, or encloses no area is refused.
     pub fn convex(points: &[DVec2]) -> Result<(Polygon, DVec2)> {
-        let vertices = outline("points", points)?;
-        let mut polygon = Polygon::from_ccw(vertices, 0.0, Outline::Polygon);
-        let centroid = polygon.centre();
-        Ok((polygon, centroid))
+        let mut vertices = outline("points", points)?;
+        let centroid = Polygon::from_ccw(vertices.clone(), 0.0, Outline::Polygon).measure();
+        for v in &mut vertices {
+            *v -= centroid;
+        }
+        // Everything measured from the moved corners, as when a saved polygon is read back
+        // (`centred`), so that both are the same to the bit.
+        Ok((Polygon::from_ccw(vertices, 0.0, Outline::Polygon), centroid))
     }
 
     /// A polygon read back as it was kept (counter-clockwise, centred on its centroid): the
@@ -171,16 +175,6 @@ impl Polygon {
         };
         let c = v.iter().sum::<DVec2>() / v.len().max(1) as f64;
         self.bound = v.iter().map(|p| (*p - c).length()).fold(0.0, f64::max) + self.radius;
-        c
-    }
-
-    /// Moves the polygon so that its centroid is the origin; returns where it was.
-    fn centre(&mut self) -> DVec2 {
-        let c = self.measure();
-        for v in &mut self.vertices {
-            *v -= c;
-        }
-        self.bound = self.vertices.iter().map(|v| v.length()).fold(0.0, f64::max) + self.radius;
         c
     }
 

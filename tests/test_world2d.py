@@ -1,0 +1,456 @@
+"""2D worlds (rigidlab.World2D) against theory: mass properties of the 2D shapes, the
+guarantees of the 3D engine in the plane, the 2D sandbox simulator's experiments, and the
+plane itself (nothing ever leaves it).
+
+Each test states the theory it checks and the tolerance it allows.
+"""
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+import rigidlab as rl
+from helpers import rel
+
+G = 9.81
+STEPS = [1 / 60, 1 / 240, 1 / 1000]
+
+
+def out_of_plane(w):
+    """The largest out-of-plane part of any body's state in the engine's 3D arrays."""
+    core = w._world
+    return max(
+        np.abs(core.positions[:, 2]).max(),
+        np.abs(core.velocities[:, 2]).max(),
+        np.abs(core.orientations[:, :2]).max(),
+        np.abs(core.angular_velocities[:, :2]).max(),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# mass properties of the 2D shapes
+
+
+def test_a_disc_turns_with_half_m_r_squared():
+    w = rl.World2D()
+    d = w.add_circle(0.3, mass=2.0)
+    assert rel(d.inertia, 0.5 * 2.0 * 0.3**2) < 1e-15
+    dense = w.add_circle(0.3, density=10.0)
+    assert rel(dense.mass, 10.0 * math.pi * 0.09) < 1e-15
+
+
+def test_a_triangle_has_its_centroid_and_polar_moment():
+    """Right triangle with legs a, b: area a b / 2, centroid (a/3, b/3), polar moment about
+    the centroid m (a^2 + b^2) / 18."""
+    a, b, rho = 2.0, 0.5, 3.0
+    w = rl.World2D()
+    p = w.add_polygon([(0, 0), (a, 0), (0, b)], density=rho, position=(1.0, 2.0))
+    assert rel(p.mass, rho * a * b / 2) < 1e-14
+    np.testing.assert_allclose(p.position, (1 + a / 3, 2 + b / 3), rtol=0, atol=1e-14)
+    assert rel(p.inertia, p.mass * (a * a + b * b) / 18) < 1e-13
+
+
+def test_a_box_and_a_regular_polygon_match_their_closed_forms():
+    w = rl.World2D()
+    box = w.add_box((0.4, 0.1), mass=3.0)
+    assert rel(box.inertia, 3.0 * (0.8**2 + 0.2**2) / 12) < 1e-15
+    # Regular n-gon of circumradius R: I = m R^2 (1 + 2 cos^2(pi/n)) / 6... about its centre:
+    # m R^2 / 6 (2 + cos(2 pi / n)).
+    n, r = 7, 0.5
+    pts = [(r * math.cos(2 * math.pi * k / n), r * math.sin(2 * math.pi * k / n)) for k in range(n)]
+    p = w.add_polygon(pts, mass=1.0)
+    assert rel(p.inertia, r * r / 6 * (2 + math.cos(2 * math.pi / n))) < 1e-13
+
+
+def test_a_capsule_is_a_stadium():
+    """A stadium's area and polar moment, against a midpoint-rule integral over its box."""
+    r, h = 0.2, 0.5
+    w = rl.World2D()
+    c = w.add_capsule(r, h, density=1.0)
+    assert rel(c.mass, 4 * r * h + math.pi * r * r) < 1e-15
+    n = 1200
+    xs = (np.arange(n) + 0.5) / n * 2 * r - r
+    ys = (np.arange(n) + 0.5) / n * 2 * (h + r) - (h + r)
+    x, y = np.meshgrid(xs, ys)
+    inside = x**2 + (np.abs(y) - np.minimum(np.abs(y), h)) ** 2 <= r * r
+    da = (2 * r / n) * (2 * (h + r) / n)
+    polar = ((x**2 + y**2) * inside).sum() * da
+    assert rel(c.inertia, polar) < 1e-4
+
+
+# ---------------------------------------------------------------------------------------------
+# the textbook integrators, exactly
+
+
+@pytest.mark.parametrize(
+    "integrator,dt,expected",
+    [
+        # y after 10 s of free fall from y = 0, g = 9.80665 (Table 4.1 of the 2D sandbox
+        # simulator's report).
+        ("rk4", 1.0, -490.33249999999998),
+        ("rk4", 0.1, -490.33250000000027),
+        ("euler", 0.1, -485.42917500000027),
+        ("euler", 0.01, -489.84216750000547),
+        ("euler", 0.001, -490.28346675005253),
+    ],
+)
+def test_free_fall_table_in_2d(integrator, dt, expected):
+    w = rl.World2D(gravity=(0, -9.80665), dt=dt, integrator=integrator)
+    b = w.add_box((0.1, 0.1), mass=1.0)
+    w.step(round(10 / dt))
+    assert rel(b.position[1], expected) < 1e-9
+    assert b.position[0] == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# contacts: the 3D engine's guarantees in the plane
+
+
+def ramp(w, angle_deg, friction, static_friction=None):
+    """A ramp line through the origin rising at `angle_deg` to the right, and its unit
+    direction up the slope and normal."""
+    a = math.radians(angle_deg)
+    up, n = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    w.add_segment(-20 * up, 20 * up, friction=friction, static_friction=static_friction)
+    return up, n
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("angle", [10.0, 30.0])
+def test_a_disc_rolls_down_a_ramp_at_two_thirds_g_sin(dt, angle):
+    """A disc on a rough ramp rolls without slipping: its centre accelerates at 2/3 g sin
+    (1e-9 relative over 1 s), and it turns by distance / r (1e-9)."""
+    w = rl.World2D(dt=dt)
+    up, n = ramp(w, angle, friction=1.0)
+    r = 0.1
+    disc = w.add_circle(r, mass=1.0, position=n * r, friction=1.0)
+    w.step(round(1.0 / dt))
+    s = -np.dot(disc.position - n * r, up)
+    a = 2 / 3 * G * math.sin(math.radians(angle))
+    assert rel(s, 0.5 * a * w.time**2) < 1e-9
+    assert rel(disc.angle, s / r) < 1e-9  # rolling down to the left turns it counter-clockwise
+    assert abs(np.dot(disc.position, n) - r) < 1e-9
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_square_slides_at_g_sin_minus_mu_cos(dt):
+    w = rl.World2D(dt=dt)
+    angle, mu = 30.0, 0.2
+    up, n = ramp(w, angle, friction=mu)
+    h = 0.1
+    box = w.add_box((h, h), mass=1.0, position=n * h, angle=math.radians(angle), friction=mu)
+    w.step(round(1.0 / dt))
+    s = -np.dot(box.position - n * h, up)
+    th = math.radians(angle)
+    assert rel(s, 0.5 * G * (math.sin(th) - mu * math.cos(th)) * w.time**2) < 1e-9
+    assert abs(box.angle - th) < 1e-9
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_square_sticks_below_the_angle_of_repose(dt):
+    """tan(angle) < mu_s: the block does not move (1e-9 m over 2 s)."""
+    w = rl.World2D(dt=dt)
+    mu_s = 0.5
+    angle = math.degrees(math.atan(mu_s)) - 1.0
+    up, n = ramp(w, angle, friction=0.3, static_friction=mu_s)
+    h = 0.1
+    box = w.add_box(
+        (h, h),
+        mass=1.0,
+        position=n * h,
+        angle=math.radians(angle),
+        friction=0.3,
+        static_friction=mu_s,
+    )
+    start = box.position.copy()
+    w.step(round(2.0 / dt))
+    assert np.abs(box.position - start).max() < 1e-9
+
+
+@pytest.mark.parametrize("dt", STEPS)
+@pytest.mark.parametrize("e", [0.5, 0.8])
+def test_a_disc_bounces_to_e_squared_of_its_height(dt, e):
+    """Dropped from 1 m onto the ground, the disc's first apex is e^2 m (1e-9 relative)."""
+    w = rl.World2D(dt=dt)
+    w.add_ground(restitution=e)
+    r = 0.05
+    disc = w.add_circle(r, mass=1.0, position=(0, 1 + r), restitution=e)
+    rising = False
+    apex = None
+    for _ in range(round(2.0 / dt)):
+        w.step()
+        vy = disc.velocity[1]
+        if vy > 0:
+            rising = True
+        elif rising:
+            # The apex within the last step: the flight is a parabola.
+            apex = disc.position[1] - r + vy * vy / (2 * G)
+            break
+    assert apex is not None
+    assert rel(apex, e * e) < 1e-9
+
+
+def test_newtons_cradle_sends_one_disc_out_for_one_in():
+    """Five touching discs in a row, no gravity, e = 1: a sixth arriving at 1 m/s stops and
+    the last leaves at 1 m/s; the others stay at rest (1e-9)."""
+    w = rl.World2D(gravity=(0, 0))
+    r = 0.1
+    row = [w.add_circle(r, mass=1.0, position=(2 * r * k, 0), restitution=1.0) for k in range(5)]
+    striker = w.add_circle(r, mass=1.0, position=(-1.0, 0), velocity=(1.0, 0), restitution=1.0)
+    w.run(1.5)
+    v = w.velocities
+    assert abs(striker.velocity[0]) < 1e-9
+    for b in row[:-1]:
+        assert np.abs(b.velocity).max() < 1e-9
+    assert abs(row[-1].velocity[0] - 1.0) < 1e-9
+    assert np.abs(v[:, 1]).max() < 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# the 2D sandbox simulator's experiments
+
+
+def test_oblique_disc_collision_of_the_sandbox_simulator():
+    """Experiment 1 of the 2D sandbox simulator: discs of 1 kg and radius 2 m, no gravity,
+    restitution 1, kinetic friction 0.5. A at rest; B arrives at (-1, 0) m/s spinning at
+    +2 rad/s and hits A head-on. Measured there and by theory: v'_A = (-1, -0.5),
+    v'_B = (0, 0.5) (1e-9)."""
+    w = rl.World2D(gravity=(0, 0))
+    a = w.add_circle(2.0, mass=1.0, restitution=1.0, friction=0.5)
+    b = w.add_circle(
+        2.0, mass=1.0, position=(4.5, 0), velocity=(-1, 0), angular_velocity=2.0,
+        restitution=1.0, friction=0.5,
+    )  # fmt: skip
+    w.run(1.0)
+    np.testing.assert_allclose(a.velocity, (-1, -0.5), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(b.velocity, (0, 0.5), rtol=0, atol=1e-9)
+    # Friction's impulse of 0.5 N s at 2 m from each centre: -1 N m s on each.
+    assert abs(a.angular_velocity - (-0.5)) < 1e-9
+    assert abs(b.angular_velocity - 1.5) < 1e-9
+
+
+def test_tilted_square_bounces_with_its_energy_kept():
+    """Experiment 2 of the 2D sandbox simulator: a tilted square dropped on a pad, no
+    friction, restitution 1: potential, translational and rotational energy trade off at
+    every bounce while the total stays constant, to 1e-9 of it over 15 s."""
+    w = rl.World2D()
+    w.add_box((3.0, 0.25), kind="static", position=(0, -0.25), restitution=1.0, friction=0.0)
+    sq = w.add_box(
+        (0.2, 0.2), mass=1.0, position=(0, 1.5), angle=0.4, restitution=1.0, friction=0.0
+    )
+    e0 = w.energy()["total"]
+    worst, rotational = 0.0, 0.0
+    for _ in range(15 * 60):
+        w.step(4)
+        e = w.energy()
+        worst = max(worst, abs(e["total"] - e0))
+        rotational = max(rotational, e["rotational"])
+    assert worst <= 1e-9 * abs(e0)
+    assert rotational > 0.05 * abs(e0)  # the bounces turn it: energy is traded, not idle
+    assert abs(sq.position[0]) < 1e-9  # no friction, no sideways push
+
+
+# ---------------------------------------------------------------------------------------------
+# the plane itself
+
+
+def mixed_heap(seed=3, n=40):
+    rng = np.random.default_rng(seed)
+    w = rl.World2D()
+    w.add_ground(restitution=0.3)
+    w.add_segment((-2, 0), (-2, 4))
+    w.add_segment((2, 0), (2, 4))
+    for k in range(n):
+        pos = (rng.uniform(-1.6, 1.6), 0.3 + 0.25 * k)
+        kw = dict(
+            position=pos, angle=rng.uniform(0, 6.28), mass=rng.uniform(0.5, 2), restitution=0.3
+        )
+        kind = k % 4
+        if kind == 0:
+            w.add_circle(rng.uniform(0.05, 0.12), **kw)
+        elif kind == 1:
+            w.add_box((rng.uniform(0.05, 0.15), rng.uniform(0.05, 0.12)), **kw)
+        elif kind == 2:
+            m = rng.integers(3, 8)
+            r = rng.uniform(0.06, 0.14)
+            corners = [
+                (math.cos(2 * math.pi * i / m), math.sin(2 * math.pi * i / m)) for i in range(m)
+            ]
+            w.add_polygon(r * np.array(corners), **kw)
+        else:
+            w.add_capsule(rng.uniform(0.03, 0.06), rng.uniform(0.05, 0.12), **kw)
+    return w
+
+
+def test_nothing_ever_leaves_the_plane():
+    """A heap of every 2D shape falling into a bin: every body's z, z velocity and tilt are
+    exactly zero at every step, in the engine's own 3D state."""
+    w = mixed_heap()
+    for _ in range(240):
+        w.step(2)
+        assert out_of_plane(w) == 0.0
+
+
+def test_a_heap_of_every_shape_comes_to_rest_and_sleeps():
+    w = mixed_heap()
+    w.run(8.0)
+    speeds = np.abs(w.velocities).max()
+    assert speeds < 1e-3, speeds
+    assert all(b.sleeping for b in w.bodies if b.kind == "dynamic")
+
+
+def test_a_base_20_pyramid_of_boxes_stands():
+    """210 boxes in a base-20 pyramid: after 5 s the top has dropped less than the slop
+    (1e-4 m) and nothing has moved sideways more than that."""
+    w = rl.World2D()
+    w.add_ground(friction=0.6)
+    h = 0.1
+    boxes = []
+    for row in range(20):
+        for k in range(20 - row):
+            x = (k - (19 - row) / 2) * 2 * h
+            boxes.append(w.add_box((h, h), mass=1.0, position=(x, h + 2 * h * row), friction=0.6))
+    start = w.positions.copy()
+    w.run(5.0)
+    drift = np.abs(w.positions - start)
+    assert drift[:, 1].max() < 1e-4, drift[:, 1].max()
+    assert drift[:, 0].max() < 1e-4, drift[:, 0].max()
+
+
+def test_a_fast_disc_does_not_pass_through_a_thin_segment():
+    w = rl.World2D(gravity=(0, 0), dt=1 / 60)
+    w.add_segment((1, -1), (1, 1), restitution=1.0)
+    d = w.add_circle(0.01, mass=1.0, velocity=(300, 0), restitution=1.0)
+    w.step(3)
+    assert d.position[0] < 1 - 0.01 + 1e-9
+    assert rel(d.velocity[0], -300) < 1e-12
+
+
+def test_the_angle_counts_whole_turns():
+    """A disc rolling 10 m on a rough floor has turned -distance / r, many turns."""
+    w = rl.World2D()
+    w.add_ground(friction=1.0)
+    r = 0.05
+    d = w.add_circle(
+        r, mass=1.0, position=(0, r), velocity=(5, 0), angular_velocity=-5 / r, friction=1.0
+    )
+    w.run(2.0)
+    assert rel(d.angle, -d.position[0] / r) < 1e-9
+    assert d.angle < -60 * math.pi
+    rec_w = rl.World2D()
+    rec_w.add_ground(friction=1.0)
+    d2 = rec_w.add_circle(r, mass=1.0, position=(0, r), velocity=(5, 0), angular_velocity=-5 / r)
+    rec = rec_w.record(every=8)
+    rec_w.run(2.0)
+    np.testing.assert_allclose(rec.angles[:, 1], -rec.positions[:, 1, 0] / r, rtol=1e-9, atol=1e-12)
+    assert rec.time[-1] == rec_w.time and rec.angles[-1, 1] == d2.angle
+
+
+# ---------------------------------------------------------------------------------------------
+# arrays, files and processes
+
+
+def test_whole_world_arrays_and_measures_are_2d():
+    w = rl.World2D(gravity=(0, 0))
+    a = w.add_circle(0.1, mass=2.0, position=(1, 2), velocity=(3, 4), angular_velocity=5.0)
+    w.add_box((0.1, 0.2), mass=1.0, position=(-1, 0), angle=0.5)
+    assert w.positions.shape == (2, 2) and w.velocities.shape == (2, 2)
+    assert w.angles.shape == (2,) and w.angular_velocities.shape == (2,)
+    np.testing.assert_array_equal(w.momentum(), (6, 8))
+    # L about the origin: r x m v + I w.
+    expected = 2.0 * (1 * 4 - 2 * 3) + 0.5 * 2.0 * 0.01 * 5.0
+    assert rel(w.angular_momentum(), expected) < 1e-15
+    assert rel(w.energy()["kinetic"], 0.5 * 2 * 25 + 0.5 * a.inertia * 25) < 1e-15
+    w.set_state(angles=[1.0, 7.0], angular_velocities=[0.0, 1.0], positions=[[0, 0], [2, 2]])
+    np.testing.assert_array_equal(w.angles, (1.0, 7.0))
+    np.testing.assert_array_equal(w.positions, [[0, 0], [2, 2]])
+    rec = w.record()
+    w.step(10)
+    assert rec.positions.shape == (11, 2, 2) and rec.angles.shape == (11, 2)
+    assert rec.momentum.shape == (11, 2) and rec.angular_momentum.shape == (11,)
+
+
+def test_saved_and_pickled_2d_worlds_continue_bit_for_bit(tmp_path):
+    w = mixed_heap(n=16)
+    w.run(0.5)
+    w.save(tmp_path / "heap.json")
+    assert '"planar": true' in (tmp_path / "heap.json").read_text()
+    loaded = rl.World2D.load(tmp_path / "heap.json")
+    copied = pickle.loads(pickle.dumps(w))
+    for other in (loaded, copied):
+        np.testing.assert_array_equal(other.angles, w.angles)
+    w.run(0.5)
+    loaded.run(0.5)
+    rl.step_many([copied], 120)
+    for other in (loaded, copied):
+        np.testing.assert_array_equal(other.positions, w.positions)
+        np.testing.assert_array_equal(other.angles, w.angles)
+    with pytest.raises(ValueError, match="3D world"):
+        rl.World2D.from_json(rl.World().to_json())
+
+
+def test_snapshot_and_restore_take_the_angle_back():
+    w = rl.World2D()
+    w.add_ground(friction=1.0)
+    d = w.add_circle(0.1, mass=1.0, position=(0, 0.1), velocity=(3, 0), friction=1.0)
+    snap = w.snapshot()
+    w.run(1.0)
+    end = (d.angle, d.position.copy())
+    w.restore(snap)
+    assert d.angle == 0.0
+    w.run(1.0)
+    assert (d.angle, *d.position) == (end[0], *end[1])
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (
+            lambda w: w.add_polygon([(0, 0), (2, 0), (1, 0.5), (2, 2), (0, 2)]),
+            ValueError,
+            "points.*not convex",
+        ),
+        (lambda w: w.add_polygon([(0, 0), (1, 1), (2, 2)]), ValueError, "points.*at least 3"),
+        (lambda w: w.add_polygon([(0, 0), (1, 0), (np.nan, 1)]), ValueError, r"points\[2\]"),
+        (lambda w: w.add_circle(0.0), ValueError, "radius"),
+        (lambda w: w.add_circle(-1.0), ValueError, "radius"),
+        (lambda w: w.add_circle(0.1, position=(0, 1, 0)), ValueError, "position.*2 numbers"),
+        (lambda w: w.add_box((0.1, 0.1, 0.1)), ValueError, "half_extents"),
+        (lambda w: w.add_circle(0.1, angular_velocity=(0, 0, 1)), TypeError, "angular_velocity"),
+        (lambda w: w.add_circle(0.1, orientation=(0, 0, 0, 1)), TypeError, "orientation"),
+        (lambda w: w.add_segment((0, 0), (0, 0)), ValueError, "p1"),
+        (lambda w: w.add_segment((0, 0), (1, 0), kind="dynamic"), ValueError, "kind"),
+        (lambda w: w.add_ground(normal=(0, 0)), ValueError, "normal"),
+        (lambda w: w.set_state(positions=[[0, 0, 0]]), ValueError, "positions"),
+        (lambda w: w.set_state(angles=[np.inf]), ValueError, "angles"),
+        (lambda w: setattr(w, "gravity", (0, -9.81, 1)), ValueError, "gravity"),
+        (lambda w: w.bodies[0].apply_force((1, 0, 0)), ValueError, "force"),
+    ],
+)
+def test_bad_input_names_the_parameter_and_leaves_the_world_unchanged(call, error, words):
+    w = rl.World2D()
+    w.add_circle(0.1, mass=1.0, position=(0, 1))
+    before = w.to_json()
+    with pytest.raises(error, match=words):
+        call(w)
+    assert w.to_json() == before
+
+
+def test_3d_bodies_and_states_are_refused_by_the_engine_of_a_2d_world():
+    w = rl.World2D()
+    core = w._world
+    with pytest.raises(ValueError, match="shape.*2D world"):
+        core.add_box((0.1, 0.1, 0.1))
+    b = w.add_circle(0.1)
+    with pytest.raises(ValueError, match="position.*x-y plane"):
+        b._body.position = (0, 0, 1)
+    with pytest.raises(ValueError, match="orientation.*about z"):
+        b._body.orientation = (1, 0, 0, 0)
+    with pytest.raises(ValueError, match="angle.*2D world"):
+        rl.World().add_sphere(0.1, angle=1.0)
+    assert len(w) == 1
