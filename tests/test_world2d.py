@@ -454,3 +454,50 @@ def test_3d_bodies_and_states_are_refused_by_the_engine_of_a_2d_world():
     with pytest.raises(ValueError, match="angle.*2D world"):
         rl.World().add_sphere(0.1, angle=1.0)
     assert len(w) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# springs and joints in the plane
+
+
+@pytest.mark.parametrize("joint", ["pin", "distance"])
+def test_a_disc_on_a_pin_swings_as_a_physical_pendulum(joint):
+    """A disc of radius r hung at distance L from a fixed pivot (a pin through a point of a
+    light frame, or a distance joint that lets it turn freely) swings with the small-angle
+    period 2 pi sqrt(I / (m g L)), I = 1/2 m r^2 + m L^2 when it turns with the rod (pin:
+    welded), m L^2 when it does not (distance joint). 1e-4 relative over 4 periods (the
+    amplitude is 0.01 rad: the small-angle error is 6e-6); energy kept to 1e-9."""
+    w = rl.World2D(dt=1 / 1000)
+    r, L, m, th = 0.1, 1.0, 2.0, 0.01
+    pos = (L * math.sin(th), -L * math.cos(th))
+    disc = w.add_circle(r, mass=m, position=pos, angle=th)
+    if joint == "pin":
+        w.add_pin_joint(disc, anchor=(0, 0))
+        inertia = 0.5 * m * r * r + m * L * L
+    else:
+        w.add_distance_joint(disc, anchor_b=(0, 0))
+        inertia = m * L * L
+    period = 2 * math.pi * math.sqrt(inertia / (m * G * L))
+    e0 = w.energy()["total"]
+    crossings, last_x = [], disc.position[0]
+    while len(crossings) < 9:
+        w.step()
+        x = disc.position[0]
+        if (x < 0) != (last_x < 0):
+            crossings.append(w.time - w.dt * x / (x - last_x))
+        last_x = x
+    measured = (crossings[8] - crossings[0]) / 4
+    assert rel(measured, period) < 1e-4
+    assert abs(w.energy()["total"] - e0) < 1e-9 * abs(e0) + 1e-12
+    assert out_of_plane(w) == 0.0
+
+
+def test_a_3d_body_cannot_join_a_2d_world_and_back():
+    w2, w3 = rl.World2D(), rl.World()
+    flat = w2.add_circle(0.1)
+    ball = w3.add_sphere(0.1)
+    with pytest.raises(TypeError, match="a: expected a rigidlab.Body2D"):
+        w2.add_pin_joint(ball)
+    with pytest.raises(TypeError, match="expected a rigidlab.Body"):
+        w3.add_hinge_joint(flat, anchor=(0, 0, 0))
+    assert w2.joints == [] and w3.joints == []

@@ -204,6 +204,17 @@ class Body2D:
         return self._body.apply_torque(_spin(torque, "torque"), duration=duration)
 
 
+def _core_body(body: Any, name: str) -> _core.Body:
+    """The engine body of a Body2D (a 3D body has no place in a 2D world)."""
+    if not isinstance(body, Body2D):
+        raise TypeError(f"{name}: expected a rigidlab.Body2D, got {type(body).__name__}")
+    return body._body
+
+
+def _core_body_or_world(body: Any, name: str) -> _core.Body | None:
+    return None if body is None else _core_body(body, name)
+
+
 def _flat_table(d: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     """The (k, 3) arrays of `keys` in a dict of arrays cut to their (x, y) columns."""
     out = dict(d)
@@ -499,7 +510,7 @@ class World2D:
     def set_pair(self, a: Body2D, b: Body2D, **coefficients: Any) -> None:
         """Overrides restitution, friction, static_friction or tangential_restitution between
         two bodies."""
-        self._world.set_pair(a._body, b._body, **coefficients)
+        self._world.set_pair(_core_body(a, "a"), _core_body(b, "b"), **coefficients)
 
     # Springs and joints (anchors are world points or body-frame points (x, y)).
 
@@ -517,8 +528,8 @@ class World2D:
         """A Hooke spring between body-frame anchors of a and b (or a world point when b is
         None); rest_length None takes the distance now."""
         return self._world.add_spring(
-            a._body,
-            None if b is None else b._body,
+            _core_body(a, "a"),
+            _core_body_or_world(b, "b"),
             stiffness=stiffness,
             damping=damping,
             rest_length=rest_length,
@@ -538,8 +549,8 @@ class World2D:
     ) -> Any:
         """A rigid rod between body-frame anchors (a world point when b is None)."""
         return self._world.add_distance_joint(
-            a._body,
-            None if b is None else b._body,
+            _core_body(a, "a"),
+            _core_body_or_world(b, "b"),
             _lift(anchor_a, "anchor_a"),
             _lift(anchor_b, "anchor_b"),
             length,
@@ -558,8 +569,8 @@ class World2D:
     ) -> Any:
         """A rope: the anchors at most max_length apart (default: their distance now)."""
         return self._world.add_rope_joint(
-            a._body,
-            None if b is None else b._body,
+            _core_body(a, "a"),
+            _core_body_or_world(b, "b"),
             _lift(anchor_a, "anchor_a"),
             _lift(anchor_b, "anchor_b"),
             max_length,
@@ -581,8 +592,8 @@ class World2D:
         [-pi, pi]) of b relative to a from now; motor: (speed rad/s, max_torque N m)."""
         at = a.position if anchor is None else anchor
         return self._world.add_hinge_joint(
-            a._body,
-            None if b is None else b._body,
+            _core_body(a, "a"),
+            _core_body_or_world(b, "b"),
             _lift(at, "anchor"),
             (0.0, 0.0, 1.0),
             limits,
@@ -592,7 +603,9 @@ class World2D:
 
     def add_weld_joint(self, a: Body2D, b: Body2D | None = None, *, collide: bool = False) -> Any:
         """Holds a and b (or a and the world) together as they are now."""
-        return self._world.add_fixed_joint(a._body, None if b is None else b._body, collide=collide)
+        return self._world.add_fixed_joint(
+            _core_body(a, "a"), _core_body_or_world(b, "b"), collide=collide
+        )
 
     def add_mouse_joint(
         self,
@@ -607,7 +620,7 @@ class World2D:
         """A soft spring pulling the world point `point` of a (default: its centre) to
         `target`, as a mouse drags a body; move it with joint.target = (x, y, 0)."""
         return self._world.add_mouse_joint(
-            a._body,
+            _core_body(a, "a"),
             _lift(target, "target"),
             None if point is None else _lift(point, "point"),
             frequency=frequency,
