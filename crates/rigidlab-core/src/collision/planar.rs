@@ -383,3 +383,93 @@ pub fn ground_polygon(
     }
     n.extend(0.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::in_plane::turn;
+
+    fn frame(x: f64, y: f64, angle: f64) -> Frame {
+        Frame::of(DVec3::new(x, y, 0.0), turn(angle))
+    }
+
+    #[test]
+    fn a_box_resting_on_a_box_touches_at_its_two_bottom_corners() {
+        let (a, b) = (
+            Polygon::rectangle(DVec2::new(1.0, 0.5)).unwrap(),
+            Polygon::rectangle(DVec2::new(0.2, 0.2)).unwrap(),
+        );
+        let mut out = Vec::new();
+        let n = polygon_polygon(
+            &a,
+            &frame(0.0, 0.0, 0.0),
+            &b,
+            &frame(0.3, 0.69, 0.0),
+            0.05,
+            &mut out,
+        )
+        .unwrap();
+        assert!((n - DVec3::Y).length() < 1e-15);
+        assert_eq!(out.len(), 2);
+        for p in &out {
+            assert!((p.separation + 0.01).abs() < 1e-12, "{p:?}");
+            assert!((p.on_b.y - 0.49).abs() < 1e-12 && (p.on_a.y - 0.5).abs() < 1e-12);
+            assert_eq!((p.on_a.z, p.on_b.z), (0.0, 0.0));
+        }
+        let xs = [
+            out[0].on_b.x.min(out[1].on_b.x),
+            out[0].on_b.x.max(out[1].on_b.x),
+        ];
+        assert!((xs[0] - 0.1).abs() < 1e-12 && (xs[1] - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_circle_beyond_a_corner_meets_it_along_the_line_to_the_corner() {
+        let square = Polygon::rectangle(DVec2::new(1.0, 1.0)).unwrap();
+        let mut out = Vec::new();
+        let c = DVec3::new(1.3, 1.4, 0.0);
+        let n = polygon_circle(&square, &frame(0.0, 0.0, 0.0), c, 0.6, 0.0, &mut out).unwrap();
+        assert!((n - DVec3::new(0.6, 0.8, 0.0)).length() < 1e-15);
+        assert!((out[0].separation - (0.5 - 0.6)).abs() < 1e-15);
+        assert!((out[0].on_a - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-15);
+    }
+
+    #[test]
+    fn a_capsule_standing_on_a_box_touches_at_its_lower_end() {
+        let floor = Polygon::rectangle(DVec2::new(2.0, 0.5)).unwrap();
+        let mut out = Vec::new();
+        let core = [DVec3::new(0.4, 0.8, 0.0), DVec3::new(0.4, 1.6, 0.0)];
+        let n = polygon_capsule(&floor, &frame(0.0, 0.0, 0.0), core, 0.31, 0.01, &mut out).unwrap();
+        assert!((n - DVec3::Y).length() < 1e-15);
+        assert_eq!(out.len(), 1);
+        assert!((out[0].separation + 0.01).abs() < 1e-12);
+        assert!((out[0].on_b - DVec3::new(0.4, 0.49, 0.0)).length() < 1e-12);
+    }
+
+    #[test]
+    fn a_tilted_box_meets_the_ground_at_its_lowest_corner() {
+        let b = Polygon::rectangle(DVec2::new(0.5, 0.5)).unwrap();
+        let a = std::f64::consts::FRAC_PI_4;
+        let mut out = Vec::new();
+        let n = ground_polygon(
+            DVec3::Y,
+            DVec3::ZERO,
+            &b,
+            &frame(0.0, 0.7, a),
+            0.0,
+            &mut out,
+        );
+        assert_eq!(n, DVec3::Y);
+        assert_eq!(out.len(), 1);
+        assert!((out[0].separation - (0.7 - 0.5 * 2f64.sqrt())).abs() < 1e-15);
+    }
+
+    #[test]
+    fn frames_compose_and_invert() {
+        let (f, g) = (frame(1.0, -2.0, 0.7), frame(-3.0, 0.5, -2.1));
+        let p = DVec2::new(0.3, 0.9);
+        let q = g.apply(p);
+        assert!((f.apply(f.relative(&g).apply(p)) - q).length() < 1e-14);
+        assert!((f.local(f.apply(p)) - p).length() < 1e-15);
+    }
+}
