@@ -5,6 +5,7 @@ plane itself (nothing ever leaves it).
 Each test states the theory it checks and the tolerance it allows.
 """
 
+import json
 import math
 import pickle
 
@@ -501,3 +502,28 @@ def test_a_3d_body_cannot_join_a_2d_world_and_back():
     with pytest.raises(TypeError, match="expected a rigidlab.Body"):
         w3.add_hinge_joint(flat, anchor=(0, 0, 0))
     assert w2.joints == [] and w3.joints == []
+
+
+def test_links_that_would_leave_the_plane_are_refused_from_the_api_and_from_files():
+    w = rl.World2D()
+    a = w.add_circle(0.1, mass=1.0, position=(0, -1))
+    w.add_pin_joint(a, anchor=(0, 0))
+    w.add_spring(a, stiffness=10.0, anchor_b=(1, 0))
+    with pytest.raises(ValueError, match="axis.*about z"):
+        w._world.add_hinge_joint(a._body, None, (0, 0, 0), (1, 0, 0))
+    with pytest.raises(ValueError, match="anchor_b.*x-y plane"):
+        w._world.add_spring(a._body, stiffness=1.0, anchor_b=(0, 0, 1))
+    assert len(w.joints) == 1 and len(w.springs) == 1
+    text = w.to_json()
+    scene = json.loads(text)
+    scene["springs"][0]["anchor_b"] = [1.0, 0.0, 0.5]
+    with pytest.raises(ValueError, match=r"springs\[0\].*anchor_b"):
+        rl.World2D.from_json(json.dumps(scene))
+    scene = json.loads(text)
+    scene["joints"][0]["kind"]["axis_a"] = [0.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match=r"joints\[0\].*axis"):
+        rl.World2D.from_json(json.dumps(scene))
+    scene = json.loads(text)
+    scene["bodies"][0]["position"] = [0.0, -1.0, 0.25]
+    with pytest.raises(ValueError, match=r"bodies\[0\].*position"):
+        rl.World2D.from_json(json.dumps(scene))

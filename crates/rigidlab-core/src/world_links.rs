@@ -94,6 +94,32 @@ impl World {
         Ok((pa, pb))
     }
 
+    /// In a 2D world a link lies in the plane: anchors with no z, a hinge turning about z.
+    pub(crate) fn check_planar_link(
+        &self,
+        anchor_a: DVec3,
+        anchor_b: DVec3,
+        kind: Option<&JointKind>,
+    ) -> Result<()> {
+        if !self.state.settings.planar {
+            return Ok(());
+        }
+        crate::in_plane::check_vector("anchor_a", anchor_a)?;
+        crate::in_plane::check_vector("anchor_b", anchor_b)?;
+        if let Some(JointKind::Hinge { axis_a, axis_b, .. }) = kind {
+            for axis in [axis_a, axis_b] {
+                if axis.x != 0.0 || axis.y != 0.0 {
+                    return Err(Error::invalid(
+                        "axis",
+                        format!("{:?}", axis.to_array()),
+                        "a hinge of a 2D world turns about z",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn take_handle(&mut self) -> u64 {
         self.state.next_handle += 1;
         self.state.next_handle - 1
@@ -126,6 +152,7 @@ impl World {
             rest_length,
         };
         spring.check()?;
+        self.check_planar_link(spring.anchor_a, spring.anchor_b, None)?;
         self.take_handle();
         self.state.springs.push(spring.clone());
         self.content_changed();
@@ -187,6 +214,7 @@ impl World {
             collide: false,
         };
         joint.check()?;
+        self.check_planar_link(joint.anchor_a, joint.anchor_b, Some(&joint.kind))?;
         self.take_handle();
         let handle = joint.handle;
         self.state.joints.push(joint);

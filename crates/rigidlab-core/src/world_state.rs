@@ -59,11 +59,17 @@ impl World {
                 }
                 Ok(())
             };
+        // What a 2D world's links must keep to stay in its plane, as its edits check it.
+        let plane = World::new(Settings {
+            planar: state.settings.planar,
+            ..Settings::default()
+        });
         for (i, s) in state.springs.iter().enumerate() {
             link(
                 format!("springs[{i}]"),
                 s.handle.0,
-                s.check(),
+                s.check()
+                    .and_then(|_| plane.check_planar_link(s.anchor_a, s.anchor_b, None)),
                 [Some(s.a), s.b],
             )?;
         }
@@ -71,15 +77,22 @@ impl World {
             link(
                 format!("joints[{i}]"),
                 j.handle.0,
-                j.check(),
+                j.check()
+                    .and_then(|_| plane.check_planar_link(j.anchor_a, j.anchor_b, Some(&j.kind))),
                 [Some(j.a), j.b],
             )?;
         }
         for (i, l) in state.loads.iter().enumerate() {
+            let in_plane = || -> Result<()> {
+                plane.planar_vector("force", l.force)?;
+                plane.planar_vector("local_point", l.local_point.unwrap_or_default())?;
+                plane.planar_spin("torque", l.torque)?;
+                Ok(())
+            };
             link(
                 format!("loads[{i}]"),
                 l.handle.0,
-                l.check(),
+                l.check().and_then(|_| in_plane()),
                 [Some(l.body), None],
             )?;
         }
