@@ -527,3 +527,26 @@ def test_links_that_would_leave_the_plane_are_refused_from_the_api_and_from_file
     scene["bodies"][0]["position"] = [0.0, -1.0, 0.25]
     with pytest.raises(ValueError, match=r"bodies\[0\].*position"):
         rl.World2D.from_json(json.dumps(scene))
+
+
+def test_bodies_name_their_2d_shapes_and_dimensions():
+    w = rl.World2D()
+    made = {
+        "ground": w.add_ground(normal=(0, 1), offset=-1.0),
+        "circle": w.add_circle(0.2),
+        "box": w.add_box((0.3, 0.1)),
+        "polygon": w.add_polygon([(0, 0), (1, 0), (0, 1)]),
+        "capsule": w.add_capsule(0.1, 0.4),
+        "segment": w.add_segment((0, 0), (2, 0), radius=0.05),
+    }
+    for name, body in made.items():
+        assert body.shape == name
+    assert made["circle"].dimensions == {"radius": 0.2}
+    assert made["capsule"].dimensions == {"radius": 0.1, "half_length": 0.4}
+    assert made["box"].dimensions["half_extents"] == [0.3, 0.1]
+    np.testing.assert_allclose(made["segment"].dimensions["vertices"], [[-1, 0], [1, 0]])
+    assert made["segment"].dimensions["radius"] == 0.05
+    ground = made["ground"].dimensions
+    np.testing.assert_allclose(ground["normal"], (0, 1), atol=1e-15)
+    assert ground["offset"] == pytest.approx(-1.0, abs=1e-15)
+    assert made["polygon"].dimensions["vertices"].shape == (3, 2)

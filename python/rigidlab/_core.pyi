@@ -99,7 +99,9 @@ class Body:
     name: str | None
     color: tuple[float, float, float] | None
     @property
-    def shape(self) -> Literal["sphere", "box", "plane"]: ...
+    def shape(
+        self,
+    ) -> Literal["sphere", "box", "capsule", "convex", "plane", "polygon", "segment"]: ...
     @property
     def dimensions(self) -> dict[str, float | Array]: ...
     restitution: float | None

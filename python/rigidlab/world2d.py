@@ -97,7 +97,7 @@ class Body2D:
     # The engine body's attributes a 2D body shares as they are.
     _SHARED = frozenset(
         {
-            "id", "index", "name", "kind", "shape", "mass", "restitution", "friction",
+            "id", "index", "name", "kind", "mass", "restitution", "friction",
             "static_friction", "tangential_restitution", "color", "linear_damping",
             "angular_damping", "quadratic_drag", "gravity_scale", "sleeping", "alive", "angle",
             "kinetic_energy",
@@ -129,6 +129,15 @@ class Body2D:
     def __repr__(self) -> str:
         x, y = self.position
         return f"<Body2D {self.id} {self.shape} at ({x:g}, {y:g}), angle {self.angle:g}>"
+
+    # The engine's shapes by their 2D names.
+    _SHAPES = {"sphere": "circle", "plane": "ground"}
+
+    @property
+    def shape(self) -> str:
+        """The shape: "circle", "box", "polygon", "capsule", "segment" or "ground"."""
+        core = self._body.shape
+        return Body2D._SHAPES.get(core, core)
 
     @property
     def position(self) -> np.ndarray:
@@ -173,11 +182,11 @@ class Body2D:
         {"vertices"} ((m, 2), about the centroid) for a polygon, {"radius", "half_length"} for
         a capsule, {"vertices", "radius"} for a segment, {"normal", "offset"} for a ground."""
         d = dict(self._body.dimensions)
-        if self.shape == "sphere":
+        if self.shape == "circle":
             return {"radius": d["radius"]}
         if self.shape == "capsule":
             return {"radius": d["radius"], "half_length": d["half_height"]}
-        if self.shape == "plane":
+        if self.shape == "ground":
             return {"normal": np.asarray(d["normal"])[:2], "offset": d["offset"]}
         return d
 

@@ -241,7 +241,8 @@ impl PyBody {
         self.edit(py, |w| w.set_color(self.handle, color))
     }
 
-    /// The shape's type: "sphere", "box", "capsule", "convex" or "plane".
+    /// The shape's type: "sphere", "box", "capsule", "convex" or "plane"; in a 2D world also
+    /// "polygon" and "segment" (rigidlab.Body2D names them in 2D).
     #[getter]
     fn shape(&self, py: Python<'_>) -> PyResult<&'static str> {
         self.read(py, |b| b.shape.type_name())
