@@ -161,7 +161,7 @@ class Spring:
     def alive(self) -> bool: ...
     def remove(self) -> bool: ...
 
-JointKind: TypeAlias = Literal["distance", "rope", "ball", "hinge", "fixed", "mouse"]
+JointKind: TypeAlias = Literal["distance", "rope", "ball", "hinge", "fixed", "mouse", "pulley"]
 
 @final
 class Joint:
@@ -334,6 +334,19 @@ class World:
         anchor_a: Vec3 = (0, 0, 0),
         anchor_b: Vec3 = (0, 0, 0),
         max_length: float | None = None,
+        *,
+        collide: bool = False,
+    ) -> Joint: ...
+    def add_pulley_joint(
+        self,
+        a: Body,
+        b: Body,
+        ground_a: Vec3,
+        ground_b: Vec3,
+        anchor_a: Vec3 = (0, 0, 0),
+        anchor_b: Vec3 = (0, 0, 0),
+        ratio: float = 1.0,
+        length: float | None = None,
         *,
         collide: bool = False,
     ) -> Joint: ...

@@ -586,6 +586,34 @@ class World2D:
             collide=collide,
         )
 
+    def add_pulley_joint(
+        self,
+        a: Body2D,
+        b: Body2D,
+        ground_a: Any,
+        ground_b: Any,
+        anchor_a: Any = (0.0, 0.0),
+        anchor_b: Any = (0.0, 0.0),
+        ratio: float = 1.0,
+        length: float | None = None,
+        *,
+        collide: bool = False,
+    ) -> Any:
+        """A rope from a's anchor (body frame) over fixed pulleys at the world points
+        ground_a and ground_b down to b's anchor: la + ratio * lb stays at most `length`
+        (default: as now). Two weights on it are an Atwood machine."""
+        return self._world.add_pulley_joint(
+            _core_body(a, "a"),
+            _core_body(b, "b"),
+            _lift(ground_a, "ground_a"),
+            _lift(ground_b, "ground_b"),
+            _lift(anchor_a, "anchor_a"),
+            _lift(anchor_b, "anchor_b"),
+            ratio,
+            length,
+            collide=collide,
+        )
+
     def add_pin_joint(
         self,
         a: Body2D,

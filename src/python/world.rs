@@ -843,6 +843,42 @@ impl PyWorld {
         Self::joint_made(slf, h, collide)
     }
 
+    /// Adds a rope from anchor_a on a (body frame) up over a fixed pulley at the world point
+    /// ground_a, across to a second fixed pulley at ground_b and down to anchor_b on b: the
+    /// lengths la + ratio * lb stay at most `length` (default: as now). The taut rope pulls
+    /// both anchors towards their pulleys, with ratio times the tension on b (a ratio other
+    /// than 1 is a block and tackle), and goes slack otherwise. Two weights on it make an
+    /// Atwood machine. The pulleys are fixed and massless.
+    #[pyo3(signature = (a, b, ground_a, ground_b, anchor_a=None, anchor_b=None, ratio=None, length=None, *, collide=false))]
+    #[pyo3(
+        text_signature = "($self, a, b, ground_a, ground_b, anchor_a=(0, 0, 0), anchor_b=(0, 0, 0), ratio=1.0, length=None, *, collide=False)"
+    )]
+    #[allow(clippy::too_many_arguments)] // one per keyword of the Python signature
+    fn add_pulley_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+        ground_a: &Bound<'_, PyAny>,
+        ground_b: &Bound<'_, PyAny>,
+        anchor_a: Option<&Bound<'_, PyAny>>,
+        anchor_b: Option<&Bound<'_, PyAny>>,
+        ratio: Option<&Bound<'_, PyAny>>,
+        length: Option<&Bound<'_, PyAny>>,
+        collide: bool,
+    ) -> PyResult<PyJoint> {
+        let at = attachment(slf, a, Some(b), anchor_a, anchor_b)?;
+        let ground_a = crate::limits::coordinate3("ground_a", vec3(ground_a, "ground_a")?).py()?;
+        let ground_b = crate::limits::coordinate3("ground_b", vec3(ground_b, "ground_b")?).py()?;
+        let ratio = opt_float(ratio, "ratio")?.unwrap_or(1.0);
+        let l = opt_float(length, "length")?;
+        let h = slf
+            .borrow_mut()
+            .inner
+            .add_pulley_joint(at, ground_a, ground_b, ratio, l)
+            .py()?;
+        Self::joint_made(slf, h, collide)
+    }
+
     /// Adds a ball-and-socket joint at the world point `anchor`: a and b (or a and the world)
     /// keep that point in common and turn freely about it.
     /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).

@@ -341,7 +341,17 @@ impl Renderer {
                     let c = Color::new(0.95, 0.95, 0.95, 1.0);
                     let pa = bodies.get(j.a).map_or(a, |body| body.position);
                     draw_line_3d(v3(pa), v3(a), c);
-                    draw_line_3d(v3(a), v3(b), c);
+                    // A pulley's rope runs over its two pulleys.
+                    if let crate::dynamics::joints::JointKind::Pulley {
+                        ground_a, ground_b, ..
+                    } = j.kind
+                    {
+                        draw_line_3d(v3(a), v3(ground_a), c);
+                        draw_line_3d(v3(ground_a), v3(ground_b), c);
+                        draw_line_3d(v3(ground_b), v3(b), c);
+                    } else {
+                        draw_line_3d(v3(a), v3(b), c);
+                    }
                     if let Some(pb) = j.b.and_then(|h| bodies.get(h)).map(|body| body.position) {
                         draw_line_3d(v3(b), v3(pb), c);
                     }

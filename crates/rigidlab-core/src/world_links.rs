@@ -106,6 +106,13 @@ impl World {
         }
         crate::in_plane::check_vector("anchor_a", anchor_a)?;
         crate::in_plane::check_vector("anchor_b", anchor_b)?;
+        if let Some(JointKind::Pulley {
+            ground_a, ground_b, ..
+        }) = kind
+        {
+            crate::in_plane::check_vector("ground_a", *ground_a)?;
+            crate::in_plane::check_vector("ground_b", *ground_b)?;
+        }
         if let Some(JointKind::Hinge { axis_a, axis_b, .. }) = kind {
             for axis in [axis_a, axis_b] {
                 if axis.x != 0.0 || axis.y != 0.0 {
@@ -257,6 +264,35 @@ impl World {
                 Ok((pb - pa).length())
             }
         }
+    }
+
+    /// A rope from a's anchor over fixed pulleys at world points `ground_a` and `ground_b` to
+    /// b's anchor (see `JointKind::Pulley`); length None takes the rope's length now.
+    pub fn add_pulley_joint(
+        &mut self,
+        at: Attachment,
+        ground_a: DVec3,
+        ground_b: DVec3,
+        ratio: f64,
+        length: Option<f64>,
+    ) -> Result<JointHandle> {
+        self.check_attachment(&at)?;
+        self.planar_vector("ground_a", ground_a)?;
+        self.planar_vector("ground_b", ground_b)?;
+        let length = match length {
+            Some(l) => l,
+            None => {
+                let (pa, pb) = self.anchors_now(&at)?;
+                (pa - ground_a).length() + ratio * (pb - ground_b).length()
+            }
+        };
+        let kind = JointKind::Pulley {
+            ground_a,
+            ground_b,
+            ratio,
+            length,
+        };
+        self.push_joint(at, kind)
     }
 
     /// A rope: the anchors stay at most max_length apart; None takes their current distance.

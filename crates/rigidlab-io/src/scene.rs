@@ -208,6 +208,12 @@ pub enum JointKindData {
         damping_ratio: f64,
         max_force: Option<f64>,
     },
+    Pulley {
+        ground_a: DVec3,
+        ground_b: DVec3,
+        ratio: f64,
+        length: f64,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -448,6 +454,17 @@ impl SceneIo for World {
                             frequency: *frequency,
                             damping_ratio: *damping_ratio,
                             max_force: *max_force,
+                        },
+                        JointKind::Pulley {
+                            ground_a,
+                            ground_b,
+                            ratio,
+                            length,
+                        } => JointKindData::Pulley {
+                            ground_a: *ground_a,
+                            ground_b: *ground_b,
+                            ratio: *ratio,
+                            length: *length,
                         },
                     },
                     anchor_a: j.anchor_a,
@@ -729,6 +746,17 @@ impl SceneIo for World {
                     frequency: *frequency,
                     damping_ratio: *damping_ratio,
                     max_force: *max_force,
+                },
+                JointKindData::Pulley {
+                    ground_a,
+                    ground_b,
+                    ratio,
+                    length,
+                } => JointKind::Pulley {
+                    ground_a: *ground_a,
+                    ground_b: *ground_b,
+                    ratio: *ratio,
+                    length: *length,
                 },
             };
             let joint = Joint {

@@ -321,7 +321,7 @@ impl JointTree {
             // One-sided and soft joints are no equalities to eliminate.
             if matches!(
                 kinds[j].kind,
-                JointKind::Rope { .. } | JointKind::Mouse { .. }
+                JointKind::Rope { .. } | JointKind::Mouse { .. } | JointKind::Pulley { .. }
             ) {
                 continue;
             }
@@ -642,7 +642,7 @@ fn equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Eq
                 e.m = 1;
             }
         }
-        JointKind::Rope { .. } | JointKind::Mouse { .. } => {}
+        JointKind::Rope { .. } | JointKind::Mouse { .. } | JointKind::Pulley { .. } => {}
     }
     e
 }

@@ -93,6 +93,16 @@ pub enum JointKind {
         damping_ratio: f64,
         max_force: Option<f64>,
     },
+    /// A rope over two fixed pulleys at world points `ground_a` and `ground_b`, from a's anchor
+    /// to b's: la + ratio lb <= length, la and lb the anchors' distances from their pulleys.
+    /// It pulls when taut (with `ratio` times the tension on b) and goes slack otherwise: an
+    /// Atwood machine, or with a ratio other than 1 a block and tackle.
+    Pulley {
+        ground_a: DVec3,
+        ground_b: DVec3,
+        ratio: f64,
+        length: f64,
+    },
 }
 
 /// Fastest response of a mouse joint (Hz): beyond what any step can resolve, the pull is as
@@ -101,6 +111,10 @@ const MOUSE_FREQUENCY: f64 = 1e6;
 
 /// Largest damping ratio of a mouse joint (far past critical, 1).
 const MOUSE_DAMPING: f64 = 1e3;
+
+/// Range of a pulley's ratio: a block and tackle of a million falls either way is already
+/// beyond what the solver resolves in f64 against the other side.
+const RATIO: (f64, f64) = (1e-6, 1e6);
 
 impl JointKind {
     /// Checks the kind's own values against the engine's ranges.
@@ -167,6 +181,17 @@ impl JointKind {
                     limits::within("max_force", *f, 0.0, limits::LOAD)?;
                 }
             }
+            JointKind::Pulley {
+                ground_a,
+                ground_b,
+                ratio,
+                length,
+            } => {
+                limits::coordinate3("ground_a", *ground_a)?;
+                limits::coordinate3("ground_b", *ground_b)?;
+                limits::within("ratio", *ratio, RATIO.0, RATIO.1)?;
+                limits::within("length", *length, 0.0, limits::SPAN)?;
+            }
         }
         Ok(())
     }
@@ -179,6 +204,7 @@ impl JointKind {
             JointKind::Hinge { .. } => "hinge",
             JointKind::Fixed { .. } => "fixed",
             JointKind::Mouse { .. } => "mouse",
+            JointKind::Pulley { .. } => "pulley",
         }
     }
 }
@@ -231,6 +257,13 @@ impl Joint {
     /// made from the API and from a scene file alike.
     pub fn check(&self) -> Result<()> {
         check_ends(self.a, self.b)?;
+        if matches!(self.kind, JointKind::Pulley { .. }) && self.b.is_none() {
+            return Err(Error::invalid(
+                "b",
+                "None",
+                "a pulley's rope runs between two bodies: give b",
+            ));
+        }
         if matches!(self.kind, JointKind::Mouse { .. }) && self.b.is_some() {
             return Err(Error::invalid(
                 "b",

@@ -23,6 +23,7 @@ mod distance;
 mod fixed;
 mod hinge;
 mod mouse;
+mod pulley;
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
 use crate::math::{skew, DMat3, DQuat, DVec3};
@@ -145,11 +146,19 @@ impl JointSolver {
             let (xa, qa) = (start.x[a], start.q[a]);
             let (xb, qb) = b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| (start.x[b], start.q[b]));
             let (ra0, rb0) = (qa * joint.anchor_a, qb * joint.anchor_b);
-            let n0 = ((xb + rb0) - (xa + ra0)).normalize_or_zero();
-            let axis0 = match &joint.kind {
+            let mut n0 = ((xb + rb0) - (xa + ra0)).normalize_or_zero();
+            let mut axis0 = match &joint.kind {
                 JointKind::Hinge { axis_a, .. } => qa * *axis_a,
                 _ => DVec3::ZERO,
             };
+            // A pulley's two directions, from each pulley to its anchor.
+            if let JointKind::Pulley {
+                ground_a, ground_b, ..
+            } = &joint.kind
+            {
+                n0 = (xa + ra0 - *ground_a).normalize_or_zero();
+                axis0 = (xb + rb0 - *ground_b).normalize_or_zero();
+            }
             self.rows.push(Row {
                 a,
                 b,
@@ -346,6 +355,20 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: 
         JointKind::Fixed { relative } => fixed::position(joint, row, s, dt, *relative, project),
         // Soft: nothing to hold at the step's end.
         JointKind::Mouse { .. } => 0.0,
+        JointKind::Pulley {
+            ground_a,
+            ground_b,
+            ratio,
+            length,
+        } => {
+            let rope = pulley::Rope {
+                ground_a: *ground_a,
+                ground_b: *ground_b,
+                ratio: *ratio,
+                length: *length,
+            };
+            pulley::position(joint, row, s, dt, &rope, project)
+        }
     }
 }
 
@@ -484,6 +507,20 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
                 max_force: *max_force,
             };
             mouse::velocity(joint, row, s, dt, &soft)
+        }
+        JointKind::Pulley {
+            ground_a,
+            ground_b,
+            ratio,
+            length,
+        } => {
+            let rope = pulley::Rope {
+                ground_a: *ground_a,
+                ground_b: *ground_b,
+                ratio: *ratio,
+                length: *length,
+            };
+            pulley::velocity(joint, row, s, &rope)
         }
     }
 }
