@@ -595,3 +595,53 @@ def test_a_block_and_tackle_trades_force_for_distance_and_a_slack_rope_lets_go()
     assert abs(b.position[1] - (y0 + 5 * t - 0.5 * G * t * t)) < 1e-9
     with pytest.raises(ValueError, match="b"):
         w._world.add_pulley_joint(a._body, None, (0, 0, 0), (1, 0, 0))
+
+
+@pytest.mark.parametrize("dt", STEPS)
+def test_a_slider_on_a_slope_runs_down_at_g_sin_without_turning_or_leaving_its_line(dt):
+    w = rl.World2D(dt=dt)
+    th = math.radians(30)
+    block = w.add_box((0.1, 0.05), mass=2.0, angle=th)
+    slide = w.add_slider_joint(block, anchor=(0, 0), axis=(math.cos(th), math.sin(th)))
+    w.step(round(1.0 / dt))
+    assert slide.kind == "slider"
+    assert rel(slide.translation, -0.5 * G * math.sin(th) * w.time**2) < 1e-9
+    assert block.angle == th
+    assert abs(np.dot(block.position, (-math.sin(th), math.cos(th)))) < 1e-12
+
+
+def test_a_slider_motor_drives_it_to_its_speed_and_a_limit_stops_it():
+    """No gravity: the motor (1 m/s, at most 100 N on 2 kg) reaches its speed in 0.02 s and
+    holds it; at the 0.5 m limit the block stops there, and the motor's reaction reads 0."""
+    w = rl.World2D(gravity=(0, 0))
+    block = w.add_box((0.1, 0.05), mass=2.0)
+    slide = w.add_slider_joint(
+        block, anchor=(0, 0), axis=(1, 0), limits=(-0.5, 0.5), motor=(1.0, 100.0)
+    )
+    w.run(0.25)
+    assert abs(block.velocity[0] - 1.0) < 1e-12 and block.velocity[1] == 0.0
+    # 0.02 s at 50 m/s^2, then 1 m/s: 0.01 + 0.23 m. A motor acts on velocities at the end of
+    # each step (as a hinge's does), so the travel trails that by half a step at its speed,
+    # to within a step's share of the ramp.
+    assert abs(slide.translation - (0.24 - 0.5 * w.dt)) < 50 * w.dt**2
+    w.run(1.0)
+    assert abs(slide.translation - 0.5) < 1e-12
+    assert abs(block.velocity[0]) < 1e-12
+    slide.motor = (-2.0, 100.0)
+    w.run(0.5)
+    assert abs(block.velocity[0] + 2.0) < 1e-12
+
+
+def test_a_pin_motor_turns_a_wheel_at_its_speed_within_its_torque():
+    """A motor of 3 rad/s and 0.5 N m on a disc of I = 0.01 kg m^2 (no gravity) spins it up at
+    50 rad/s^2 for 0.06 s, then holds 3 rad/s; its angle counts on past a turn."""
+    w = rl.World2D(gravity=(0, 0))
+    wheel = w.add_circle(0.1, mass=2.0)
+    pin = w.add_pin_joint(wheel, anchor=(0, 0), motor=(3.0, 0.5))
+    w.run(0.06)
+    assert abs(wheel.angular_velocity - 3.0) < 0.5 / 0.01 * w.dt + 1e-12
+    w.run(3.0)
+    assert abs(wheel.angular_velocity - 3.0) < 1e-12
+    assert wheel.angle > 2 * math.pi
+    assert np.abs(wheel.position).max() < 1e-12
+    assert pin.kind == "hinge"

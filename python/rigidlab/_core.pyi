@@ -161,7 +161,9 @@ class Spring:
     def alive(self) -> bool: ...
     def remove(self) -> bool: ...
 
-JointKind: TypeAlias = Literal["distance", "rope", "ball", "hinge", "fixed", "mouse", "pulley"]
+JointKind: TypeAlias = Literal[
+    "distance", "rope", "ball", "hinge", "fixed", "mouse", "pulley", "slider"
+]
 
 @final
 class Joint:
@@ -184,6 +186,8 @@ class Joint:
     def target_length(self) -> float | None: ...
     @property
     def angle(self) -> float | None: ...
+    @property
+    def translation(self) -> float | None: ...
     @property
     def limits(self) -> tuple[float, float] | None: ...
     motor: tuple[float, float] | None
@@ -359,6 +363,17 @@ class World:
         b: Body | None = None,
         anchor: Vec3 | None = None,
         axis: Vec3 = (0, 0, 1),
+        limits: tuple[float, float] | None = None,
+        motor: MotorSpec | None = None,
+        *,
+        collide: bool = False,
+    ) -> Joint: ...
+    def add_slider_joint(
+        self,
+        a: Body,
+        b: Body | None = None,
+        anchor: Vec3 | None = None,
+        axis: Vec3 = (1, 0, 0),
         limits: tuple[float, float] | None = None,
         motor: MotorSpec | None = None,
         *,

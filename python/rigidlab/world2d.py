@@ -638,6 +638,32 @@ class World2D:
             collide=collide,
         )
 
+    def add_slider_joint(
+        self,
+        a: Body2D,
+        b: Body2D | None = None,
+        anchor: Any = None,
+        axis: Any = (1.0, 0.0),
+        limits: Any = None,
+        motor: Any = None,
+        *,
+        collide: bool = False,
+    ) -> Any:
+        """A slider (prismatic joint) at the world point `anchor` (default: a's centre) along
+        the direction `axis`: b (or the world) keeps its angle against a and slides only along
+        the axis, which turns with a. limits: (lower, upper) travel in metres from now; motor:
+        (speed m/s, max force N). joint.translation reads the travel."""
+        at = a.position if anchor is None else anchor
+        return self._world.add_slider_joint(
+            _core_body(a, "a"),
+            _core_body_or_world(b, "b"),
+            _lift(at, "anchor"),
+            _lift(axis, "axis"),
+            limits,
+            motor,
+            collide=collide,
+        )
+
     def add_weld_joint(self, a: Body2D, b: Body2D | None = None, *, collide: bool = False) -> Any:
         """Holds a and b (or a and the world) together as they are now."""
         return self._world.add_fixed_joint(

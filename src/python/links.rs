@@ -75,21 +75,40 @@ pub fn pivot(
     ))
 }
 
-/// Hinge limits (lower, upper) in radians and a motor (speed, max_torque) or dict.
+/// The units a joint's limits and motor are given in: a hinge's turn, a slider's slide.
+#[derive(Clone, Copy)]
+pub struct Units {
+    pub limits: &'static str,
+    pub motor: &'static str,
+}
+
+pub const HINGE_UNITS: Units = Units {
+    limits: "radians",
+    motor: "speed in rad/s and max_torque in N m",
+};
+
+pub const SLIDER_UNITS: Units = Units {
+    limits: "metres",
+    motor: "speed in m/s and max_torque, the most force, in N",
+};
+
+/// Limits (lower, upper) and a motor (speed, max_torque) or dict, of a hinge or a slider.
 pub fn hinge_options(
     limits: Option<&Bound<'_, PyAny>>,
     motor: Option<&Bound<'_, PyAny>>,
+    units: Units,
 ) -> PyResult<HingeOptions> {
     let limits = match limits.filter(|o| !o.is_none()) {
         None => None,
         Some(l) => {
+            let expected = format!("limits: expected (lower, upper) in {}", units.limits);
             let v: Vec<Bound<'_, PyAny>> = l
                 .try_iter()
                 .and_then(|it| it.collect())
-                .map_err(|_| PyTypeError::new_err("limits: expected (lower, upper) in radians"))?;
+                .map_err(|_| PyTypeError::new_err(expected.clone()))?;
             if v.len() != 2 {
                 return Err(PyValueError::new_err(format!(
-                    "limits: expected (lower, upper) in radians, got {} values",
+                    "{expected}, got {} values",
                     v.len()
                 )));
             }
@@ -98,20 +117,18 @@ pub fn hinge_options(
     };
     Ok(HingeOptions {
         limits,
-        motor: motor_arg(motor)?,
+        motor: motor_arg(motor, units)?,
     })
 }
 
-fn motor_arg(motor: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Motor>> {
+fn motor_arg(motor: Option<&Bound<'_, PyAny>>, units: Units) -> PyResult<Option<Motor>> {
     let Some(m) = motor.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
     let (speed, torque) = if let Ok(d) = m.cast::<pyo3::types::PyDict>() {
         let get = |k: &str| {
             d.get_item(k).ok().flatten().ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "motor: missing '{k}' (give speed in rad/s and max_torque in N m)"
-                ))
+                PyValueError::new_err(format!("motor: missing '{k}' (give {})", units.motor))
             })
         };
         (get("speed")?, get("max_torque")?)
@@ -395,14 +412,23 @@ impl PyJoint {
         })
     }
 
-    /// The rod length of a distance joint, the maximum length of a rope, None otherwise.
+    /// The rod length of a distance joint, the maximum length of a rope or of a pulley's rope
+    /// (la + ratio lb), None otherwise.
     #[getter]
     fn target_length(&self, py: Python<'_>) -> PyResult<Option<f64>> {
         self.read(py, |j, _| match j.kind {
             JointKind::Distance { length } => Some(length),
             JointKind::Rope { max_length } => Some(max_length),
+            JointKind::Pulley { length, .. } => Some(length),
             _ => None,
         })
+    }
+
+    /// A slider's travel (m): how far a has slid along the axis relative to b (or the world)
+    /// since the joint was made; None for other joints.
+    #[getter]
+    fn translation(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        self.read(py, |j, w| j.translation(w.bodies()))
     }
 
     /// A hinge's angle (rad): how far a has turned about the axis relative to b (or the world)
@@ -412,28 +438,32 @@ impl PyJoint {
         self.read(py, |j, w| j.angle(w.bodies()))
     }
 
-    /// A hinge's limits (lower, upper) in radians, or None.
+    /// A hinge's limits (lower, upper) in radians, a slider's in metres, or None.
     #[getter]
     fn limits(&self, py: Python<'_>) -> PyResult<Option<(f64, f64)>> {
         self.read(py, |j, _| match j.kind {
-            JointKind::Hinge { limits, .. } => limits,
+            JointKind::Hinge { limits, .. } | JointKind::Slider { limits, .. } => limits,
             _ => None,
         })
     }
 
-    /// A hinge's motor as (speed rad/s of a relative to b about the axis, max_torque N m), or
-    /// None. Settable (None turns it off).
+    /// A hinge's motor as (speed rad/s of a relative to b about the axis, max_torque N m), a
+    /// slider's as (speed m/s of a along the axis relative to b, max force N), or None.
+    /// Settable (None turns it off).
     #[getter]
     fn motor(&self, py: Python<'_>) -> PyResult<Option<(f64, f64)>> {
         self.read(py, |j, _| match j.kind {
-            JointKind::Hinge { motor, .. } => motor.map(|m| (m.speed, m.max_torque)),
+            JointKind::Hinge { motor, .. } | JointKind::Slider { motor, .. } => {
+                motor.map(|m| (m.speed, m.max_torque))
+            }
             _ => None,
         })
     }
 
     #[setter(motor)]
     fn set_motor(&self, py: Python<'_>, motor: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let m = motor_arg(motor)?;
+        let slider = self.read(py, |j, _| matches!(j.kind, JointKind::Slider { .. }))?;
+        let m = motor_arg(motor, if slider { SLIDER_UNITS } else { HINGE_UNITS })?;
         PyWorld::get_mut(&self.world, py)?
             .inner
             .set_hinge_motor(self.handle, m)

@@ -11,7 +11,9 @@ use super::convert::{
     thread_count, values, vec2, vec3, vec3_or,
 };
 use super::errors::{in_use, IntoPyResult, RemovedBodyError};
-use super::links::{attachment, hinge_options, pivot, PyJoint, PySpring};
+use super::links::{
+    attachment, hinge_options, pivot, PyJoint, PySpring, HINGE_UNITS, SLIDER_UNITS,
+};
 use super::recording::{PyRecording, PySnapshot};
 use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::integrator::IntegratorKind;
@@ -916,11 +918,43 @@ impl PyWorld {
     ) -> PyResult<PyJoint> {
         let (ha, hb, p) = pivot(slf, a, b, anchor)?;
         let axis = vec3_or(axis, "axis", DVec3::Z)?;
-        let options = hinge_options(limits, motor)?;
+        let options = hinge_options(limits, motor, HINGE_UNITS)?;
         let h = slf
             .borrow_mut()
             .inner
             .add_hinge_joint(ha, hb, p, axis, options)
+            .py()?;
+        Self::joint_made(slf, h, collide)
+    }
+
+    /// Adds a slider (prismatic joint) at the world point `anchor` along the world direction
+    /// `axis`: b (or the world) keeps its orientation against a, and its anchor on the line
+    /// through a's along the axis, which turns with a; b only slides along it.
+    /// limits: (lower, upper) travel in metres along the axis from where it is now;
+    /// motor: (speed m/s, max force N) or a dict {"speed", "max_torque"}.
+    /// collide=True keeps a and b colliding with each other (jointed bodies do not, by default).
+    #[pyo3(signature = (a, b=None, anchor=None, axis=None, limits=None, motor=None, *, collide=false))]
+    #[pyo3(
+        text_signature = "($self, a, b=None, anchor=None, axis=(1, 0, 0), limits=None, motor=None, *, collide=False)"
+    )]
+    #[allow(clippy::too_many_arguments)] // one per keyword of the Python signature
+    fn add_slider_joint(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: Option<&Bound<'_, PyAny>>,
+        anchor: Option<&Bound<'_, PyAny>>,
+        axis: Option<&Bound<'_, PyAny>>,
+        limits: Option<&Bound<'_, PyAny>>,
+        motor: Option<&Bound<'_, PyAny>>,
+        collide: bool,
+    ) -> PyResult<PyJoint> {
+        let (ha, hb, p) = pivot(slf, a, b, anchor)?;
+        let axis = vec3_or(axis, "axis", DVec3::X)?;
+        let options = hinge_options(limits, motor, SLIDER_UNITS)?;
+        let h = slf
+            .borrow_mut()
+            .inner
+            .add_slider_joint(ha, hb, p, axis, options)
             .py()?;
         Self::joint_made(slf, h, collide)
     }

@@ -113,6 +113,9 @@ impl World {
             crate::in_plane::check_vector("ground_a", *ground_a)?;
             crate::in_plane::check_vector("ground_b", *ground_b)?;
         }
+        if let Some(JointKind::Slider { axis_a, .. }) = kind {
+            crate::in_plane::check_vector("axis", *axis_a)?;
+        }
         if let Some(JointKind::Hinge { axis_a, axis_b, .. }) = kind {
             for axis in [axis_a, axis_b] {
                 if axis.x != 0.0 || axis.y != 0.0 {
@@ -295,6 +298,34 @@ impl World {
         self.push_joint(at, kind)
     }
 
+    /// A slider at a world point, sliding along a world axis (see `JointKind::Slider`); the
+    /// limits and motor are along the axis (m, m/s and N).
+    pub fn add_slider_joint(
+        &mut self,
+        a: BodyHandle,
+        b: Option<BodyHandle>,
+        anchor: DVec3,
+        axis: DVec3,
+        options: HingeOptions,
+    ) -> Result<JointHandle> {
+        let at = Attachment::at_world_point(self, a, b, anchor)?;
+        self.check_attachment(&at)?;
+        let axis = limits::direction("axis", axis)?;
+        self.planar_vector("axis", axis)?;
+        let qa = self.body(a)?.orientation;
+        let qb = match b {
+            Some(b) => self.body(b)?.orientation,
+            None => DQuat::IDENTITY,
+        };
+        let kind = JointKind::Slider {
+            axis_a: qa.inverse() * axis,
+            relative: qa.inverse() * qb,
+            limits: options.limits,
+            motor: options.motor,
+        };
+        self.push_joint(at, kind)
+    }
+
     /// A rope: the anchors stay at most max_length apart; None takes their current distance.
     pub fn add_rope_joint(
         &mut self,
@@ -433,7 +464,7 @@ impl World {
             .find(|j| j.handle == h)
             .ok_or(Error::RemovedLink { what: "joint" })?;
         match &mut j.kind {
-            JointKind::Hinge { motor: m, .. } => {
+            JointKind::Hinge { motor: m, .. } | JointKind::Slider { motor: m, .. } => {
                 *m = motor;
                 self.content_changed();
                 Ok(())
@@ -441,7 +472,7 @@ impl World {
             other => Err(Error::invalid(
                 "motor",
                 other.name(),
-                "only a hinge joint has a motor",
+                "only a hinge or a slider joint has a motor",
             )),
         }
     }

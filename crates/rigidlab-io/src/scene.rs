@@ -214,6 +214,12 @@ pub enum JointKindData {
         ratio: f64,
         length: f64,
     },
+    Slider {
+        axis_a: DVec3,
+        relative: DQuat,
+        limits: Option<(f64, f64)>,
+        motor: Option<(f64, f64)>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -465,6 +471,17 @@ impl SceneIo for World {
                             ground_b: *ground_b,
                             ratio: *ratio,
                             length: *length,
+                        },
+                        JointKind::Slider {
+                            axis_a,
+                            relative,
+                            limits,
+                            motor,
+                        } => JointKindData::Slider {
+                            axis_a: *axis_a,
+                            relative: *relative,
+                            limits: *limits,
+                            motor: motor.map(|m| (m.speed, m.max_torque)),
                         },
                     },
                     anchor_a: j.anchor_a,
@@ -757,6 +774,17 @@ impl SceneIo for World {
                     ground_b: *ground_b,
                     ratio: *ratio,
                     length: *length,
+                },
+                JointKindData::Slider {
+                    axis_a,
+                    relative,
+                    limits,
+                    motor,
+                } => JointKind::Slider {
+                    axis_a: *axis_a,
+                    relative: *relative,
+                    limits: *limits,
+                    motor: motor.map(|(speed, max_torque)| Motor { speed, max_torque }),
                 },
             };
             let joint = Joint {

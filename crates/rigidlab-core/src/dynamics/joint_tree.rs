@@ -321,7 +321,10 @@ impl JointTree {
             // One-sided and soft joints are no equalities to eliminate.
             if matches!(
                 kinds[j].kind,
-                JointKind::Rope { .. } | JointKind::Mouse { .. } | JointKind::Pulley { .. }
+                JointKind::Rope { .. }
+                    | JointKind::Mouse { .. }
+                    | JointKind::Pulley { .. }
+                    | JointKind::Slider { .. }
             ) {
                 continue;
             }
@@ -642,7 +645,10 @@ fn equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Eq
                 e.m = 1;
             }
         }
-        JointKind::Rope { .. } | JointKind::Mouse { .. } | JointKind::Pulley { .. } => {}
+        JointKind::Rope { .. }
+        | JointKind::Mouse { .. }
+        | JointKind::Pulley { .. }
+        | JointKind::Slider { .. } => {}
     }
     e
 }

@@ -11,8 +11,9 @@ use crate::math::{DQuat, DVec3};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JointHandle(pub u64);
 
-/// A hinge motor: drives the relative angular speed about the axis towards `speed` (rad/s)
-/// with at most `max_torque` (N m).
+/// A motor: a hinge's drives the relative angular speed about its axis towards `speed`
+/// (rad/s) with at most `max_torque` (N m); a slider's drives the relative speed along its
+/// axis towards `speed` (m/s) with at most `max_torque` newtons of force.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Motor {
     pub speed: f64,
@@ -103,6 +104,16 @@ pub enum JointKind {
         ratio: f64,
         length: f64,
     },
+    /// A prismatic joint: b keeps the orientation `relative` against a (q_a^-1 q_b) and its
+    /// anchor on the line through a's anchor along `axis_a` (a's frame), so they only slide
+    /// along it. Limits bound the travel, how far a's anchor has slid along the axis from b's
+    /// (m; 0 where the joint was made), and the motor drives its rate (m/s).
+    Slider {
+        axis_a: DVec3,
+        relative: DQuat,
+        limits: Option<(f64, f64)>,
+        motor: Option<Motor>,
+    },
 }
 
 /// Fastest response of a mouse joint (Hz): beyond what any step can resolve, the pull is as
@@ -192,6 +203,29 @@ impl JointKind {
                 limits::within("ratio", *ratio, RATIO.0, RATIO.1)?;
                 limits::within("length", *length, 0.0, limits::SPAN)?;
             }
+            JointKind::Slider {
+                axis_a,
+                relative,
+                limits,
+                motor,
+            } => {
+                check_unit("axis_a", *axis_a)?;
+                limits::orientation("relative", *relative)?;
+                if let Some((lo, hi)) = *limits {
+                    limits::within("limits", lo, -limits::SPAN, limits::SPAN)?;
+                    limits::within("limits", hi, -limits::SPAN, limits::SPAN)?;
+                    if lo > hi {
+                        return Err(Error::invalid(
+                            "limits",
+                            format!("({lo}, {hi})"),
+                            "must be (lower, upper) with lower <= upper (m)",
+                        ));
+                    }
+                }
+                if let Some(m) = motor {
+                    m.check()?;
+                }
+            }
         }
         Ok(())
     }
@@ -205,6 +239,7 @@ impl JointKind {
             JointKind::Fixed { .. } => "fixed",
             JointKind::Mouse { .. } => "mouse",
             JointKind::Pulley { .. } => "pulley",
+            JointKind::Slider { .. } => "slider",
         }
     }
 }
@@ -284,6 +319,17 @@ impl Joint {
         let (xa, qa) = side_pose(bodies, Some(self.a))?;
         let (xb, qb) = side_pose(bodies, self.b)?;
         Some((xa + qa * self.anchor_a, xb + qb * self.anchor_b))
+    }
+
+    /// A slider's travel (m): how far a's anchor has slid along the axis from b's; None for
+    /// other joints.
+    pub fn translation(&self, bodies: &BodySet) -> Option<f64> {
+        let JointKind::Slider { axis_a, .. } = &self.kind else {
+            return None;
+        };
+        let (_, qa) = side_pose(bodies, Some(self.a))?;
+        let (pa, pb) = self.world_anchors(bodies)?;
+        Some((pa - pb).dot(qa * *axis_a))
     }
 
     /// The hinge angle (rad) for a hinge, None otherwise.

@@ -24,6 +24,7 @@ mod fixed;
 mod hinge;
 mod mouse;
 mod pulley;
+mod slider;
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
 use crate::math::{skew, DMat3, DQuat, DVec3};
@@ -369,6 +370,20 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: 
             };
             pulley::position(joint, row, s, dt, &rope, project)
         }
+        JointKind::Slider {
+            axis_a,
+            relative,
+            limits,
+            motor,
+        } => {
+            let slide = slider::Slide {
+                axis_a: *axis_a,
+                relative: *relative,
+                limits: *limits,
+                motor: *motor,
+            };
+            slider::position(joint, row, s, dt, &slide)
+        }
     }
 }
 
@@ -521,6 +536,20 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
                 length: *length,
             };
             pulley::velocity(joint, row, s, &rope)
+        }
+        JointKind::Slider {
+            axis_a,
+            relative,
+            limits,
+            motor,
+        } => {
+            let slide = slider::Slide {
+                axis_a: *axis_a,
+                relative: *relative,
+                limits: *limits,
+                motor: *motor,
+            };
+            slider::velocity(joint, row, s, dt, &slide)
         }
     }
 }
