@@ -217,12 +217,7 @@ def test_oblique_disc_collision_of_the_sandbox_simulator():
     restitution 1, kinetic friction 0.5. A at rest; B arrives at (-1, 0) m/s spinning at
     +2 rad/s and hits A head-on. Measured there and by theory: v'_A = (-1, -0.5),
     v'_B = (0, 0.5) (1e-9)."""
-    w = rl.World2D(gravity=(0, 0))
-    a = w.add_circle(2.0, mass=1.0, restitution=1.0, friction=0.5)
-    b = w.add_circle(
-        2.0, mass=1.0, position=(4.5, 0), velocity=(-1, 0), angular_velocity=2.0,
-        restitution=1.0, friction=0.5,
-    )  # fmt: skip
+    w, (a, b) = rl.presets2d.oblique_discs()
     w.run(1.0)
     np.testing.assert_allclose(a.velocity, (-1, -0.5), rtol=0, atol=1e-9)
     np.testing.assert_allclose(b.velocity, (0, 0.5), rtol=0, atol=1e-9)
@@ -235,21 +230,90 @@ def test_tilted_square_bounces_with_its_energy_kept():
     """Experiment 2 of the 2D sandbox simulator: a tilted square dropped on a pad, no
     friction, restitution 1: potential, translational and rotational energy trade off at
     every bounce while the total stays constant, to 1e-9 of it over 15 s."""
-    w = rl.World2D()
-    w.add_box((3.0, 0.25), kind="static", position=(0, -0.25), restitution=1.0, friction=0.0)
-    sq = w.add_box(
-        (0.2, 0.2), mass=1.0, position=(0, 1.5), angle=0.4, restitution=1.0, friction=0.0
-    )
+    w, (sq,) = rl.presets2d.tilted_square()
     e0 = w.energy()["total"]
-    worst, rotational = 0.0, 0.0
+    worst, rotational, bounces, falling = 0.0, 0.0, 0, False
     for _ in range(15 * 60):
         w.step(4)
         e = w.energy()
         worst = max(worst, abs(e["total"] - e0))
         rotational = max(rotational, e["rotational"])
+        if sq.velocity[1] < 0:
+            falling = True
+        elif falling:
+            bounces, falling = bounces + 1, False
     assert worst <= 1e-9 * abs(e0)
+    assert bounces >= 10
     assert rotational > 0.05 * abs(e0)  # the bounces turn it: energy is traded, not idle
     assert abs(sq.position[0]) < 1e-9  # no friction, no sideways push
+
+
+def test_squares_of_increasing_friction_on_a_ramp():
+    """Experiment 3 of the 2D sandbox simulator: on a 25 degree platform each square slides at
+    g (sin - mu cos) (1e-9 relative over 0.5 s) while that is positive; the roughest
+    (mu = 0.6 > tan 25) stays where it landed (1e-9 m)."""
+    w, squares = rl.presets2d.friction_incline()
+    th = math.radians(25.0)
+    down = np.array([math.cos(th), -math.sin(th)])
+    start = [b.position.copy() for b in squares]
+    w.run(0.5)
+    g = rl.presets2d.SANDBOX_G
+    for b, p0, mu in zip(squares, start, (0.05, 0.2, 0.35, 0.6)):
+        s = np.dot(b.position - p0, down)
+        a = g * (math.sin(th) - mu * math.cos(th))
+        if a > 0:
+            assert s > 0
+        else:
+            # It falls 0.02 m (across the slope) straight down, 0.02 tan down the slope, and
+            # its landing stops it there (resting up to the 0.1 mm slop deeper).
+            assert abs(s - 0.02 * math.tan(th)) < 1e-4 * math.tan(th)
+    # Once landed, each slides at its own rate.
+    w.run(0.2)
+    v0 = [np.dot(b.velocity, down) for b in squares]
+    w.run(0.5)
+    for b, v, mu in zip(squares, v0, (0.05, 0.2, 0.35, 0.6)):
+        a = g * (math.sin(th) - mu * math.cos(th))
+        measured = (np.dot(b.velocity, down) - v) / 0.5
+        if a > 0:
+            assert rel(measured, a) < 1e-9, (mu, measured, a)
+        else:
+            assert abs(np.dot(b.velocity, down)) < 1e-9
+
+
+def test_spring_weights_of_the_sandbox_simulator():
+    """Experiment 4 of the 2D sandbox simulator: the undamped weights keep their amplitude and
+    swing with period 2 pi sqrt(m / k) (shared by two springs: sqrt(m / 2k)), to 1e-4; the
+    damped ones and the plank come to rest."""
+    w, (single, damped, shared, *carriers, plank) = rl.presets2d.spring_weights()
+    m, k = 3.0, 150.0
+    rec = w.record()
+    w.run(12.0)
+    t = rec.time
+    for body, period in [
+        (single, 2 * math.pi * math.sqrt(m / k)),
+        (shared, 2 * math.pi * math.sqrt(m / (2 * k))),
+    ]:
+        # Started 0.15 m below its equilibrium.
+        y = rec.positions[:, body.index, 1]
+        y = y - (y[0] + 0.15)
+        ups = np.nonzero((y[:-1] < 0) & (y[1:] >= 0))[0]
+        crossings = t[ups] - y[ups] * (t[ups + 1] - t[ups]) / (y[ups + 1] - y[ups])
+        measured = (crossings[-1] - crossings[0]) / (len(crossings) - 1)
+        assert rel(measured, period) < 1e-4
+        assert rel(y[-len(y) // 4 :].max(), 0.15) < 1e-4  # amplitude kept
+    for body in (damped, *carriers, plank):
+        assert np.abs(body.velocity).max() < 1e-3
+
+
+def test_the_atwood_preset_and_the_air_table_preset():
+    w, (heavy, light) = rl.presets2d.atwood(3.0, 1.0)
+    w.run(0.5)
+    assert rel(1.0 - heavy.position[1], 0.5 * G * 0.5 * 0.25) < 1e-9
+    w, pucks = rl.presets2d.air_table(n=16)
+    e0 = w.energy()["kinetic"]
+    w.run(5.0)
+    assert rel(w.energy()["kinetic"], e0) < 1e-9
+    assert np.abs([p.position for p in pucks]).max() < 0.5 - 0.05
 
 
 # ---------------------------------------------------------------------------------------------

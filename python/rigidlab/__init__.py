@@ -12,7 +12,7 @@ Build a world of bodies, run it, and read every quantity back as numpy arrays::
 SI units throughout, y up, quaternions (x, y, z, w).
 """
 
-from . import _core, experiments, plot, presets
+from . import _core, experiments, plot, presets, presets2d
 from ._core import (
     Body,
     Joint,
@@ -49,6 +49,7 @@ __all__ = [
     "experiments",
     "plot",
     "presets",
+    "presets2d",
 ]
 
 # The compiled core hands some of its methods' work to Python (World.animate, World.view,
