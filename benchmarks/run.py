@@ -107,7 +107,7 @@ def header(engines, args) -> list[str]:
         f"Parameters: dt = 1/{round(1 / DT)} s, {args.steps} steps, {args.repeats} repetitions (engines alternating which goes first), medians; each engine's defaults otherwise (solver iterations, sleeping, threads); rigidlab steps a world on one thread; Rapier, which steps a world on all cores by default, is also timed on one thread in scenes 1 to 3, whose targets are single-threaded.",
         "Timings are of stepping only; building is reported separately. 'ratio' is the engine's time over rigidlab's (above 1: rigidlab is faster).",
         f"An engine gets at most {BUDGET:.0f} s of stepping per scene; past it the time per step comes from the steps done, which favours it (a pile gets dearer as it settles).",
-        "pymunk is 2D: its pile is discs in a 1 m wide bin, its pyramid squares; it is there for scale, not as the same scene.",
+        "pymunk is 2D: its pile is discs in a 1 m wide bin, its pyramid squares. rigidlab 2D (rl.World2D) runs the very same 2D scenes, so the two compare directly; against the 3D engines they are there for scale, not as the same scene.",
         "",
     ]
 

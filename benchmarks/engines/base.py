@@ -307,6 +307,7 @@ def available() -> dict[str, type]:
     found = {}
     for module, cls in [
         ("rigidlab_engine", "Rigidlab"),
+        ("rigidlab2d_engine", "Rigidlab2D"),
         ("pybullet_engine", "PyBullet"),
         ("mujoco_engine", "MuJoCo"),
         ("rapier_engine", "Rapier"),

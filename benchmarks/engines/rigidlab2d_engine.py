@@ -1,0 +1,224 @@
+import math
+
+import numpy as np
+import rigidlab as rl
+
+from .base import (
+    BATCH_BALL,
+    BIN,
+    BOB,
+    BOX,
+    CAPSULE,
+    DENSITY,
+    DT,
+    PIVOT,
+    WALL_HEIGHT,
+    Engine,
+    batch_starts,
+    cradle_centres,
+    gas_layout,
+    heap_layout,
+    hull_points,
+    incline_pose,
+    pendulum_bob,
+    pyramid_boxes,
+    sphere_grid,
+)
+
+
+class Rigidlab2D(Engine):
+    """rigidlab's 2D worlds (rl.World2D) on the scenes pymunk runs: the same discs, squares,
+    rectangles, capsules and polygons in the same 2D bins, masses from areas (DENSITY per m^2)."""
+
+    name = "rigidlab 2D"
+    version = rl.__version__
+    dims = "2d"
+    materials = "restitution and friction given to both bodies (the pair takes their average); static friction = kinetic friction"
+    batch_ways = (
+        "Python loop: w.step(n) per world",
+        "rl.step_many, 1 thread",
+        "rl.step_many, all cores",
+    )
+    serial_ways = batch_ways[:2]
+
+    def _bin(self, side=BIN, height=WALL_HEIGHT, gravity=True):
+        self.w = rl.World2D(dt=DT) if gravity else rl.World2D(gravity=(0, 0), dt=DT)
+        self.w.add_segment((-50, 0), (50, 0))
+        self.w.add_segment((-side / 2, 0), (-side / 2, height))
+        self.w.add_segment((side / 2, 0), (side / 2, height))
+
+    def _track(self, bodies):
+        self.bodies = bodies
+        self.rows = np.array([b.index for b in bodies])
+
+    def sphere_pile(self, n, radius, side=BIN):
+        self._bin(side)
+        self._track(
+            [
+                self.w.add_circle(radius, position=tuple(q[:2]), density=DENSITY)
+                for q in sphere_grid(n, radius, side, dims=self.dims)
+            ]
+        )
+
+    def pyramid(self, base, half):
+        self.w = rl.World2D(dt=DT)
+        self.w.add_segment((-50, 0), (50, 0))
+        self._track(
+            [
+                self.w.add_box((half, half), position=tuple(q[:2]), mass=1.0)
+                for q in pyramid_boxes(base, half)
+            ]
+        )
+
+    def mixed_heap(self, n, size):
+        kinds, centres, height = heap_layout(n, size, self.dims)
+        self._bin(height=height)
+        hull = _convex_outline(hull_points(size)[:, :2])
+        add = {
+            "sphere": lambda **kw: self.w.add_circle(size, **kw),
+            "box": lambda **kw: self.w.add_box((BOX[0] * size, BOX[1] * size), **kw),
+            "capsule": lambda **kw: self.w.add_capsule(CAPSULE[0] * size, CAPSULE[1] * size, **kw),
+            "hull": lambda **kw: self.w.add_polygon(hull, **kw),
+        }
+        self._track(
+            [add[k](position=tuple(q[:2]), density=DENSITY) for k, q in zip(kinds, centres)]
+        )
+
+    def gas(self, n, radius):
+        centres, velocities, side = gas_layout(n, radius, dims="2d")
+        self.w = rl.World2D(gravity=(0, 0), dt=DT)
+        h = side / 2
+        for a, b in [
+            ((-h, -h), (h, -h)),
+            ((h, -h), (h, h)),
+            ((h, h), (-h, h)),
+            ((-h, h), (-h, -h)),
+        ]:
+            self.w.add_segment(a, b, restitution=1.0, friction=0.0)
+        self._track(
+            [
+                self.w.add_circle(
+                    radius,
+                    position=tuple(q[:2]),
+                    velocity=tuple(v[:2]),
+                    density=DENSITY,
+                    restitution=1.0,
+                    friction=0.0,
+                )
+                for q, v in zip(centres, velocities)
+            ]
+        )
+
+    def free_bodies(self, n):
+        self.w = rl.World2D(gravity=(0, 0), dt=DT)
+        self._track(
+            [self.w.add_circle(0.5, position=(3.0 * (i % 100), 3.0 * (i // 100))) for i in range(n)]
+        )
+
+    @staticmethod
+    def _bounce_world(height, radius, restitution):
+        w = rl.World2D(dt=DT)
+        w.add_ground(restitution=restitution)
+        ball = w.add_circle(
+            radius, position=(0.0, height + radius), density=DENSITY, restitution=restitution
+        )
+        return w, ball
+
+    def bounce(self, height, radius, restitution):
+        self.w, ball = self._bounce_world(height, radius, restitution)
+        self._track([ball])
+
+    def incline(self, angle, friction, half):
+        _, centre, _ = incline_pose(angle, half)
+        self.w = rl.World2D(dt=DT)
+        along = 5.0 * np.array([math.cos(angle), math.sin(angle)])
+        self.w.add_segment(tuple(-along), tuple(along), friction=friction)
+        self._track(
+            [
+                self.w.add_box(
+                    (half, half),
+                    position=tuple(centre[:2]),
+                    angle=angle,
+                    density=DENSITY,
+                    friction=friction,
+                )
+            ]
+        )
+
+    def cradle(self, n, radius, gap, speed):
+        self.w = rl.World2D(gravity=(0, 0), dt=DT)
+        self._track(
+            [
+                self.w.add_circle(radius, position=tuple(q[:2]), density=DENSITY, restitution=1.0)
+                for q in cradle_centres(n, radius, gap)
+            ]
+        )
+        self.bodies[0].velocity = (speed, 0.0)
+
+    @staticmethod
+    def _pendulum_world(angle):
+        w = rl.World2D(dt=DT)
+        bob = w.add_circle(BOB, position=tuple(pendulum_bob(angle)[:2]), density=DENSITY)
+        w.add_distance_joint(bob, None, anchor_b=PIVOT[:2])
+        return w, bob
+
+    def batch(self, n, scene):
+        made = [
+            self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s)
+            for s in batch_starts(n, scene)
+        ]
+        self.worlds = [w for w, _ in made]
+        self.batch_rows = [b.index for _, b in made]
+        rl.step_many([self._bounce_world(1.0, *BATCH_BALL)[0]], 1)
+
+    def step_batch(self, steps, way):
+        if way == self.batch_ways[0]:
+            for w in self.worlds:
+                w.step(steps)
+        else:
+            rl.step_many(self.worlds, steps, threads=1 if way == self.batch_ways[1] else None)
+
+    def batch_positions(self):
+        return np.array([(*w.positions[i], 0.0) for w, i in zip(self.worlds, self.batch_rows)])
+
+    def step(self, steps):
+        self.w.step(steps)
+
+    def positions(self):
+        return _lift(self.w.positions[self.rows])
+
+    def velocities(self):
+        return _lift(self.w.velocities[self.rows])
+
+    def export(self):
+        pos = _lift(self.w.positions)
+        angle = self.w.angles
+        q = np.zeros((len(angle), 4))
+        q[:, 2] = np.sin(angle / 2)
+        q[:, 3] = np.cos(angle / 2)
+        return pos, q
+
+
+def _lift(xy):
+    return np.column_stack([xy, np.zeros(len(xy))])
+
+
+def _convex_outline(points):
+    """The convex hull of 2D points, counter-clockwise (what pymunk.Poly makes of the same)."""
+    pts = sorted(map(tuple, points))
+
+    def half(seq):
+        out = []
+        for p in seq:
+            while (
+                len(out) >= 2
+                and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                <= 0
+            ):
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(reversed(pts))
+    return lower[:-1] + upper[:-1]
