@@ -301,6 +301,39 @@ def test_a_planar_world_opens_in_the_2d_view(tmp_path, display):
     assert cx > W / 2 and cy > H / 2
 
 
+def test_a_2d_world_is_drawn_to_scale_in_the_plane_with_its_grid(tmp_path, display):
+    """A World2D: a red disc, a green box and a blue triangle in a row 1 m apart at the same
+    height, no gravity. The orthographic view draws them on one pixel row, equally spaced,
+    the disc as wide as its diameter at the view's scale (10%), in the centre of the view (the
+    scene is symmetric about x = 0); the grid's lines are drawn over the background."""
+    w = rl.World2D(gravity=(0, 0))
+    w.add_circle(0.25, position=(-1.0, 0.5), color=COLOURS["r"])
+    w.add_box((0.25, 0.25), position=(0.0, 0.5), color=COLOURS["g"])
+    w.add_polygon([(0.75, 0.25), (1.25, 0.25), (1.0, 0.75)], color=COLOURS["b"])
+    scene = tmp_path / "flat.json"
+    w.save(scene)
+    img = screenshot(scene, 2, display, "--paused", "--no-hud", "--size", f"{W}x{H}")
+    centres, sizes = {}, {}
+    for ch, k in (("r", 0), ("g", 1), ("b", 2)):
+        others = np.delete(img, k, axis=2).max(axis=2)
+        mask = np.argwhere(img[:, :, k] > 1.6 * others + 10)
+        assert len(mask) > 100, ch
+        centres[ch] = mask.mean(axis=0)
+        sizes[ch] = mask[:, 1].max() - mask[:, 1].min() + 1
+    (ry, rx), (gy, gx), (by, bx) = centres["r"], centres["g"], centres["b"]
+    spacing = gx - rx
+    assert rx < gx < bx
+    assert abs((bx - gx) - spacing) < 0.03 * spacing
+    assert abs(gx - W / 2) < 0.03 * spacing
+    # The disc and the box's centres on one row (the triangle's centroid sits 1/12 m lower).
+    assert abs(ry - gy) < 0.03 * spacing
+    assert abs(by - (gy + spacing / 12)) < 0.03 * spacing
+    assert sizes["r"] == pytest.approx(0.5 * spacing, rel=0.1)
+    # The grid: faint lines a little lighter than the background, across the empty top rows.
+    top = img[5:40, :, :].mean(axis=2)
+    assert top.max() - np.median(top) > 3
+
+
 # ---------------------------------------------------------------------------------------------
 # Replays
 

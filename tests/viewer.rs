@@ -13,7 +13,7 @@ use rigidlab::scene::SceneIo;
 use rigidlab::stream::reader::StreamReader;
 use rigidlab::stream::replay::Replay;
 use rigidlab::stream::{Frame, Message};
-use rigidlab::viewer::state::{Command, Mode, ViewerState};
+use rigidlab::viewer::state::{Command, Mode, Tool, ViewerState};
 use rigidlab::{IntegratorKind, World};
 
 fn bouncing_world() -> World {
@@ -465,4 +465,87 @@ fn a_stream_that_starts_empty_is_framed_when_bodies_arrive_and_reloads_get_new_m
     );
     state.receive(Message::scene_of(&w));
     assert!(!state.scene_changed, "a body more keeps the camera");
+}
+
+/// A 2D world with a floor line: the sandbox draws in it.
+fn flat_world() -> World {
+    let mut w = World::new(rigidlab::Settings {
+        planar: true,
+        ..Default::default()
+    });
+    w.add_body(rigidlab::BodyDesc::plane(DVec3::Y, 0.0).unwrap())
+        .unwrap();
+    w
+}
+
+#[test]
+fn the_2d_sandbox_draws_circles_boxes_and_polygons_and_saves_what_was_drawn() {
+    let mut state = ViewerState::simulate(flat_world().to_scene(), "sandbox").unwrap();
+    state.apply(Command::NextTool);
+    assert_eq!(state.tool, Tool::Circle);
+    state.apply(Command::AddCircle {
+        centre: DVec3::new(-1.0, 1.0, 0.0),
+        radius: 0.2,
+    });
+    state.apply(Command::AddBox {
+        a: DVec3::new(0.0, 1.0, 0.0),
+        b: DVec3::new(0.6, 1.2, 0.0),
+    });
+    // A slip of the mouse makes nothing.
+    state.apply(Command::AddCircle {
+        centre: DVec3::ZERO,
+        radius: 1e-5,
+    });
+    for (x, y) in [(1.0, 1.0), (1.5, 1.0), (1.0, 1.6)] {
+        state.apply(Command::SketchPoint(DVec3::new(x, y, 0.0)));
+    }
+    state.apply(Command::FinishSketch);
+    assert!(state.sketch.is_empty());
+    let names: Vec<&str> = state
+        .world
+        .bodies()
+        .bodies()
+        .iter()
+        .map(|b| b.shape.type_name())
+        .collect();
+    assert_eq!(names, ["plane", "sphere", "box", "polygon"]);
+    let bodies = state.world.bodies().bodies();
+    assert_eq!(bodies[1].position, DVec3::new(-1.0, 1.0, 0.0));
+    assert!((bodies[2].position - DVec3::new(0.3, 1.1, 0.0)).length() < 1e-15);
+    // Areal density 1: a 0.6 x 0.2 box weighs 0.12 kg; the triangle's centroid is its mean.
+    assert!((bodies[2].mass() - 0.12).abs() < 1e-15);
+    assert!((bodies[3].position - DVec3::new(3.5 / 3.0, 3.6 / 3.0, 0.0)).length() < 1e-12);
+    // A polygon that is not convex is refused with the reason, and nothing is added.
+    for (x, y) in [(0.0, 2.0), (2.0, 2.0), (1.0, 2.5), (2.0, 3.0), (0.0, 3.0)] {
+        state.apply(Command::SketchPoint(DVec3::new(x, y, 0.0)));
+    }
+    state.apply(Command::FinishSketch);
+    assert!(state.note.as_deref().unwrap_or("").contains("not convex"));
+    assert_eq!(state.world.bodies().len(), 4);
+    // Spawned boxes are squares in a 2D world.
+    state.apply(Command::Spawn {
+        sphere: false,
+        at: DVec3::new(3.0, 1.0, 0.0),
+        size: 0.1,
+    });
+    assert_eq!(state.world.bodies().bodies()[4].shape.type_name(), "box");
+    // Drawn while paused, then run: everything falls onto the floor and stays in the plane.
+    state.paused = true;
+    state.apply(Command::TogglePause);
+    state.advance(2.0);
+    for b in state.world.bodies().bodies().iter().skip(1) {
+        assert!(b.position.y > 0.0 && b.position.y < 1.0, "{:?}", b.position);
+        assert_eq!(
+            (b.position.z, b.orientation.x, b.orientation.y),
+            (0.0, 0.0, 0.0)
+        );
+    }
+    let path = std::env::temp_dir().join(format!("rigidlab-sandbox-{}.json", std::process::id()));
+    state.save_path = path.clone();
+    state.apply(Command::Save);
+    let saved = World::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(saved.settings().planar);
+    assert_eq!(saved.bodies().len(), 5);
+    assert!(state.note.as_deref().unwrap_or("").starts_with("saved to"));
 }

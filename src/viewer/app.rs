@@ -127,7 +127,13 @@ pub async fn run(
         let aspect = screen_width() as f64 / screen_height().max(1.0) as f64;
         set_camera(&GlCamera::new(&cam, aspect));
         renderer.draw(&state, &cam, screen_height() as f64);
+        if cam.orthographic {
+            renderer.preview(&state, input.drawing(), input.cursor_on_plane(&cam));
+        }
         set_default_camera();
+        if cam.orthographic && state.toggles.hud {
+            hud::grid_labels(&state, &cam);
+        }
         hud::draw(&state, fps);
         if frame > 0 && timed {
             sim_ms.push(sim_time.as_secs_f64() * 1e3);

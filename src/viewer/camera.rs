@@ -76,6 +76,11 @@ impl Camera {
         self.distance * (self.fovy / 2.0).tan()
     }
 
+    /// The height of the view at the target (m): the whole 2D view's.
+    pub fn view_height(&self) -> f64 {
+        2.0 * self.half_height()
+    }
+
     /// Clip-space matrix (OpenGL conventions) for a viewport of the given aspect (width/height).
     pub fn view_projection(&self, aspect: f64) -> DMat4 {
         let view = look_at_mat4(self.eye(), self.target, DVec3::Y);

@@ -23,7 +23,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("arrows / Shift+arrows", "orbit / pan"),
     ("F", "frame everything"),
     ("O", "switch 2D / 3D view"),
-    ("Z / X", "spawn a sphere / box at the cursor"),
+    ("Z / X", "spawn a sphere / box at the cursor (2D: a disc / square)"),
+    ("E", "2D: next tool: pull bodies, draw circles (drag out the radius), boxes (drag corner to corner), polygons"),
+    ("left click (polygon tool)", "a corner; Enter makes the polygon, Esc drops it"),
+    ("Ctrl+S", "save the world to a scene file (beside the one opened, -edited)"),
     ("Delete / Backspace", "delete the selected body"),
     ("K", "toggle the selected body static / dynamic"),
     ("C / V / B / T / L", "contacts and normals / velocities / bounding boxes / trails / springs and joints"),
@@ -76,6 +79,46 @@ pub fn draw(s: &ViewerState, fps: f64) {
     }
     if s.toggles.help {
         help();
+    }
+}
+
+/// The 2D view's grid labelled in metres along the bottom and left edges, and the drawing
+/// tool's name.
+pub fn grid_labels(s: &ViewerState, cam: &super::camera::Camera) {
+    let step = super::render::grid_step(cam);
+    let (w, h) = (screen_width() as f64, screen_height() as f64);
+    let half_h = cam.view_height() / 2.0;
+    let half_w = half_h * w / h.max(1.0);
+    let t = cam.target;
+    // As many decimals as the step has.
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let label = |v: f64| {
+        format!(
+            "{:.*}",
+            decimals,
+            if v.abs() < step * 1e-6 { 0.0 } else { v }
+        )
+    };
+    let faint = Color::new(0.95, 0.95, 0.95, 0.6);
+    let mut x = ((t.x - half_w) / step).ceil() * step;
+    while x <= t.x + half_w {
+        if let Some((px, _)) = cam.project(::glam::DVec3::new(x, t.y, 0.0), w, h) {
+            draw_text(&label(x), px as f32 + 3.0, h as f32 - 6.0, 16.0, faint);
+        }
+        x += step;
+    }
+    let mut y = ((t.y - half_h) / step).ceil() * step;
+    while y <= t.y + half_h {
+        if let Some((_, py)) = cam.project(::glam::DVec3::new(t.x, y, 0.0), w, h) {
+            draw_text(&label(y), 4.0, py as f32 - 3.0, 16.0, faint);
+        }
+        y += step;
+    }
+    let unit = format!("grid {} m", label(step));
+    draw_text(&unit, w as f32 - 110.0, 22.0, 18.0, TEXT);
+    if s.tool != super::state::Tool::Drag {
+        let tool = format!("E: {}", s.tool.name());
+        draw_text(&tool, w as f32 - 250.0, 44.0, 18.0, TEXT);
     }
 }
 

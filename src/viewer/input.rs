@@ -6,7 +6,7 @@ use macroquad::prelude::*;
 use super::camera::Camera;
 use super::hud::timeline_rect;
 use super::render::nice_step;
-use super::state::{Command, Mode, Toggle, ViewerState};
+use super::state::{Command, Mode, Toggle, Tool, ViewerState};
 
 #[derive(Default)]
 pub struct Input {
@@ -14,6 +14,8 @@ pub struct Input {
     /// While dragging a body: the plane (point, normal) facing the camera the cursor moves in.
     drag_plane: Option<(DVec3, DVec3)>,
     scrubbing: bool,
+    /// Where the circle or box being drawn started (2D view), and where the cursor is now.
+    drawing: Option<(DVec3, DVec3)>,
     pub quit: bool,
     pub fit: bool,
     pub switch_view: bool,
@@ -70,8 +72,18 @@ impl Input {
         if pressed(KeyCode::Space) {
             out.push(Command::StepOnce);
         }
-        if (pressed(KeyCode::Enter) || pressed(KeyCode::F5)) && s.paused {
+        let sketching = !s.sketch.is_empty();
+        if pressed(KeyCode::Enter) && sketching {
+            out.push(Command::FinishSketch);
+        } else if (pressed(KeyCode::Enter) || pressed(KeyCode::F5)) && s.paused {
             out.push(Command::TogglePause);
+        }
+        if pressed(KeyCode::E) {
+            out.push(Command::NextTool);
+        }
+        let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
+        if ctrl && pressed(KeyCode::S) {
+            out.push(Command::Save);
         }
         if pressed(KeyCode::R) {
             out.push(Command::Reset);
@@ -115,7 +127,11 @@ impl Input {
         }
         self.fit |= pressed(KeyCode::F);
         self.switch_view |= pressed(KeyCode::O);
-        self.quit |= pressed(KeyCode::Escape);
+        if pressed(KeyCode::Escape) && sketching {
+            out.push(Command::CancelSketch);
+        } else {
+            self.quit |= pressed(KeyCode::Escape);
+        }
         if pressed(KeyCode::Z) || pressed(KeyCode::X) {
             let size = nice_step(cam.distance * 0.03);
             let at = self.spawn_point(s, cam, size);
@@ -173,7 +189,17 @@ impl Input {
             && m.x <= tx + tw
             && m.y >= ty - 8.0
             && m.y <= ty + th + 8.0;
-        if is_mouse_button_pressed(MouseButton::Left) {
+        let drawing_tool = cam.orthographic && s.tool != Tool::Drag && s.mode == Mode::Simulation;
+        let on_plane = Self::on_plane(cam, m);
+        if let Some((_, now)) = &mut self.drawing {
+            *now = on_plane;
+        }
+        if drawing_tool && is_mouse_button_pressed(MouseButton::Left) && !on_timeline {
+            match s.tool {
+                Tool::Polygon => out.push(Command::SketchPoint(on_plane)),
+                _ => self.drawing = Some((on_plane, on_plane)),
+            }
+        } else if is_mouse_button_pressed(MouseButton::Left) {
             if on_timeline {
                 self.scrubbing = true;
             } else {
@@ -221,6 +247,15 @@ impl Input {
             if self.drag_plane.take().is_some() {
                 out.push(Command::EndDrag);
             }
+            if let Some((a, b)) = self.drawing.take() {
+                out.push(match s.tool {
+                    Tool::Box => Command::AddBox { a, b },
+                    _ => Command::AddCircle {
+                        centre: a,
+                        radius: (b - a).length(),
+                    },
+                });
+            }
             self.scrubbing = false;
         }
         if is_mouse_button_down(MouseButton::Right) && delta != Vec2::ZERO {
@@ -237,6 +272,26 @@ impl Input {
         if wheel != 0.0 {
             cam.zoom(if wheel > 0.0 { 0.9 } else { 1.0 / 0.9 });
         }
+    }
+
+    /// The point of the x-y plane under the cursor now.
+    pub fn cursor_on_plane(&self, cam: &Camera) -> DVec3 {
+        Self::on_plane(cam, mouse())
+    }
+
+    /// The circle or box being drawn: where it started and where the cursor is.
+    pub fn drawing(&self) -> Option<(DVec3, DVec3)> {
+        self.drawing
+    }
+
+    /// The point of the x-y plane under the cursor (the 2D view looks straight down on it).
+    fn on_plane(cam: &Camera, at: Vec2) -> DVec3 {
+        let (o, d) = Self::ray(cam, at);
+        if d.z.abs() < 1e-12 {
+            return DVec3::new(o.x, o.y, 0.0);
+        }
+        let p = o + d * (-o.z / d.z);
+        DVec3::new(p.x, p.y, 0.0)
     }
 
     /// Where a spawned body goes: resting on what the cursor points at, else in the plane

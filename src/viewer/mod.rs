@@ -132,7 +132,13 @@ fn open_file(path: &std::path::Path) -> Result<ViewerState, String> {
     }
     let world =
         crate::world::World::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    ViewerState::simulate(world.to_scene(), title)
+    let mut state = ViewerState::simulate(world.to_scene(), title)?;
+    // Edits are saved beside the scene, never over it.
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
+    state.save_path = path.with_file_name(format!("{stem}-edited.json"));
+    Ok(state)
 }
 
 fn initial_state(args: &Args) -> Result<ViewerState, String> {

@@ -8,7 +8,7 @@ use macroquad::prelude::{draw_line_3d, draw_mesh, Color, Mat4, Mesh, Vec2, Vec3,
 
 use super::camera::Camera;
 use super::mesh::{detail_for, MeshCache};
-use super::state::ViewerState;
+use super::state::{Tool, ViewerState};
 use crate::body::Body;
 use crate::shape::Shape;
 
@@ -263,7 +263,51 @@ impl Renderer {
             }
         }
         self.flush();
+        if cam.orthographic {
+            grid(cam, height_px);
+        }
         self.overlays(s, cam);
+    }
+
+    /// What is being drawn with the 2D tools: the polygon's corners so far and the edge to the
+    /// cursor, or the circle or box from where the drag began to the cursor.
+    pub fn preview(&self, s: &ViewerState, drawing: Option<(DVec3, DVec3)>, cursor: DVec3) {
+        let c = Color::new(1.0, 0.85, 0.3, 1.0);
+        let line = |a: DVec3, b: DVec3| draw_line_3d(v3(a), v3(b), c);
+        if !s.sketch.is_empty() {
+            for (a, b) in s.sketch.iter().zip(s.sketch.iter().skip(1)) {
+                line(*a, *b);
+            }
+            line(*s.sketch.last().unwrap_or(&cursor), cursor);
+            line(cursor, s.sketch[0]);
+        }
+        let Some((a, b)) = drawing else { return };
+        match s.tool {
+            Tool::Box => {
+                let (lo, hi) = (a.min(b), a.max(b));
+                let corners = [
+                    lo,
+                    DVec3::new(hi.x, lo.y, 0.0),
+                    hi,
+                    DVec3::new(lo.x, hi.y, 0.0),
+                ];
+                for i in 0..4 {
+                    line(corners[i], corners[(i + 1) % 4]);
+                }
+            }
+            _ => {
+                let r = (b - a).length();
+                const SIDES: usize = 48;
+                let at = |k: usize| {
+                    let t = std::f64::consts::TAU * k as f64 / SIDES as f64;
+                    a + DVec3::new(t.cos(), t.sin(), 0.0) * r
+                };
+                for k in 0..SIDES {
+                    line(at(k), at(k + 1));
+                }
+                line(a, b);
+            }
+        }
     }
 
     fn overlays(&mut self, s: &ViewerState, cam: &Camera) {
@@ -377,6 +421,35 @@ fn darker(c: [u8; 4], k: f32) -> [u8; 4] {
         (c[2] as f32 * k) as u8,
         c[3],
     ]
+}
+
+/// The spacing (m) of the 2D view's grid: about eight lines across the view's height.
+pub fn grid_step(cam: &Camera) -> f64 {
+    nice_step(cam.view_height() / 8.0)
+}
+
+/// The 2D view's grid of metres, behind the bodies, over the whole view.
+fn grid(cam: &Camera, height_px: f64) {
+    let step = grid_step(cam);
+    let half_h = cam.view_height() / 2.0;
+    let half_w = half_h * macroquad::prelude::screen_width() as f64 / height_px.max(1.0);
+    let (t, z) = (cam.target, -0.4);
+    let (x0, x1) = (t.x - half_w, t.x + half_w);
+    let (y0, y1) = (t.y - half_h, t.y + half_h);
+    let faint = Color::new(1.0, 1.0, 1.0, 0.07);
+    let axis = Color::new(1.0, 1.0, 1.0, 0.22);
+    let mut x = (x0 / step).floor() * step;
+    while x <= x1 {
+        let c = if x.abs() < step * 1e-6 { axis } else { faint };
+        draw_line_3d(v3(DVec3::new(x, y0, z)), v3(DVec3::new(x, y1, z)), c);
+        x += step;
+    }
+    let mut y = (y0 / step).floor() * step;
+    while y <= y1 {
+        let c = if y.abs() < step * 1e-6 { axis } else { faint };
+        draw_line_3d(v3(DVec3::new(x0, y, z)), v3(DVec3::new(x1, y, z)), c);
+        y += step;
+    }
 }
 
 /// A round number (1, 2 or 5 times a power of ten) near x.

@@ -2,14 +2,14 @@
 //! clock, selection, sandbox edits, dragging with the mouse, presets, toggles and replay
 //! frames.
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
 use super::{presets, Mode, Toggle, ViewerState};
-use crate::body::{BodyDesc, BodyKind};
+use crate::body::{BodyDesc, BodyKind, MassSpec};
 use crate::dynamics::joints::JointHandle;
 use crate::dynamics::loads::Lasting;
 use crate::scene::SceneIo;
-use crate::shape::Shape;
+use crate::shape::{Polygon, Shape};
 use crate::world::World;
 use crate::world_links::MouseOptions;
 
@@ -53,7 +53,65 @@ pub enum Command {
     Seek(f64),
     /// Replay: frames forward (positive) or back.
     StepFrames(i64),
+    /// The next drawing tool (2D view).
+    NextTool,
+    /// A disc (2D) of `radius` centred at `centre`, drawn with the circle tool.
+    AddCircle {
+        centre: DVec3,
+        radius: f64,
+    },
+    /// A box (2D) with opposite corners a and b, drawn with the box tool.
+    AddBox {
+        a: DVec3,
+        b: DVec3,
+    },
+    /// A corner of the polygon being drawn.
+    SketchPoint(DVec3),
+    /// The polygon drawn so far becomes a body (if it is a convex one).
+    FinishSketch,
+    CancelSketch,
+    /// Saves the world to `save_path`.
+    Save,
 }
+
+/// What the left mouse button does in the 2D view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Select and pull bodies.
+    #[default]
+    Drag,
+    /// Drag from a centre out to the rim: a disc.
+    Circle,
+    /// Drag from one corner to the opposite one: a box.
+    Box,
+    /// Click the corners, then right click (or Enter): a convex polygon.
+    Polygon,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Drag => "pull",
+            Tool::Circle => "draw circles",
+            Tool::Box => "draw boxes",
+            Tool::Polygon => "draw polygons",
+        }
+    }
+
+    fn next(self) -> Tool {
+        match self {
+            Tool::Drag => Tool::Circle,
+            Tool::Circle => Tool::Box,
+            Tool::Box => Tool::Polygon,
+            Tool::Polygon => Tool::Drag,
+        }
+    }
+}
+
+/// Drawn bodies smaller than this (m) are taken for slips of the mouse and not made.
+const SMALLEST_DRAWN: f64 = 1e-3;
+/// Areal density (kg/m^2) of the bodies drawn in a 2D world (that of 2D worlds by default).
+const DRAWN_DENSITY: f64 = 1.0;
 
 /// The mouse joint that drags a body: 2 Hz, a little under critical damping, so any body
 /// follows the cursor the same way, without a cap (the user is in charge). The viewer also
@@ -148,26 +206,46 @@ impl ViewerState {
                 }
             }
             Command::Spawn { sphere, at, size } => {
-                if self.editable() {
-                    let shape = if sphere {
-                        Shape::sphere(size)
-                    } else {
-                        Shape::cuboid(DVec3::splat(size))
-                    };
-                    let desc = BodyDesc {
-                        position: at,
-                        ..BodyDesc::new(shape.expect("a positive size"))
-                    };
-                    match self.world.add_body(desc) {
-                        Ok(h) => {
-                            self.selected = self.world.body(h).ok().map(|b| b.id);
-                            self.index_rows();
-                            self.refresh();
-                        }
-                        Err(e) => self.note = Some(e.to_string()),
-                    }
+                let planar = self.world.settings().planar;
+                let shape = match (sphere, planar) {
+                    (true, _) => Shape::sphere(size),
+                    (false, false) => Shape::cuboid(DVec3::splat(size)),
+                    (false, true) => Polygon::rectangle(DVec2::splat(size)).map(Shape::polygon),
+                };
+                self.add_drawn(shape, at);
+            }
+            Command::NextTool => {
+                self.tool = self.tool.next();
+                self.sketch.clear();
+            }
+            Command::AddCircle { centre, radius } => {
+                if radius >= SMALLEST_DRAWN {
+                    self.add_drawn(Shape::sphere(radius), centre);
                 }
             }
+            Command::AddBox { a, b } => {
+                let half = ((b - a).abs() * 0.5).truncate();
+                if half.min_element() >= SMALLEST_DRAWN {
+                    self.add_drawn(Polygon::rectangle(half).map(Shape::polygon), (a + b) * 0.5);
+                }
+            }
+            Command::SketchPoint(p) => self.sketch.push(p),
+            Command::FinishSketch => {
+                let corners: Vec<DVec2> = self.sketch.drain(..).map(|p| p.truncate()).collect();
+                match Polygon::convex(&corners) {
+                    Ok((polygon, centroid)) => {
+                        self.add_drawn(Ok(Shape::polygon(polygon)), centroid.extend(0.0))
+                    }
+                    Err(e) => self.note = Some(format!("not drawn: {e}")),
+                }
+            }
+            Command::CancelSketch => self.sketch.clear(),
+            Command::Save => match std::fs::write(&self.save_path, self.world.to_json()) {
+                Ok(()) => self.note = Some(format!("saved to {}", self.save_path.display())),
+                Err(e) => {
+                    self.note = Some(format!("cannot save to {}: {e}", self.save_path.display()))
+                }
+            },
             Command::BeginDrag { body, point } => {
                 if let Some(h) = self.handle(body) {
                     self.selected = Some(body);
@@ -229,6 +307,35 @@ impl ViewerState {
                     self.show_replay_frame(k);
                 }
             }
+        }
+    }
+
+    /// Adds a body of `shape` (dynamic) at `at`, selects it; in a 2D world drawn bodies are
+    /// laminae of the default areal density, in the plane.
+    fn add_drawn(&mut self, shape: crate::error::Result<Shape>, at: DVec3) {
+        if !self.editable() {
+            return;
+        }
+        let planar = self.world.settings().planar;
+        let made = shape.and_then(|shape| {
+            let mut desc = BodyDesc::new(shape);
+            desc.position = if planar {
+                at.truncate().extend(0.0)
+            } else {
+                at
+            };
+            if planar {
+                desc.mass = MassSpec::Density(DRAWN_DENSITY);
+            }
+            self.world.add_body(desc)
+        });
+        match made {
+            Ok(h) => {
+                self.selected = self.world.body(h).ok().map(|b| b.id);
+                self.index_rows();
+                self.refresh();
+            }
+            Err(e) => self.note = Some(e.to_string()),
         }
     }
 

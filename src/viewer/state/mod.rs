@@ -19,7 +19,7 @@ mod commands;
 mod history;
 mod readout;
 
-pub use commands::{Command, Drag};
+pub use commands::{Command, Drag, Tool};
 use history::RealTimeFactor;
 pub use history::{History, Trails, TRAIL_LENGTH};
 
@@ -119,6 +119,13 @@ pub struct ViewerState {
     /// Stream: simulated time shown since the last frame drawn.
     pending_sim_time: f64,
     pub frames_received: u64,
+    /// What the left mouse button does in the 2D view: pull bodies, or draw new ones.
+    pub tool: Tool,
+    /// The corners of the polygon being drawn (the polygon tool), in order.
+    pub sketch: Vec<glam::DVec3>,
+    /// Where the world is saved (the S key): beside the scene file it came from, or in the
+    /// working directory.
+    pub save_path: std::path::PathBuf,
 }
 
 impl ViewerState {
@@ -155,6 +162,9 @@ impl ViewerState {
             rtf: RealTimeFactor::default(),
             pending_sim_time: 0.0,
             frames_received: 0,
+            tool: Tool::Drag,
+            sketch: Vec::new(),
+            save_path: std::path::PathBuf::from("rigidlab-sandbox.json"),
         };
         s.index_rows();
         s.refresh();
