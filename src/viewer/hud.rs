@@ -103,14 +103,14 @@ pub fn grid_labels(s: &ViewerState, cam: &super::camera::Camera) {
     let mut x = ((t.x - half_w) / step).ceil() * step;
     while x <= t.x + half_w {
         if let Some((px, _)) = cam.project(::glam::DVec3::new(x, t.y, 0.0), w, h) {
-            draw_text(&label(x), px as f32 + 3.0, h as f32 - 6.0, 16.0, faint);
+            draw_text(label(x), px as f32 + 3.0, h as f32 - 6.0, 16.0, faint);
         }
         x += step;
     }
     let mut y = ((t.y - half_h) / step).ceil() * step;
     while y <= t.y + half_h {
         if let Some((_, py)) = cam.project(::glam::DVec3::new(t.x, y, 0.0), w, h) {
-            draw_text(&label(y), 4.0, py as f32 - 3.0, 16.0, faint);
+            draw_text(label(y), 4.0, py as f32 - 3.0, 16.0, faint);
         }
         y += step;
     }
