@@ -414,6 +414,30 @@ def messages(path):
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def test_a_2d_recording_replays_in_the_2d_view(tmp_path, display):
+    """A red disc crossing a World2D at 1 m/s, replayed for 30 frames of 1/60 s in the 2D
+    view: half a second in, it has moved right by a quarter of the distance between its start
+    and the green box 2 m away (2D views are orthographic, so screen distances scale)."""
+    w = rl.World2D(gravity=(0, 0))
+    disc = w.add_circle(0.2, position=(-1.0, 0.0), velocity=(1.0, 0.0), color=COLOURS["r"])
+    w.add_box((0.2, 0.2), kind="static", position=(1.0, 0.0), color=COLOURS["g"])
+    rec = w.record()
+    w.run(1.0)
+    path = tmp_path / "flat.replay"
+    rec.save(path)
+    first = screenshot(path, 1, display, "--no-hud", "--paused", "--size", f"{W}x{H}")
+    later = screenshot(path, 30, display, "--no-hud", "--size", f"{W}x{H}")
+
+    def centre(img, k):
+        others = np.delete(img, k, axis=2).max(axis=2)
+        return np.argwhere(img[:, :, k] > 1.6 * others + 10).mean(axis=0)[1]
+
+    x0, box = centre(first, 0), centre(first, 1)
+    x1 = centre(later, 0)
+    assert disc.position[0] == pytest.approx(0.0, abs=1e-12)
+    assert (x1 - x0) == pytest.approx(0.25 * (box - x0), rel=0.05)
+
+
 def test_the_stream_sends_the_scene_then_throttled_frames_then_end(tmp_path):
     w, bodies = three_bodies(gravity=(0.0, -9.81, 0.0))
     path = tmp_path / "stream.jsonl"
