@@ -709,3 +709,38 @@ def test_a_pin_motor_turns_a_wheel_at_its_speed_within_its_torque():
     assert wheel.angle > 2 * math.pi
     assert np.abs(wheel.position).max() < 1e-12
     assert pin.kind == "hinge"
+
+
+def test_corrupt_2d_scene_files_are_refused_with_where_and_why():
+    w = rl.World2D()
+    w.add_ground()
+    w.add_polygon([(0, 0), (1, 0), (0, 1)], position=(0, 1))
+    w.add_box((0.2, 0.1), position=(2, 1), angle=7.0)
+    w.add_segment((0, 0), (1, 1))
+    base = json.loads(w.to_json())
+
+    def refused(mutate, words):
+        scene = json.loads(json.dumps(base))
+        mutate(scene)
+        with pytest.raises(ValueError, match=words):
+            rl.World2D.from_json(json.dumps(scene))
+
+    refused(
+        lambda s: s["bodies"][1]["shape"].update(vertices=[[0, 0], [1, 0], [0.2, 0.2], [0, 1]]),
+        r"bodies\[1\].shape: vertices: .*not convex",
+    )
+    refused(
+        lambda s: s["bodies"][2].update(shape={"type": "box", "half_extents": [1, 1, 1]}),
+        r"bodies\[2\]: shape: has no place in a 2D world",
+    )
+    refused(lambda s: s["bodies"][2].update(angle=1.0), r"bodies\[2\]: angle")
+    refused(lambda s: s["bodies"][3].update(kind="dynamic"), r"bodies\[3\]: kind: a segment")
+    refused(lambda s: s["settings"].update(gravity=[0, -9.81, 1]), "settings: gravity")
+    refused(lambda s: s["bodies"][1].update(velocity=[0, 0, 1]), r"bodies\[1\]: velocity")
+    # A 2D world's polygons in a file that says 3D.
+    scene = json.loads(json.dumps(base))
+    scene["settings"]["planar"] = False
+    for b in scene["bodies"]:
+        b.pop("angle", None)
+    with pytest.raises(ValueError, match=r"bodies\[1\]: shape: is a shape of 2D worlds"):
+        rl.World.from_json(json.dumps(scene))

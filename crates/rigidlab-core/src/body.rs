@@ -332,6 +332,12 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
                  ground lines do)",
             )
         })?
+    } else if matches!(desc.shape, Shape::Polygon { .. }) {
+        return Err(Error::invalid(
+            "shape",
+            desc.shape.type_name(),
+            "is a shape of 2D worlds (rigidlab.World2D); a 3D world takes prisms and hulls",
+        ));
     } else {
         (desc.shape.volume(), desc.shape.unit_inertia())
     };
