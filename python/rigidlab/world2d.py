@@ -341,7 +341,11 @@ class World2D:
         return len(self._world)
 
     def __repr__(self) -> str:
-        return repr(self._world).replace("World", "World2D", 1)
+        gx, gy = (float(g) for g in self.gravity)
+        return (
+            f"World2D({len(self)} bodies, t={self.time:.6f} s, dt={self.dt} s, "
+            f"integrator='{self.integrator}', gravity=({gx}, {gy}))"
+        )
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (World2D.from_json, (self.to_json(),))
