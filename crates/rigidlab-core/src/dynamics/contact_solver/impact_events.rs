@@ -735,8 +735,12 @@ impl ContactSolver {
         let shape = |row: usize| &bodies[row].shape;
         let rounded =
             |row: usize| matches!(shape(row), Shape::Sphere { .. } | Shape::Capsule { .. });
-        let polyhedron =
-            |row: usize| matches!(shape(row), Shape::Box { .. } | Shape::Convex { .. });
+        let polyhedron = |row: usize| {
+            matches!(
+                shape(row),
+                Shape::Box { .. } | Shape::Convex { .. } | Shape::Polygon { .. }
+            )
+        };
         let plane = |row: usize| matches!(shape(row), Shape::Plane);
         let turning = |row: usize| {
             let b = &self.bodies[row];
