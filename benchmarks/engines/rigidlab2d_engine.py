@@ -4,7 +4,6 @@ import numpy as np
 import rigidlab as rl
 
 from .base import (
-    BATCH_BALL,
     BIN,
     BOB,
     BOX,
@@ -13,8 +12,6 @@ from .base import (
     DT,
     PIVOT,
     WALL_HEIGHT,
-    Engine,
-    batch_starts,
     cradle_centres,
     gas_layout,
     heap_layout,
@@ -24,32 +21,22 @@ from .base import (
     pyramid_boxes,
     sphere_grid,
 )
+from .rigidlab_engine import Rigidlab
 
 
-class Rigidlab2D(Engine):
+class Rigidlab2D(Rigidlab):
     """rigidlab's 2D worlds (rl.World2D) on the scenes pymunk runs: the same discs, squares,
-    rectangles, capsules and polygons in the same 2D bins, masses from areas (DENSITY per m^2)."""
+    rectangles, capsules and polygons in the same 2D bins, masses from areas (DENSITY per m^2).
+    Stepping and batches are the 3D adapter's (step_many takes 2D worlds alike)."""
 
     name = "rigidlab 2D"
-    version = rl.__version__
     dims = "2d"
-    materials = "restitution and friction given to both bodies (the pair takes their average); static friction = kinetic friction"
-    batch_ways = (
-        "Python loop: w.step(n) per world",
-        "rl.step_many, 1 thread",
-        "rl.step_many, all cores",
-    )
-    serial_ways = batch_ways[:2]
 
     def _bin(self, side=BIN, height=WALL_HEIGHT, gravity=True):
         self.w = rl.World2D(dt=DT) if gravity else rl.World2D(gravity=(0, 0), dt=DT)
         self.w.add_segment((-50, 0), (50, 0))
         self.w.add_segment((-side / 2, 0), (-side / 2, height))
         self.w.add_segment((side / 2, 0), (side / 2, height))
-
-    def _track(self, bodies):
-        self.bodies = bodies
-        self.rows = np.array([b.index for b in bodies])
 
     def sphere_pile(self, n, radius, side=BIN):
         self._bin(side)
@@ -162,27 +149,8 @@ class Rigidlab2D(Engine):
         w.add_distance_joint(bob, None, anchor_b=PIVOT[:2])
         return w, bob
 
-    def batch(self, n, scene):
-        made = [
-            self._bounce_world(s, *BATCH_BALL) if scene == "ball" else self._pendulum_world(s)
-            for s in batch_starts(n, scene)
-        ]
-        self.worlds = [w for w, _ in made]
-        self.batch_rows = [b.index for _, b in made]
-        rl.step_many([self._bounce_world(1.0, *BATCH_BALL)[0]], 1)
-
-    def step_batch(self, steps, way):
-        if way == self.batch_ways[0]:
-            for w in self.worlds:
-                w.step(steps)
-        else:
-            rl.step_many(self.worlds, steps, threads=1 if way == self.batch_ways[1] else None)
-
     def batch_positions(self):
         return np.array([(*w.positions[i], 0.0) for w, i in zip(self.worlds, self.batch_rows)])
-
-    def step(self, steps):
-        self.w.step(steps)
 
     def positions(self):
         return _lift(self.w.positions[self.rows])

@@ -168,6 +168,43 @@ fn points2(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<Vec<crate::math::DVe
         .collect())
 }
 
+/// The Python arguments of a joint at a world point along a world axis (a hinge, a slider).
+struct AxisJoint<'a, 'py> {
+    a: &'a Bound<'py, PyAny>,
+    b: Option<&'a Bound<'py, PyAny>>,
+    anchor: Option<&'a Bound<'py, PyAny>>,
+    axis: Option<&'a Bound<'py, PyAny>>,
+    limits: Option<&'a Bound<'py, PyAny>>,
+    motor: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// How the world makes a joint along an axis.
+type MakeAxisJoint = fn(
+    &mut World,
+    crate::body::BodyHandle,
+    Option<crate::body::BodyHandle>,
+    DVec3,
+    DVec3,
+    crate::world_links::HingeOptions,
+) -> crate::error::Result<crate::dynamics::joints::JointHandle>;
+
+impl AxisJoint<'_, '_> {
+    /// Reads the arguments (the axis defaults to `axis`, limits and motor in `units`) and
+    /// makes the joint with `make`.
+    fn make(
+        &self,
+        world: &Bound<'_, PyWorld>,
+        axis: DVec3,
+        units: super::links::Units,
+        make: MakeAxisJoint,
+    ) -> PyResult<crate::dynamics::joints::JointHandle> {
+        let (ha, hb, p) = pivot(world, self.a, self.b, self.anchor)?;
+        let axis = vec3_or(self.axis, "axis", axis)?;
+        let options = hinge_options(self.limits, self.motor, units)?;
+        make(&mut world.borrow_mut().inner, ha, hb, p, axis, options).py()
+    }
+}
+
 /// A world of rigid bodies: build it, run it, read it back as numpy arrays.
 ///
 /// Parameters
@@ -916,14 +953,15 @@ impl PyWorld {
         motor: Option<&Bound<'_, PyAny>>,
         collide: bool,
     ) -> PyResult<PyJoint> {
-        let (ha, hb, p) = pivot(slf, a, b, anchor)?;
-        let axis = vec3_or(axis, "axis", DVec3::Z)?;
-        let options = hinge_options(limits, motor, HINGE_UNITS)?;
-        let h = slf
-            .borrow_mut()
-            .inner
-            .add_hinge_joint(ha, hb, p, axis, options)
-            .py()?;
+        let args = AxisJoint {
+            a,
+            b,
+            anchor,
+            axis,
+            limits,
+            motor,
+        };
+        let h = args.make(slf, DVec3::Z, HINGE_UNITS, World::add_hinge_joint)?;
         Self::joint_made(slf, h, collide)
     }
 
@@ -948,14 +986,15 @@ impl PyWorld {
         motor: Option<&Bound<'_, PyAny>>,
         collide: bool,
     ) -> PyResult<PyJoint> {
-        let (ha, hb, p) = pivot(slf, a, b, anchor)?;
-        let axis = vec3_or(axis, "axis", DVec3::X)?;
-        let options = hinge_options(limits, motor, SLIDER_UNITS)?;
-        let h = slf
-            .borrow_mut()
-            .inner
-            .add_slider_joint(ha, hb, p, axis, options)
-            .py()?;
+        let args = AxisJoint {
+            a,
+            b,
+            anchor,
+            axis,
+            limits,
+            motor,
+        };
+        let h = args.make(slf, DVec3::X, SLIDER_UNITS, World::add_slider_joint)?;
         Self::joint_made(slf, h, collide)
     }
 

@@ -298,6 +298,27 @@ impl World {
         self.push_joint(at, kind)
     }
 
+    /// What a joint at a world point along a world axis (a hinge, a slider) is made from: its
+    /// attachment there, the unit axis, and the orientations of a and of b (the world's: the
+    /// identity).
+    fn axis_joint(
+        &self,
+        a: BodyHandle,
+        b: Option<BodyHandle>,
+        anchor: DVec3,
+        axis: DVec3,
+    ) -> Result<(Attachment, DVec3, DQuat, DQuat)> {
+        let at = Attachment::at_world_point(self, a, b, anchor)?;
+        self.check_attachment(&at)?;
+        let axis = limits::direction("axis", axis)?;
+        let qa = self.body(a)?.orientation;
+        let qb = match b {
+            Some(b) => self.body(b)?.orientation,
+            None => DQuat::IDENTITY,
+        };
+        Ok((at, axis, qa, qb))
+    }
+
     /// A slider at a world point, sliding along a world axis (see `JointKind::Slider`); the
     /// limits and motor are along the axis (m, m/s and N).
     pub fn add_slider_joint(
@@ -308,15 +329,8 @@ impl World {
         axis: DVec3,
         options: HingeOptions,
     ) -> Result<JointHandle> {
-        let at = Attachment::at_world_point(self, a, b, anchor)?;
-        self.check_attachment(&at)?;
-        let axis = limits::direction("axis", axis)?;
+        let (at, axis, qa, qb) = self.axis_joint(a, b, anchor, axis)?;
         self.planar_vector("axis", axis)?;
-        let qa = self.body(a)?.orientation;
-        let qb = match b {
-            Some(b) => self.body(b)?.orientation,
-            None => DQuat::IDENTITY,
-        };
         let kind = JointKind::Slider {
             axis_a: qa.inverse() * axis,
             relative: qa.inverse() * qb,
@@ -358,15 +372,8 @@ impl World {
         axis: DVec3,
         options: HingeOptions,
     ) -> Result<JointHandle> {
-        let at = Attachment::at_world_point(self, a, b, anchor)?;
-        self.check_attachment(&at)?;
-        let axis = limits::direction("axis", axis)?;
+        let (at, axis, qa, qb) = self.axis_joint(a, b, anchor, axis)?;
         let reference = axis.any_orthonormal_vector();
-        let qa = self.body(a)?.orientation;
-        let qb = match b {
-            Some(b) => self.body(b)?.orientation,
-            None => DQuat::IDENTITY,
-        };
         let kind = JointKind::Hinge {
             axis_a: qa.inverse() * axis,
             axis_b: qb.inverse() * axis,

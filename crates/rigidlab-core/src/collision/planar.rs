@@ -13,12 +13,23 @@ use super::manifold::RawPoint;
 use crate::math::{DQuat, DVec2, DVec3};
 use crate::shape::Polygon;
 
-/// An outline in some frame: corners (counter-clockwise), edge normals, radius.
+/// A rounded convex outline in some frame: corners (counter-clockwise), edge normals, radius.
 #[derive(Clone, Copy)]
-pub struct Outline<'a> {
+pub struct Contour<'a> {
     pub vertices: &'a [DVec2],
     pub normals: &'a [DVec2],
     pub radius: f64,
+}
+
+impl<'a> From<&'a Polygon> for Contour<'a> {
+    /// A polygon's contour in its own frame.
+    fn from(p: &'a Polygon) -> Contour<'a> {
+        Contour {
+            vertices: &p.vertices,
+            normals: &p.normals,
+            radius: p.radius,
+        }
+    }
 }
 
 /// A rotation about z and a translation in the plane: where a 2D body is.
@@ -80,7 +91,7 @@ const CORNERS: u64 = 1 << 41;
 
 /// The edge of `a` along whose normal `b` lies farthest out, and that distance (negative when
 /// the cores overlap along every edge of `a`). Both outlines in the same frame.
-fn max_separation(a: &Outline, b: &[DVec2]) -> (usize, f64) {
+fn max_separation(a: &Contour, b: &[DVec2]) -> (usize, f64) {
     let mut best = (0, f64::NEG_INFINITY);
     for (i, (&v, &n)) in a.vertices.iter().zip(a.normals).enumerate() {
         let s = b
@@ -97,9 +108,9 @@ fn max_separation(a: &Outline, b: &[DVec2]) -> (usize, f64) {
 /// The contact of outlines `a` and `b`, both in the frame `frame` (world = frame applied):
 /// its normal (from A to B, world) and points, into `out`; None when farther apart than
 /// `margin`.
-pub fn outlines(
-    a: &Outline,
-    b: &Outline,
+pub fn contours(
+    a: &Contour,
+    b: &Contour,
     frame: &Frame,
     margin: f64,
     out: &mut Vec<RawPoint>,
@@ -244,14 +255,7 @@ pub fn polygon_circle(
     let c = frame.local(centre.truncate());
     let v = &polygon.vertices;
     let k = v.len();
-    let (edge, separation) = max_separation(
-        &Outline {
-            vertices: v,
-            normals: &polygon.normals,
-            radius: polygon.radius,
-        },
-        &[c],
-    );
+    let (edge, separation) = max_separation(&Contour::from(polygon), &[c]);
     let reach = polygon.radius + radius;
     if separation > reach + margin {
         return None;
@@ -296,13 +300,9 @@ pub fn polygon_capsule(
     let d = ends[1] - ends[0];
     let n = DVec2::new(d.y, -d.x).normalize();
     let normals = [n, -n];
-    outlines(
-        &Outline {
-            vertices: &polygon.vertices,
-            normals: &polygon.normals,
-            radius: polygon.radius,
-        },
-        &Outline {
+    contours(
+        &Contour::from(polygon),
+        &Contour {
             vertices: &ends,
             normals: &normals,
             radius,
@@ -339,13 +339,9 @@ pub fn polygon_polygon(
         heap_n = b.normals.iter().map(|&n| rel.rotate(n)).collect();
         (&heap_v, &heap_n)
     };
-    outlines(
-        &Outline {
-            vertices: &a.vertices,
-            normals: &a.normals,
-            radius: a.radius,
-        },
-        &Outline {
+    contours(
+        &Contour::from(a),
+        &Contour {
             vertices: bv,
             normals: bn,
             radius: b.radius,

@@ -53,11 +53,24 @@ fn ray_sphere(
 
 /// Clips the ray against every face plane (Cyrus-Beck).
 fn ray_hull(hull: &ConvexHull, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f64, DVec3)> {
+    let planes = hull
+        .faces
+        .iter()
+        .map(|f| (f.normal.dot(origin) - f.offset, f.normal.dot(dir), f.normal));
+    let (t, normal) = clip(planes, max_t)?;
+    Some((t, normal.unwrap_or(-dir)))
+}
+
+/// Clips a ray, from 0 to `max_t`, by half-spaces given as the ray origin's height above each
+/// plane, the rate at which the ray climbs it, and the plane's normal: where it enters them
+/// all, and the normal of the plane it enters last (None: it starts inside).
+fn clip<N: Copy>(
+    planes: impl Iterator<Item = (f64, f64, N)>,
+    max_t: f64,
+) -> Option<(f64, Option<N>)> {
     let (mut enter, mut leave) = (0.0, max_t);
     let mut normal = None;
-    for f in &hull.faces {
-        let height = f.normal.dot(origin) - f.offset;
-        let rate = f.normal.dot(dir);
+    for (height, rate, n) in planes {
         if rate == 0.0 {
             if height > 0.0 {
                 return None;
@@ -68,7 +81,7 @@ fn ray_hull(hull: &ConvexHull, origin: DVec3, dir: DVec3, max_t: f64) -> Option<
         if rate < 0.0 {
             if t > enter {
                 enter = t;
-                normal = Some(f.normal);
+                normal = Some(n);
             }
         } else {
             leave = leave.min(t);
@@ -77,7 +90,7 @@ fn ray_hull(hull: &ConvexHull, origin: DVec3, dir: DVec3, max_t: f64) -> Option<
             return None;
         }
     }
-    Some((enter, normal.unwrap_or_else(|| -dir)))
+    Some((enter, normal))
 }
 
 /// A polygon of a 2D world, for a ray in its plane: clipped by every edge (Cyrus-Beck), or, for
@@ -102,30 +115,12 @@ fn ray_polygon(p: &Polygon, origin: DVec3, dir: DVec3, max_t: f64) -> Option<(f6
         return (rate != 0.0 && (0.0..=max_t).contains(&t) && inside)
             .then(|| (t, if rate < 0.0 { n } else { -n }.extend(0.0)));
     }
-    let (mut enter, mut leave) = (0.0, max_t);
-    let mut normal = None;
-    for (&vi, &n) in v.iter().zip(&p.normals) {
-        let (height, rate) = (n.dot(o - vi), n.dot(d));
-        if rate == 0.0 {
-            if height > 0.0 {
-                return None;
-            }
-            continue;
-        }
-        let t = -height / rate;
-        if rate < 0.0 {
-            if t > enter {
-                enter = t;
-                normal = Some(n.extend(0.0));
-            }
-        } else {
-            leave = leave.min(t);
-        }
-        if enter > leave {
-            return None;
-        }
-    }
-    Some((enter, normal.unwrap_or(-dir)))
+    let planes = v
+        .iter()
+        .zip(&p.normals)
+        .map(|(&vi, &n)| (n.dot(o - vi), n.dot(d), n));
+    let (t, normal) = clip(planes, max_t)?;
+    Some((t, normal.map_or(-dir, |n| n.extend(0.0))))
 }
 
 fn ray_capsule(

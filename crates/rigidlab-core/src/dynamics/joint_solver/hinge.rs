@@ -3,13 +3,10 @@
 //! are here together, so that they agree on when it acts.
 
 use super::{
-    along, angular_row, hold_point, hold_rotation, perpendiculars, solve_with_point, Row, Sides,
-    VelocityRow,
+    along, angular_row, hold_point, hold_rotation, perpendiculars, solve_with_point, Drive, Row,
+    Sides, VelocityRow,
 };
 use crate::dynamics::joints::{hinge_angle, Joint, JointKind};
-
-/// Within this of a limit (rad) the limit's velocity row acts.
-const LIMIT_SLACK: f64 = 1e-9;
 
 /// Position phase: the axes aligned, the angle back within its limits, and the anchors
 /// together. Returns the largest error before.
@@ -84,54 +81,11 @@ pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
         ang_b: -axis,
         ..Default::default()
     };
-    // Which of the rows are the limit and the motor (counting the three point rows first), to
-    // keep their impulses.
-    let (mut limit_at, mut motor_at) = (None, None);
-    if let Some((lo, hi)) = limits {
-        let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-        let bounds = if angle <= lo + LIMIT_SLACK {
-            Some((0.0, f64::INFINITY))
-        } else if angle >= hi - LIMIT_SLACK {
-            Some((f64::NEG_INFINITY, 0.0))
-        } else {
-            None
-        };
-        // A motor driving away from the limit takes over from it.
-        let leaving = motor.is_some_and(|m| {
-            bounds.is_some_and(|(lo, _)| {
-                if lo == 0.0 {
-                    m.speed > 0.0
-                } else {
-                    m.speed < 0.0
-                }
-            })
-        });
-        if let (Some(b), false) = (bounds, leaving) {
-            limit_at = Some(3 + len);
-            extra[len] = VelocityRow {
-                bounds: Some(b),
-                accumulated: row.limit,
-                ..spin
-            };
-            len += 1;
-        }
-    }
-    if let (Some(m), None) = (motor, limit_at) {
-        let most = m.max_torque * dt;
-        motor_at = Some(3 + len);
-        extra[len] = VelocityRow {
-            target: m.speed,
-            bounds: Some((-most, most)),
-            accumulated: row.motor,
-            ..spin
-        };
-        len += 1;
-    }
+    let angle = || hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
+    // The three point rows come first.
+    let drive = Drive::rows(
+        angle, *limits, *motor, spin, row, dt, &mut extra, &mut len, 3,
+    );
     let rows = solve_with_point(joint, row, s, &extra[..len]);
-    if let Some(i) = limit_at {
-        row.limit = rows[i].accumulated;
-    }
-    if let Some(i) = motor_at {
-        row.motor = rows[i].accumulated;
-    }
+    drive.keep(row, &rows);
 }

@@ -16,7 +16,7 @@
 
 use crate::dense;
 use crate::dynamics::joint_tree::{Arms, JointTree};
-use crate::dynamics::joints::{Joint, JointKind};
+use crate::dynamics::joints::{Joint, JointKind, Motor};
 
 mod ball;
 mod distance;
@@ -356,34 +356,8 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: 
         JointKind::Fixed { relative } => fixed::position(joint, row, s, dt, *relative, project),
         // Soft: nothing to hold at the step's end.
         JointKind::Mouse { .. } => 0.0,
-        JointKind::Pulley {
-            ground_a,
-            ground_b,
-            ratio,
-            length,
-        } => {
-            let rope = pulley::Rope {
-                ground_a: *ground_a,
-                ground_b: *ground_b,
-                ratio: *ratio,
-                length: *length,
-            };
-            pulley::position(joint, row, s, dt, &rope, project)
-        }
-        JointKind::Slider {
-            axis_a,
-            relative,
-            limits,
-            motor,
-        } => {
-            let slide = slider::Slide {
-                axis_a: *axis_a,
-                relative: *relative,
-                limits: *limits,
-                motor: *motor,
-            };
-            slider::position(joint, row, s, dt, &slide)
-        }
+        JointKind::Pulley { .. } => pulley::position(joint, row, s, dt, project),
+        JointKind::Slider { .. } => slider::position(joint, row, s, dt),
     }
 }
 
@@ -523,34 +497,8 @@ fn velocity_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
             };
             mouse::velocity(joint, row, s, dt, &soft)
         }
-        JointKind::Pulley {
-            ground_a,
-            ground_b,
-            ratio,
-            length,
-        } => {
-            let rope = pulley::Rope {
-                ground_a: *ground_a,
-                ground_b: *ground_b,
-                ratio: *ratio,
-                length: *length,
-            };
-            pulley::velocity(joint, row, s, &rope)
-        }
-        JointKind::Slider {
-            axis_a,
-            relative,
-            limits,
-            motor,
-        } => {
-            let slide = slider::Slide {
-                axis_a: *axis_a,
-                relative: *relative,
-                limits: *limits,
-                motor: *motor,
-            };
-            slider::velocity(joint, row, s, dt, &slide)
-        }
+        JointKind::Pulley { .. } => pulley::velocity(joint, row, s),
+        JointKind::Slider { .. } => slider::velocity(joint, row, s, dt),
     }
 }
 
@@ -568,13 +516,102 @@ fn solve_with_point(
     rows[..3].copy_from_slice(&point_rows(ra, rb));
     let len = 3 + extra.len();
     rows[3..len].copy_from_slice(extra);
-    let applied = solve_rows(s, &mut rows[..len]);
-    for (i, r) in rows[..len].iter().enumerate() {
+    solve_and_keep(row, s, &mut rows[..len]);
+    rows
+}
+
+/// Solves a joint's velocity rows together and adds what they gave to the joint's impulses.
+fn solve_and_keep(row: &mut Row, s: &mut Sides, rows: &mut [VelocityRow]) {
+    let applied = solve_rows(s, rows);
+    for (r, a) in rows.iter().zip(applied) {
         if r.lin == DVec3::ZERO {
-            row.angular_impulse += r.ang_b * applied[i];
+            row.angular_impulse += r.ang_b * a;
         } else {
-            row.impulse += r.lin * applied[i];
+            row.impulse += r.lin * a;
         }
     }
-    rows
+}
+
+/// Within this of a limit (rad for a hinge, m for a slider) the limit's velocity row acts.
+const LIMIT_SLACK: f64 = 1e-9;
+
+/// Where a joint's limit row and motor row sit among the rows solved together (counting any
+/// rows solved before them), so that their clamped impulses are kept.
+#[derive(Clone, Copy, Default)]
+struct Drive {
+    limit_at: Option<usize>,
+    motor_at: Option<usize>,
+}
+
+impl Drive {
+    /// The limit or motor row of one coordinate of a joint (a hinge's angle, a slider's
+    /// travel; `value` measures it, only when there are limits), each a copy of `rate` (the row measuring the coordinate's rate),
+    /// appended to `rows` at `*len`; `before` rows precede `rows` in the solve. The limit acts
+    /// at or past a bound (within `LIMIT_SLACK`) unless the motor drives away from it; the
+    /// motor drives the rate to its speed with at most `max_torque` (N m, or N) through the
+    /// step.
+    #[allow(clippy::too_many_arguments)]
+    fn rows(
+        value: impl FnOnce() -> f64,
+        limits: Option<(f64, f64)>,
+        motor: Option<Motor>,
+        rate: VelocityRow,
+        row: &Row,
+        dt: f64,
+        rows: &mut [VelocityRow],
+        len: &mut usize,
+        before: usize,
+    ) -> Drive {
+        let mut drive = Drive::default();
+        if let Some((lo, hi)) = limits {
+            let value = value();
+            let bounds = if value <= lo + LIMIT_SLACK {
+                Some((0.0, f64::INFINITY))
+            } else if value >= hi - LIMIT_SLACK {
+                Some((f64::NEG_INFINITY, 0.0))
+            } else {
+                None
+            };
+            let leaving = motor.is_some_and(|m| {
+                bounds.is_some_and(|(lo, _)| {
+                    if lo == 0.0 {
+                        m.speed > 0.0
+                    } else {
+                        m.speed < 0.0
+                    }
+                })
+            });
+            if let (Some(b), false) = (bounds, leaving) {
+                drive.limit_at = Some(before + *len);
+                rows[*len] = VelocityRow {
+                    bounds: Some(b),
+                    accumulated: row.limit,
+                    ..rate
+                };
+                *len += 1;
+            }
+        }
+        if let (Some(m), None) = (motor, drive.limit_at) {
+            let most = m.max_torque * dt;
+            drive.motor_at = Some(before + *len);
+            rows[*len] = VelocityRow {
+                target: m.speed,
+                bounds: Some((-most, most)),
+                accumulated: row.motor,
+                ..rate
+            };
+            *len += 1;
+        }
+        drive
+    }
+
+    /// Keeps the limit's and the motor's accumulated impulses from the solved rows.
+    fn keep(self, row: &mut Row, solved: &[VelocityRow]) {
+        if let Some(i) = self.limit_at {
+            row.limit = solved[i].accumulated;
+        }
+        if let Some(i) = self.motor_at {
+            row.motor = solved[i].accumulated;
+        }
+    }
 }

@@ -5,17 +5,37 @@
 //! on b, and never pushes. The pulleys themselves are fixed and massless.
 
 use super::{Row, Sides};
-use crate::dynamics::joints::Joint;
+use crate::dynamics::joints::{Joint, JointKind};
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{skew, DMat3, DVec3};
 
 /// The rope: its pulleys, its ratio and its length.
 #[derive(Clone, Copy)]
-pub(super) struct Rope {
-    pub ground_a: DVec3,
-    pub ground_b: DVec3,
-    pub ratio: f64,
-    pub length: f64,
+struct Rope {
+    ground_a: DVec3,
+    ground_b: DVec3,
+    ratio: f64,
+    length: f64,
+}
+
+impl Rope {
+    fn of(joint: &Joint) -> Rope {
+        let JointKind::Pulley {
+            ground_a,
+            ground_b,
+            ratio,
+            length,
+        } = joint.kind
+        else {
+            unreachable!("the pulley solver is called for pulleys");
+        };
+        Rope {
+            ground_a,
+            ground_b,
+            ratio,
+            length,
+        }
+    }
 }
 
 /// The change of a body's point at arm r per unit impulse at arm i.
@@ -25,7 +45,7 @@ fn reach(body: &SolverBody, r: DVec3, i: DVec3) -> DMat3 {
 
 /// The two sides at the end poses: arms, unit directions from the pulleys to the anchors, and
 /// how much longer than `length` the rope would be (positive: over-stretched).
-fn sides(joint: &Joint, s: &Sides, rope: &Rope) -> Option<(DVec3, DVec3, DVec3, DVec3, f64)> {
+fn sides(joint: &Joint, s: &Sides, rope: Rope) -> Option<(DVec3, DVec3, DVec3, DVec3, f64)> {
     let ((xa, qa), (xb, qb)) = (s.pose_a(), s.pose_b());
     let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
     let (da, db) = (xa + ra - rope.ground_a, xb + rb - rope.ground_b);
@@ -40,14 +60,8 @@ fn sides(joint: &Joint, s: &Sides, rope: &Rope) -> Option<(DVec3, DVec3, DVec3, 
 /// Position phase: an over-stretched rope pulled back to its length by a tension acting from
 /// the step's start along the start-of-step directions (RATTLE, as distance joints). Returns
 /// the error before.
-pub(super) fn position(
-    joint: &Joint,
-    row: &mut Row,
-    s: &mut Sides,
-    dt: f64,
-    rope: &Rope,
-    project: bool,
-) -> f64 {
+pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: bool) -> f64 {
+    let rope = Rope::of(joint);
     let Some((ra, rb, ua, ub, err)) = sides(joint, s, rope) else {
         return 0.0;
     };
@@ -74,7 +88,8 @@ pub(super) fn position(
 }
 
 /// Velocity phase: a taut rope does not lengthen; it only pulls.
-pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, rope: &Rope) {
+pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides) {
+    let rope = Rope::of(joint);
     let Some((ra, rb, ua, ub, err)) = sides(joint, s, rope) else {
         return;
     };

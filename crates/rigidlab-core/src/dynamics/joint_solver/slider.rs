@@ -6,24 +6,11 @@
 //! against b.
 
 use super::{
-    arms, hold_rotation, perpendiculars, rotation_between, solve_rows, Row, Sides, VelocityRow,
-    MAX_ROWS,
+    arms, hold_rotation, perpendiculars, rotation_between, solve_and_keep, Drive, Row, Sides,
+    VelocityRow, MAX_ROWS,
 };
-use crate::dynamics::joints::{Joint, Motor};
-use crate::math::{DQuat, DVec3};
-
-/// Within this of a limit (m) the limit's velocity row acts.
-const LIMIT_SLACK: f64 = 1e-9;
-
-/// What a slider holds: its axis in a's frame, b's orientation against a's, its limits and
-/// motor.
-#[derive(Clone, Copy)]
-pub(super) struct Slide {
-    pub axis_a: DVec3,
-    pub relative: DQuat,
-    pub limits: Option<(f64, f64)>,
-    pub motor: Option<Motor>,
-}
+use crate::dynamics::joints::{Joint, JointKind};
+use crate::math::DVec3;
 
 /// How far the travel is beyond `limits` (0 within them).
 fn beyond(travel: f64, limits: Option<(f64, f64)>) -> f64 {
@@ -36,14 +23,23 @@ fn beyond(travel: f64, limits: Option<(f64, f64)>) -> f64 {
 
 /// Position phase: b turned back to its orientation against a, its anchor back onto the axis
 /// and within the limits. Returns the largest error before.
-pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, slide: &Slide) -> f64 {
+pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
+    let JointKind::Slider {
+        axis_a,
+        relative,
+        limits,
+        ..
+    } = &joint.kind
+    else {
+        unreachable!("slider::position is called for sliders");
+    };
     let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-    let mut worst = hold_rotation(row, s, dt, rotation_between(qa * slide.relative, qb), None);
+    let turned = hold_rotation(row, s, dt, rotation_between(qa * *relative, qb), None);
     let (ra, rb, d) = arms(joint, s);
-    let axis = s.pose_a().1 * slide.axis_a;
+    let axis = s.pose_a().1 * *axis_a;
     let (p1, p2) = perpendiculars(axis);
     // d runs from a's anchor to b's: the travel is -d . axis.
-    let over = beyond(-d.dot(axis), slide.limits);
+    let over = beyond(-d.dot(axis), *limits);
     // Off the axis (and past a limit, along it): an impulse at the anchors that takes the
     // error out within the step.
     let k = s.point_mass(ra, rb);
@@ -62,15 +58,23 @@ pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, sli
         s.push(p, ra, rb, dt);
         row.impulse += p;
     }
-    worst = worst.max(err[0].hypot(err[1])).max(over.abs());
-    worst
+    turned.max(err[0].hypot(err[1])).max(over.abs())
 }
 
 /// Velocity phase: no relative spin, no relative velocity across the axis, and the limit the
 /// slider is at or its motor, solved together.
-pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, slide: &Slide) {
+pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
+    let JointKind::Slider {
+        axis_a,
+        limits,
+        motor,
+        ..
+    } = &joint.kind
+    else {
+        unreachable!("slider::velocity is called for sliders");
+    };
     let (ra, rb, d) = arms(joint, s);
-    let axis = s.pose_a().1 * slide.axis_a;
+    let axis = s.pose_a().1 * *axis_a;
     let (p1, p2) = perpendiculars(axis);
     // Across the axis: the axis turns with a, so a's arm reaches b's anchor.
     let along = |p: DVec3| VelocityRow {
@@ -93,66 +97,26 @@ pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, sli
         spin(DVec3::Z),
     ]);
     let mut len = 5;
-    // The travel's rate: a's anchor along the axis against b's.
+    // The travel's rate: a's anchor along the axis against b's (the axis row, negated).
+    let forward = along(axis);
     let travel_rate = VelocityRow {
-        lin: -axis,
-        ang_a: -(ra + d).cross(axis),
-        ang_b: -rb.cross(axis),
-        ..Default::default()
+        lin: -forward.lin,
+        ang_a: -forward.ang_a,
+        ang_b: -forward.ang_b,
+        ..forward
     };
-    let travel = -d.dot(axis);
-    let (mut limit_at, mut motor_at) = (None, None);
-    if let Some((lo, hi)) = slide.limits {
-        let bounds = if travel <= lo + LIMIT_SLACK {
-            Some((0.0, f64::INFINITY))
-        } else if travel >= hi - LIMIT_SLACK {
-            Some((f64::NEG_INFINITY, 0.0))
-        } else {
-            None
-        };
-        // A motor driving away from the limit takes over from it.
-        let leaving = slide.motor.is_some_and(|m| {
-            bounds.is_some_and(|(lo, _)| {
-                if lo == 0.0 {
-                    m.speed > 0.0
-                } else {
-                    m.speed < 0.0
-                }
-            })
-        });
-        if let (Some(b), false) = (bounds, leaving) {
-            limit_at = Some(len);
-            rows[len] = VelocityRow {
-                bounds: Some(b),
-                accumulated: row.limit,
-                ..travel_rate
-            };
-            len += 1;
-        }
-    }
-    if let (Some(m), None) = (slide.motor, limit_at) {
-        let most = m.max_torque * dt;
-        motor_at = Some(len);
-        rows[len] = VelocityRow {
-            target: m.speed,
-            bounds: Some((-most, most)),
-            accumulated: row.motor,
-            ..travel_rate
-        };
-        len += 1;
-    }
-    let applied = solve_rows(s, &mut rows[..len]);
-    for (i, r) in rows[..len].iter().enumerate() {
-        if r.lin == DVec3::ZERO {
-            row.angular_impulse += r.ang_b * applied[i];
-        } else {
-            row.impulse += r.lin * applied[i];
-        }
-    }
-    if let Some(i) = limit_at {
-        row.limit = rows[i].accumulated;
-    }
-    if let Some(i) = motor_at {
-        row.motor = rows[i].accumulated;
-    }
+    let travel = || -d.dot(axis);
+    let drive = Drive::rows(
+        travel,
+        *limits,
+        *motor,
+        travel_rate,
+        row,
+        dt,
+        &mut rows,
+        &mut len,
+        0,
+    );
+    solve_and_keep(row, s, &mut rows[..len]);
+    drive.keep(row, &rows);
 }
