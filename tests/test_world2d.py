@@ -744,3 +744,68 @@ def test_corrupt_2d_scene_files_are_refused_with_where_and_why():
         b.pop("angle", None)
     with pytest.raises(ValueError, match=r"bodies\[1\]: shape: is a shape of 2D worlds"):
         rl.World.from_json(json.dumps(scene))
+
+
+def test_ray_casts_in_the_plane_meet_each_2d_shape_at_its_surface():
+    """Rays along -y onto a circle, a box, a triangle, a bare segment, a rounded segment and the
+    ground: the distance to each surface in closed form, the outward normal, the body."""
+    w = rl.World2D(gravity=(0, 0))
+    ground = w.add_ground(offset=-1.0)
+    disc = w.add_circle(0.5, position=(0, 0))
+    box = w.add_box((0.3, 0.2), position=(2, 0))
+    tri = w.add_polygon([(3.5, 0), (4.5, 0), (4.0, 1.0)])
+    bare = w.add_segment((5.5, 0.25), (6.5, -0.25))
+    rounded = w.add_segment((7.5, 0), (8.5, 0), radius=0.1)
+    cases = [
+        (0.3, disc, 5 - math.sqrt(0.25 - 0.09), (0.3 / 0.5, math.sqrt(0.16) / 0.5)),
+        (2.1, box, 5 - 0.2, (0, 1)),
+        (4.25, tri, 5 - 0.5, (2 / math.sqrt(5), 1 / math.sqrt(5))),
+        (6.0, bare, 5.0, (0.5 / math.hypot(1, 0.5), 1 / math.hypot(1, 0.5))),
+        (8.0, rounded, 5 - 0.1, (0, 1)),
+        (10.0, ground, 6.0, (0, 1)),
+    ]
+    for x, body, distance, normal in cases:
+        hit = w.ray_cast((x, 5.0), (0, -1))
+        assert hit["body"] == body, (x, hit["body"])
+        assert abs(hit["distance"] - distance) < 1e-12, (x, hit["distance"], distance)
+        np.testing.assert_allclose(hit["normal"], normal, atol=1e-12)
+        np.testing.assert_allclose(hit["point"], (x, 5.0 - distance), atol=1e-12)
+    # Past a bare segment's end, and short of the surface: no hit on it.
+    assert w.ray_cast((6.6, 5.0), (0, -1))["body"] == ground
+    assert w.ray_cast((0.0, 5.0), (0, -1), max_distance=4.0) is None
+    assert w.ray_cast((10.0, 5.0), (0, -1), planes=False) is None
+    with pytest.raises(ValueError, match="origin"):
+        w.ray_cast((0, 5, 0), (0, -1))
+
+
+def test_impulses_torques_and_point_velocities_in_the_plane():
+    """An impulse J at a point r from the centre: dv = J / m and dw = (r x J) / I; a torque t for
+    0.5 s spins a disc up to t T / I; a point's velocity is v + w x r."""
+    w = rl.World2D(gravity=(0, 0))
+    box = w.add_box((0.3, 0.1), mass=2.0, position=(1.0, 1.0))
+    inertia = 2.0 * (0.6**2 + 0.2**2) / 12
+    box.apply_impulse((0.0, 3.0), point=(1.3, 1.0))
+    np.testing.assert_allclose(box.velocity, (0.0, 1.5), atol=1e-15)
+    assert rel(box.angular_velocity, 0.3 * 3.0 / inertia) < 1e-14
+    np.testing.assert_allclose(
+        box.velocity_at((1.0, 1.1)), (-0.1 * box.angular_velocity, 1.5), atol=1e-15
+    )
+    disc = w.add_circle(0.2, mass=1.0, position=(-1, 0))
+    disc.apply_torque(0.4, duration=0.5)
+    w.run(0.6)
+    assert rel(disc.angular_velocity, 0.4 * 0.5 / (0.5 * 1.0 * 0.04)) < 1e-9
+    np.testing.assert_array_equal(disc.velocity, (0.0, 0.0))
+
+
+def test_contact_events_of_a_2d_world_come_in_the_plane():
+    w = rl.World2D()
+    w.add_ground(restitution=0.5)
+    w.add_circle(0.1, mass=1.0, position=(0.3, 1.1), restitution=0.5)
+    w.run(0.5)
+    ev = w.contact_events()
+    impacts = [i for i, k in enumerate(ev["kind"]) if k == "impact"]
+    assert impacts and ev["point"].shape[1] == 2 and ev["normal"].shape[1] == 2
+    first = impacts[0]
+    np.testing.assert_allclose(ev["point"][first], (0.3, 0.0), atol=1e-12)
+    np.testing.assert_allclose(ev["normal"][first], (0, 1), atol=1e-15)
+    assert rel(ev["speed"][first], math.sqrt(2 * G * 1.0)) < 1e-9
