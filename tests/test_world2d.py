@@ -809,3 +809,48 @@ def test_contact_events_of_a_2d_world_come_in_the_plane():
     np.testing.assert_allclose(ev["point"][first], (0.3, 0.0), atol=1e-12)
     np.testing.assert_allclose(ev["normal"][first], (0, 1), atol=1e-15)
     assert rel(ev["speed"][first], math.sqrt(2 * G * 1.0)) < 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_2d_scenes_never_gain_energy_and_stay_finite_and_flat(seed):
+    """Bodies of every 2D shape thrown at random (sizes, masses, materials, spins, dt) into a
+    bin on a tilted ground: the total energy never rises above its start (contacts, friction
+    and restitution up to 1 only take energy out; 1e-9 relative), every state stays finite and
+    exactly in the plane, and nothing ends below the ground."""
+    rng = np.random.default_rng(seed)
+    dt = [1 / 60, 1 / 120, 1 / 240, 1 / 500][seed]
+    w = rl.World2D(dt=dt)
+    tilt = rng.uniform(-0.2, 0.2)
+    w.add_ground(normal=(tilt, 1), restitution=rng.uniform(0, 1), friction=rng.uniform(0, 1))
+    w.add_segment((-1.5, 0), (-1.5, 3), radius=rng.choice([0.0, 0.02]))
+    w.add_segment((1.5, 0), (1.5, 3))
+    for k in range(24):
+        kw = dict(
+            position=(rng.uniform(-1.2, 1.2), rng.uniform(0.4, 3)),
+            angle=rng.uniform(-3, 3),
+            velocity=rng.normal(0, 2, 2),
+            angular_velocity=rng.normal(0, 5),
+            restitution=rng.uniform(0, 1),
+            friction=rng.uniform(0, 1),
+            mass=rng.uniform(0.1, 3),
+        )
+        kind = k % 4
+        if kind == 0:
+            w.add_circle(rng.uniform(0.02, 0.15), **kw)
+        elif kind == 1:
+            w.add_box(tuple(rng.uniform(0.02, 0.2, 2)), **kw)
+        elif kind == 2:
+            # Corners on an ellipse, in order: a convex polygon of 3 to 8 corners.
+            t = np.sort(rng.uniform(0, 2 * math.pi, rng.integers(3, 9)))
+            a, b = rng.uniform(0.04, 0.15, 2)
+            w.add_polygon(np.column_stack([a * np.cos(t), b * np.sin(t)]), **kw)
+        else:
+            w.add_capsule(rng.uniform(0.02, 0.08), rng.uniform(0.02, 0.15), **kw)
+    e0 = w.energy()["total"]
+    for _ in range(round(3 / dt) // 10):
+        w.step(10)
+        assert w.energy()["total"] <= e0 + 1e-9 * abs(e0)
+        assert out_of_plane(w) == 0.0
+    assert np.isfinite(w._world.positions).all() and np.isfinite(w._world.velocities).all()
+    heights = w.positions @ np.array([tilt, 1.0]) / math.hypot(tilt, 1.0)
+    assert heights.min() > -1e-3
