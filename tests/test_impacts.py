@@ -1030,3 +1030,65 @@ def test_a_threshold_makes_slow_impacts_plastic():
     w.run(0.5)
     assert np.abs(ball.velocity).max() < 1e-9
     assert not len(impacts(w.contact_events())["time"])
+
+
+def landing_column(shape, n, speed, dt):
+    """A column of n touching bodies 0.1 m tall (discs, squares or hexagons in a 2D world,
+    spheres or cubes in 3D), its lowest touching the floor, all moving down at `speed`:
+    perfectly plastic, so the floor stops the whole column at once (Newton: every contact
+    closes at the same rate, the only solution without approach is rest)."""
+    h = 0.05
+    if shape in ("disc", "square", "hexagon"):
+        w = rl.World2D(dt=dt)
+        w.add_ground()
+        r = h / math.sin(math.pi / 3)  # the hexagon's corners, its flat faces h from its centre
+        hexagon = [(r * math.cos(k * math.pi / 3), r * math.sin(k * math.pi / 3)) for k in range(6)]
+        add = {
+            "disc": lambda **kw: w.add_circle(h, **kw),
+            "square": lambda **kw: w.add_box((h, h), **kw),
+            "hexagon": lambda **kw: w.add_polygon(hexagon, **kw),
+        }[shape]
+        bodies = [
+            add(position=(0.0, h * (2 * i + 1)), velocity=(0.0, -speed), density=1000.0)
+            for i in range(n)
+        ]
+    else:
+        w = rl.World(dt=dt)
+        w.add_plane()
+        add = {
+            "sphere": lambda **kw: w.add_sphere(h, **kw),
+            "cube": lambda **kw: w.add_box((h, h, h), **kw),
+        }[shape]
+        bodies = [
+            add(position=(0.0, h * (2 * i + 1), 0.0), velocity=(0.0, -speed, 0.0), density=1000.0)
+            for i in range(n)
+        ]
+    w.sleeping = False
+    return w, bodies
+
+
+@pytest.mark.parametrize(
+    "n, dt", [(5, 1 / 60), (5, 1 / 240), (5, 1 / 1000), (40, 1 / 240), (40, 1 / 1000)]
+)
+@pytest.mark.parametrize("shape", ["disc", "square", "hexagon", "sphere", "cube"])
+def test_a_plastic_column_landing_on_the_floor_stops_at_once_and_never_leaps(shape, n, dt):
+    # Before the blow reached the floor in one step, a tall column went on landing for many
+    # steps, every contact's tilt turning part of its momentum sideways; and the impulses that
+    # stopped it, carried into the next step as a guess of the load, threw it up at up to
+    # half its landing speed.
+    w, _ = landing_column(shape, n, 2.0, dt)
+    e0 = w.energy()["kinetic"]
+    w.step()
+    assert w.energy()["kinetic"] < 1e-3 * e0
+    highest, rising, spin, sideways = 0.0, 0.0, 0.0, 0.0
+    for _ in range(round(0.5 / dt)):
+        w.step()
+        v = w.velocities
+        highest = max(highest, w.energy()["kinetic"])
+        rising = max(rising, v[:, 1].max())
+        sideways = max(sideways, np.abs(v[:, 0]).max())
+        spin = max(spin, np.abs(w.angular_velocities).max())
+    # At rest under its weight, a column moves by what the iterations leave of a step's pull.
+    assert highest < (1e-3 if n == 5 else 5e-3) * e0
+    assert rising < (0.05 if n == 5 else 2.0) * G * dt
+    assert sideways < 1e-9 and spin < 1e-6

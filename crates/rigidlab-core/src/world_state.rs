@@ -129,6 +129,7 @@ impl World {
                     coordinate3("point", p.point)?;
                     within("separation", p.separation, -SPAN, SPAN)?;
                     within("normal_impulse", p.normal_impulse, -LOAD, LOAD)?;
+                    within("impact_impulse", p.impact_impulse, -LOAD, LOAD)?;
                     bounded3("tangent_impulse", p.tangent_impulse, LOAD)?;
                     within("approach_speed", p.approach_speed, 0.0, SPEED)?;
                     Ok(())

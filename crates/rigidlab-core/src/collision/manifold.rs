@@ -35,12 +35,17 @@ pub struct ContactPoint {
     pub point: DVec3,
     pub separation: f64,
     pub feature: u64,
-    /// Accumulated normal impulse of the last solve (N s).
+    /// Accumulated normal impulse of the last solve (N s), impacts' included.
     pub normal_impulse: f64,
+    /// The share of `normal_impulse` that the last step's impacts gave (N s). It stopped or
+    /// reversed an approach that is over: carried into the next step, it would push apart
+    /// bodies at rest (a column that landed would leap up).
+    #[serde(default)]
+    pub impact_impulse: f64,
     /// Accumulated friction impulse of the last solve, a world vector (N s).
     pub tangent_impulse: DVec3,
     /// Whether the point bounced in the last step: an impact's impulses are not a guess for
-    /// the next step's, so they are not carried over.
+    /// the next step's, so they are not carried over (see `impact_impulse`).
     pub bounced: bool,
     /// Whether the point's impacts in the last step only stopped its approach (perfectly
     /// inelastic, or below the restitution threshold): it stayed closed from then on.
@@ -73,6 +78,7 @@ impl ContactPoint {
             separation: p.separation,
             feature: p.feature,
             normal_impulse: 0.0,
+            impact_impulse: 0.0,
             tangent_impulse: DVec3::ZERO,
             bounced: false,
             stopped: false,
@@ -86,7 +92,7 @@ impl ContactPoint {
         self.pushed = old.normal_impulse > 0.0
             && (!old.bounced || old.stopped || old.touch_time == Some(0.0));
         if !old.bounced {
-            self.normal_impulse = old.normal_impulse;
+            self.normal_impulse = old.normal_impulse - old.impact_impulse;
             self.tangent_impulse = old.tangent_impulse;
         }
     }

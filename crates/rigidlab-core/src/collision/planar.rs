@@ -134,7 +134,21 @@ pub fn contours(
     let (w1, w2) = (inc.vertices[j], inc.vertices[(j + 1) % m]);
     let mut points: [(DVec2, DVec2, f64, u64); 2] = Default::default();
     let mut count = 0;
-    let corner = (separation > APART)
+    // Clip the incident edge to the reference edge's ends: the part of it, w1 + (w2 - w1) s,
+    // whose projection on the reference edge lies between v1 and v2.
+    let t = v2 - v1;
+    let (lo, hi) = (0.0, t.length_squared());
+    let (u1, u2) = (t.dot(w1 - v1), t.dot(w2 - v1));
+    let (s0, s1) = if u1 == u2 {
+        (0.0, 1.0)
+    } else {
+        let (sa, sb) = ((lo - u1) / (u2 - u1), (hi - u1) / (u2 - u1));
+        (sa.min(sb).max(0.0), sa.max(sb).min(1.0))
+    };
+    // Apart, the nearest points may be two corners (boxes corner to corner): only when the
+    // edges do not face each other along a length (a face landing flat on a face meets it
+    // all along, whatever pair of corners is nearest first).
+    let corner = (separation > APART && s0 >= s1)
         .then(|| corner_to_corner([v1, v2], [w1, w2]))
         .flatten();
     let normal = if let Some((p, q)) = corner {
@@ -151,17 +165,6 @@ pub fn contours(
         count = 1;
         u
     } else {
-        // Clip the incident edge to the reference edge's ends: the part of it, w1 + (w2 - w1)
-        // s, whose projection on the reference edge lies between v1 and v2.
-        let t = v2 - v1;
-        let (lo, hi) = (0.0, t.length_squared());
-        let (u1, u2) = (t.dot(w1 - v1), t.dot(w2 - v1));
-        let (s0, s1) = if u1 == u2 {
-            (0.0, 1.0)
-        } else {
-            let (sa, sb) = ((lo - u1) / (u2 - u1), (hi - u1) / (u2 - u1));
-            (sa.min(sb).max(0.0), sa.max(sb).min(1.0))
-        };
         let ends = if s0 <= s1 {
             [(s0, j), (s1, (j + 1) % m)]
         } else {
@@ -417,6 +420,49 @@ mod tests {
             out[0].on_b.x.max(out[1].on_b.x),
         ];
         assert!((xs[0] - 0.1).abs() < 1e-12 && (xs[1] - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_face_above_a_face_of_the_same_width_meets_it_at_both_corners_while_apart() {
+        // Corner over corner on both sides: the nearest corners are a tie, but the faces meet
+        // all along (one corner alone would land the box on it and spin it).
+        let square = Polygon::rectangle(DVec2::new(0.5, 0.5)).unwrap();
+        for gap in [0.002, 0.04] {
+            let mut out = Vec::new();
+            let n = polygon_polygon(
+                &square,
+                &frame(0.2, 0.5, 0.0),
+                &square,
+                &frame(0.2, 1.5 + gap, 0.0),
+                0.05,
+                &mut out,
+            )
+            .unwrap();
+            assert!((n - DVec3::Y).length() < 1e-15);
+            assert_eq!(out.len(), 2, "{out:?}");
+            for p in &out {
+                assert!((p.separation - gap).abs() < 1e-12, "{p:?}");
+            }
+            assert!((out[0].on_b.x - out[1].on_b.x).abs() > 1.0 - 1e-12);
+        }
+    }
+
+    #[test]
+    fn boxes_beside_each_other_meet_corner_to_corner() {
+        let square = Polygon::rectangle(DVec2::new(0.5, 0.5)).unwrap();
+        let mut out = Vec::new();
+        let n = polygon_polygon(
+            &square,
+            &frame(0.0, 0.0, 0.0),
+            &square,
+            &frame(1.03, 1.04, 0.0),
+            0.1,
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out.len(), 1);
+        assert!((n - DVec3::new(0.6, 0.8, 0.0)).length() < 1e-12);
+        assert!((out[0].separation - 0.05).abs() < 1e-12);
     }
 
     #[test]

@@ -948,6 +948,7 @@ impl ContactSolver {
                     cp.tangent_impulse = t;
                 }
                 cp.normal_impulse = p.normal_impulse + p.impact_impulse;
+                cp.impact_impulse = p.impact_impulse;
                 cp.bounced = p.bounced;
                 cp.stopped = p.stopped;
                 cp.touch_time = p.touched_at;
