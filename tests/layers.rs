@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["math", "dense", "error", "limits", "profile"],
     ),
     ("geometry and materials", &["shape", "material"]),
-    ("bodies", &["body", "in_plane"]),
+    ("bodies", &["body", "filter", "in_plane"]),
     ("collision", &["collision"]),
     ("dynamics", &["dynamics"]),
     (

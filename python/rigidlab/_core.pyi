@@ -44,6 +44,9 @@ class _Options(TypedDict, total=False):
     color: Vec3
     velocity: Vec3
     angular_velocity: Vec3
+    category: int
+    collides_with: int
+    group: int
 
 class _PlaneOptions(_Options, total=False):
     kind: Literal["static", "kinematic"]
@@ -112,6 +115,9 @@ class Body:
     angular_damping: float
     quadratic_drag: float
     gravity_scale: float
+    category: int
+    collides_with: int
+    group: int
     @property
     def kinetic_energy(self) -> float: ...
     @property
@@ -290,6 +296,8 @@ class World:
     @property
     def solver_iterations_done(self) -> int: ...
     @property
+    def candidate_pairs(self) -> int: ...
+    @property
     def step_times(self) -> dict[str, float]: ...
     restitution_threshold: float
     sleeping: bool
@@ -463,7 +471,10 @@ class World:
         friction: float | None = None,
         static_friction: float | None = None,
         tangential_restitution: float | None = None,
+        *,
+        collide: bool | None = None,
     ) -> None: ...
+    def pair_collides(self, a: Body, b: Body) -> bool: ...
 
 def step_many(worlds: Sequence[World], steps: int = 1, *, threads: int | None = None) -> None:
     """Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads

@@ -100,7 +100,7 @@ class Body2D:
             "id", "index", "name", "kind", "mass", "restitution", "friction",
             "static_friction", "tangential_restitution", "color", "linear_damping",
             "angular_damping", "quadratic_drag", "gravity_scale", "sleeping", "alive", "angle",
-            "kinetic_energy",
+            "kinetic_energy", "category", "collides_with", "group",
         }
     )  # fmt: skip
 
@@ -323,6 +323,7 @@ class World2D:
         {
             "time", "dt", "integrator", "sleeping", "threads", "step_times", "solver_iterations",
             "solver_tolerance", "solver_iterations_done", "restitution_threshold", "viewing",
+            "candidate_pairs",
         }
     )  # fmt: skip
 
@@ -522,8 +523,13 @@ class World2D:
 
     def set_pair(self, a: Body2D, b: Body2D, **coefficients: Any) -> None:
         """Overrides restitution, friction, static_friction or tangential_restitution between
-        two bodies."""
+        two bodies; `collide=False` sets them apart (they pass through each other), `True` lets
+        their filters decide again."""
         self._world.set_pair(_core_body(a, "a"), _core_body(b, "b"), **coefficients)
+
+    def pair_collides(self, a: Body2D, b: Body2D) -> bool:
+        """False once a and b were set apart with `set_pair(a, b, collide=False)`."""
+        return self._world.pair_collides(_core_body(a, "a"), _core_body(b, "b"))
 
     # Springs and joints (anchors are world points or body-frame points (x, y)).
 

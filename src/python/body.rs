@@ -57,6 +57,19 @@ impl PyBody {
         f(&mut w.inner).py()
     }
 
+    /// Changes the body's collision filter with `change`.
+    fn edit_filter(
+        &self,
+        py: Python<'_>,
+        change: impl FnOnce(&mut crate::filter::Filter),
+    ) -> PyResult<()> {
+        self.edit(py, |w| {
+            let mut filter = w.body(self.handle)?.filter;
+            change(&mut filter);
+            w.set_filter(self.handle, filter)
+        })
+    }
+
     /// The handle, if the body is still in `world`.
     pub fn live_handle(&self, world: &crate::world::World) -> Option<BodyHandle> {
         world
@@ -442,6 +455,45 @@ impl PyBody {
     fn set_gravity_scale(&self, py: Python<'_>, gravity_scale: &Bound<'_, PyAny>) -> PyResult<()> {
         let g = float(gravity_scale, "gravity_scale")?;
         self.edit(py, |w| w.set_gravity_scale(self.handle, g))
+    }
+
+    /// The collision categories the body belongs to (32 bits; default 1). Two bodies collide
+    /// when each one's category shares a bit with the other's `collides_with`, and they are not
+    /// in the same non-zero `group`.
+    #[getter]
+    fn category(&self, py: Python<'_>) -> PyResult<u32> {
+        self.read(py, |b| b.filter.category)
+    }
+
+    #[setter(category)]
+    fn set_category(&self, py: Python<'_>, category: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = super::convert::bits32(category, "category")?;
+        self.edit_filter(py, |f| f.category = v)
+    }
+
+    /// The categories the body collides with (32 bits; default all, 0xFFFFFFFF).
+    #[getter]
+    fn collides_with(&self, py: Python<'_>) -> PyResult<u32> {
+        self.read(py, |b| b.filter.collides_with)
+    }
+
+    #[setter(collides_with)]
+    fn set_collides_with(&self, py: Python<'_>, collides_with: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = super::convert::bits32(collides_with, "collides_with")?;
+        self.edit_filter(py, |f| f.collides_with = v)
+    }
+
+    /// Bodies in the same non-zero group never collide with each other (the links of a chain
+    /// or a ragdoll); 0 (the default) is no group.
+    #[getter]
+    fn group(&self, py: Python<'_>) -> PyResult<u32> {
+        self.read(py, |b| b.filter.group)
+    }
+
+    #[setter(group)]
+    fn set_group(&self, py: Python<'_>, group: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = super::convert::bits32(group, "group")?;
+        self.edit_filter(py, |f| f.group = v)
     }
 
     /// Kinetic energy, translational plus rotational (J).

@@ -220,6 +220,16 @@ pub fn int(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<i64> {
     })
 }
 
+/// A 32-bit mask or group number: an integer in [0, 2^32); the error names `param`.
+pub fn bits32(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<u32> {
+    let k = int(obj, param)?;
+    u32::try_from(k).map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "{param}: must be an integer in [0, 2**32) (32 bits; got {k})"
+        ))
+    })
+}
+
 /// A number of threads: None, or an integer of at least 1; the error names `param`.
 pub fn thread_count(obj: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<usize>> {
     match obj.filter(|t| !t.is_none()) {

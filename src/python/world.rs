@@ -40,6 +40,9 @@ const COMMON_KEYS: &[&str] = &[
     "velocity",
     "angular_velocity",
     "angle",
+    "category",
+    "collides_with",
+    "group",
 ];
 const SOLID_KEYS: &[&str] = &[
     "mass",
@@ -148,6 +151,15 @@ fn body_desc(
     desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
     desc.quadratic_drag = float("quadratic_drag")?.unwrap_or(desc.quadratic_drag);
     desc.gravity_scale = float("gravity_scale")?.unwrap_or(desc.gravity_scale);
+    for (key, field) in [
+        ("category", &mut desc.filter.category),
+        ("collides_with", &mut desc.filter.collides_with),
+        ("group", &mut desc.filter.group),
+    ] {
+        if let Some(v) = get(key)? {
+            *field = super::convert::bits32(&v, key)?;
+        }
+    }
     if let Some(a) = float("angle")? {
         if get("orientation")?.is_some() {
             return Err(PyValueError::new_err(
@@ -1532,8 +1544,13 @@ impl PyWorld {
         Ok(d)
     }
 
-    /// Overrides the coefficients used between bodies a and b (None keeps the combine rule).
-    #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None, tangential_restitution=None))]
+    /// Overrides the coefficients used between bodies a and b (None keeps the combine rule),
+    /// and with `collide=False` sets the pair apart: they pass through each other (no contact,
+    /// no event; the broad phase drops the pair). `collide=True` lets the bodies' filters
+    /// decide again.
+    #[pyo3(signature = (a, b, restitution=None, friction=None, static_friction=None, tangential_restitution=None, *, collide=None))]
+    // One argument per keyword the Python method takes.
+    #[allow(clippy::too_many_arguments)]
     fn set_pair(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
@@ -1542,6 +1559,7 @@ impl PyWorld {
         friction: Option<&Bound<'_, PyAny>>,
         static_friction: Option<&Bound<'_, PyAny>>,
         tangential_restitution: Option<&Bound<'_, PyAny>>,
+        collide: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
         let m = Material {
@@ -1552,7 +1570,40 @@ impl PyWorld {
         }
         .checked()
         .py()?;
-        slf.borrow_mut().inner.set_pair(ha, hb, m).py()
+        let collide = not_none(collide)
+            .map(|c| super::convert::boolean(c, "collide"))
+            .transpose()?;
+        let mut w = slf.borrow_mut();
+        // Both checked before either changes the world.
+        if ha == hb {
+            return w.inner.set_pair(ha, hb, m).py();
+        }
+        if collide.is_none() || m != Material::default() {
+            w.inner.set_pair(ha, hb, m).py()?;
+        }
+        if let Some(c) = collide {
+            w.inner.set_pair_collide(ha, hb, c).py()?;
+        }
+        Ok(())
+    }
+
+    /// Whether bodies a and b may collide as a pair (False once set apart with
+    /// `set_pair(a, b, collide=False)`); their filters decide besides.
+    fn pair_collides(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
+        slf.borrow().inner.pair_collides(ha, hb).py()
+    }
+
+    /// How many pairs of bodies the broad phase passed to the narrow phase in the last step:
+    /// pairs whose bounding boxes overlap, less those that filters or `set_pair(...,
+    /// collide=False)` keep apart (those never reach the narrow phase).
+    #[getter]
+    fn candidate_pairs(&self) -> usize {
+        self.inner.candidate_pairs()
     }
 
     /// Starts recording: samples now and every `every` steps while the world runs, inside

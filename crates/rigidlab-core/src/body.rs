@@ -1,6 +1,7 @@
 //! Bodies, their handles (slot index + generation), and the store that keeps them in order.
 
 use crate::error::{Error, Result};
+use crate::filter::Filter;
 use crate::limits;
 use crate::material::Material;
 use crate::math::{rotate_tensor, DMat3, DQuat, DVec3};
@@ -76,6 +77,8 @@ pub struct BodyDesc {
     pub quadratic_drag: f64,
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
+    /// What it collides with (see collision/filter.rs).
+    pub filter: Filter,
     pub name: Option<String>,
     /// Display colour (r, g, b) in [0, 1] for the viewer and plots; None picks one by id.
     pub color: Option<[f64; 3]>,
@@ -101,6 +104,7 @@ impl BodyDesc {
             angular_damping: 0.0,
             quadratic_drag: 0.0,
             gravity_scale: 1.0,
+            filter: Filter::default(),
             name: None,
             color: None,
             planar: false,
@@ -164,6 +168,8 @@ pub struct Body {
     pub quadratic_drag: f64,
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
+    /// What it collides with (see collision/filter.rs).
+    pub filter: Filter,
     /// The mass the shape and density give, whatever the kind.
     pub(crate) shape_mass: f64,
     /// Body-frame inertia tensor about the centre of mass, for the shape mass.
@@ -366,6 +372,7 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         angular_damping: desc.angular_damping,
         quadratic_drag: desc.quadratic_drag,
         gravity_scale: desc.gravity_scale,
+        filter: desc.filter,
         shape_mass,
         shape_inertia,
         shape_inv_inertia: shape_inertia.inverse(),

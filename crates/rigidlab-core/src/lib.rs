@@ -36,6 +36,7 @@ pub(crate) mod dense;
 pub mod dynamics;
 pub mod error;
 pub mod events;
+pub mod filter;
 pub mod in_plane;
 pub mod limits;
 pub mod material;

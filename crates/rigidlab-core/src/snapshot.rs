@@ -48,6 +48,7 @@ impl World {
             next_handle,
             contacts,
             pair_materials,
+            apart,
             loads,
             springs,
             joints,
@@ -63,6 +64,7 @@ impl World {
         state.next_handle = state.next_handle.max(*next_handle);
         state.contacts = contacts.clone();
         state.pair_materials = pair_materials.clone();
+        state.apart = apart.clone();
         state.loads = loads.clone();
         state.springs = springs.clone();
         state.joints = joints.clone();

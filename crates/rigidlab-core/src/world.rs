@@ -1,6 +1,6 @@
 //! The world and its step. `World::step` reads top to bottom as the list of stages.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::body::{BodyKind, BodySet};
 use crate::collision::broad_phase::BroadPhase;
@@ -20,6 +20,7 @@ use crate::dynamics::tuning::{CORRECTION_FACTOR, MATCH_DISTANCE, MAX_CORRECTION}
 use crate::dynamics::velocity_solve::{Constraints, Step, VelocitySolver};
 use crate::error::{Error, Result};
 use crate::events::ContactEvents;
+use crate::filter::Filter;
 use crate::material::{Material, MaterialRules};
 use crate::math::{DMat3, DQuat, DVec3};
 use crate::observer::SharedObserver;
@@ -88,8 +89,10 @@ struct Scratch {
     boxes: Vec<Aabb>,
     margins: Vec<f64>,
     pairs: Vec<(u32, u32)>,
-    /// Row pairs joined by a joint whose bodies do not collide, sorted.
-    joined: Vec<(u32, u32)>,
+    /// Row pairs that never collide (joined by a joint that says so, or set apart), sorted.
+    apart: Vec<(u32, u32)>,
+    /// Each body's collision filter by row, when any differs from the default.
+    filters: Vec<Filter>,
     pair_contacts: PairContacts,
     /// Bodies with an applied load this step, by row.
     loaded: Vec<bool>,
@@ -120,6 +123,8 @@ pub struct WorldState {
     pub contacts: ContactSet,
     /// Per-pair material overrides keyed by the two body ids (smaller first).
     pub pair_materials: HashMap<(u64, u64), Material>,
+    /// Pairs of bodies that never collide, by their ids (smaller first).
+    pub apart: BTreeSet<(u64, u64)>,
     pub loads: Vec<AppliedLoad>,
     pub springs: Vec<Spring>,
     pub joints: Vec<Joint>,
@@ -142,6 +147,7 @@ impl WorldState {
             next_handle: 0,
             contacts: ContactSet::default(),
             pair_materials: HashMap::new(),
+            apart: BTreeSet::new(),
             loads: Vec::new(),
             springs: Vec::new(),
             joints: Vec::new(),
@@ -171,6 +177,8 @@ pub struct World {
     /// The threads the narrow phase may use (results are the same on any number). One by
     /// default: on the 2-core machine of benchmarks/RESULTS.md, two made it slower.
     pub(crate) threads: Threads,
+    /// Pairs the broad phase passed to the narrow phase in the last step.
+    candidate_pairs: usize,
 }
 
 impl Default for World {
@@ -191,6 +199,7 @@ impl World {
             revision: 0,
             state_current: false,
             broad_phase: BroadPhase::default(),
+            candidate_pairs: 0,
             constraints: VelocitySolver::default(),
             islands: Islands::default(),
             scratch: Scratch::default(),
@@ -385,6 +394,12 @@ impl World {
         self.constraints.iterations_done()
     }
 
+    /// How many pairs of bodies the broad phase passed to the narrow phase in the last step
+    /// (pairs whose boxes overlap, less those filtered out or set apart).
+    pub fn candidate_pairs(&self) -> usize {
+        self.candidate_pairs
+    }
+
     /// Where the last step's time went, stage by stage.
     pub fn step_times(&self) -> StepTimes {
         self.laps
@@ -539,29 +554,55 @@ impl World {
                 .push(b.shape.aabb(b.position, b.orientation).fattened(margin));
         }
         let bodies = self.state.bodies.bodies();
+        sc.filters.clear();
+        if bodies.iter().any(|b| !b.filter.is_default()) {
+            sc.filters.extend(bodies.iter().map(|b| b.filter));
+        }
+        let filters = &sc.filters;
+        let allow =
+            |i: u32, j: u32| filters.is_empty() || filters[i as usize].allows(&filters[j as usize]);
         // Pairs with no awake body keep last step's contact (see `update_manifolds`).
-        self.broad_phase
-            .find_pairs(&sc.boxes, |i| bodies[i].is_awake(), &mut sc.pairs);
-        // Bodies joined by a joint do not collide unless the joint says so.
-        sc.joined.clear();
-        sc.joined.extend(
+        self.broad_phase.find_pairs_where(
+            &sc.boxes,
+            |i| bodies[i].is_awake(),
+            allow,
+            &mut sc.pairs,
+        );
+        // Bodies joined by a joint do not collide unless the joint says so, nor do pairs set
+        // apart.
+        let rows = |a, b| {
+            let (a, b) = (
+                self.state.bodies.dense_index(a)?,
+                self.state.bodies.dense_index(b)?,
+            );
+            Some((a.min(b) as u32, a.max(b) as u32))
+        };
+        sc.apart.clear();
+        sc.apart.extend(
             self.state
                 .joints
                 .iter()
                 .filter(|j| !j.collide)
-                .filter_map(|j| {
-                    let (a, b) = (
-                        self.state.bodies.dense_index(j.a)?,
-                        self.state.bodies.dense_index(j.b?)?,
-                    );
-                    Some((a.min(b) as u32, a.max(b) as u32))
-                }),
+                .filter_map(|j| rows(j.a, j.b?)),
         );
-        if !sc.joined.is_empty() {
-            sc.joined.sort_unstable();
-            let joined = &sc.joined;
-            sc.pairs.retain(|p| joined.binary_search(p).is_err());
+        if !self.state.apart.is_empty() {
+            let row_of: HashMap<u64, u32> = bodies
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.id, i as u32))
+                .collect();
+            sc.apart
+                .extend(self.state.apart.iter().filter_map(|(a, b)| {
+                    let (a, b) = (*row_of.get(a)?, *row_of.get(b)?);
+                    Some((a.min(b), a.max(b)))
+                }));
         }
+        if !sc.apart.is_empty() {
+            sc.apart.sort_unstable();
+            let apart = &sc.apart;
+            sc.pairs.retain(|p| apart.binary_search(p).is_err());
+        }
+        self.candidate_pairs = sc.pairs.len();
     }
 
     /// Narrow phase: the manifold of each candidate pair, matched to last step's.

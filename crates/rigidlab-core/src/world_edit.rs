@@ -74,6 +74,9 @@ impl World {
         self.state
             .pair_materials
             .retain(|k, _| k.0 != body.id && k.1 != body.id);
+        self.state
+            .apart
+            .retain(|k| k.0 != body.id && k.1 != body.id);
         self.bodies_changed();
         Ok(body)
     }
@@ -463,6 +466,41 @@ impl World {
             .pair_materials
             .insert((ia.min(ib), ia.max(ib)), m);
         self.content_changed();
+        Ok(())
+    }
+
+    /// Sets whether bodies a and b may collide with each other (their filters permitting):
+    /// false sets the pair apart, true lets the filters decide again.
+    pub fn set_pair_collide(&mut self, a: BodyHandle, b: BodyHandle, collide: bool) -> Result<()> {
+        let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
+        if ia == ib {
+            return Err(Error::invalid("b", ib, "must be a different body from a"));
+        }
+        let key = (ia.min(ib), ia.max(ib));
+        let changed = if collide {
+            self.state.apart.remove(&key)
+        } else {
+            self.state.apart.insert(key)
+        };
+        if changed {
+            self.content_changed();
+        }
+        Ok(())
+    }
+
+    /// Whether bodies a and b were set apart (`set_pair_collide`).
+    pub fn pair_collides(&self, a: BodyHandle, b: BodyHandle) -> Result<bool> {
+        let (ia, ib) = (self.body(a)?.id, self.body(b)?.id);
+        Ok(!self.state.apart.contains(&(ia.min(ib), ia.max(ib))))
+    }
+
+    /// Sets a body's collision filter (see collision/filter.rs).
+    pub fn set_filter(&mut self, h: BodyHandle, filter: crate::filter::Filter) -> Result<()> {
+        let body = self.body_mut(h)?;
+        if body.filter != filter {
+            body.filter = filter;
+            self.content_changed();
+        }
         Ok(())
     }
 

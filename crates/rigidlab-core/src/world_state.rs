@@ -31,17 +31,23 @@ impl World {
         check_settings(&state.settings).map_err(|e| Error::at("settings", e))?;
         check_finite("base", state.base_time).map_err(|e| Error::at("time", e))?;
         let ids = state.check_bodies()?;
-        for (&(a, b), m) in &state.pair_materials {
-            let named = ids.contains(&a) && ids.contains(&b) && a < b;
-            if !named {
-                let e = Error::invalid(
-                    "ids",
-                    format!("({a}, {b})"),
-                    "must be two different bodies of the state, the smaller first",
-                );
-                return Err(Error::at("pair_materials", e));
+        let pair = |field: &str, a: u64, b: u64| {
+            if ids.contains(&a) && ids.contains(&b) && a < b {
+                return Ok(());
             }
+            let e = Error::invalid(
+                "ids",
+                format!("({a}, {b})"),
+                "must be two different bodies of the state, the smaller first",
+            );
+            Err(Error::at(field, e))
+        };
+        for (&(a, b), m) in &state.pair_materials {
+            pair("pair_materials", a, b)?;
             m.checked().map_err(|e| Error::at("pair_materials", e))?;
+        }
+        for &(a, b) in &state.apart {
+            pair("apart", a, b)?;
         }
         let bodies = &state.bodies;
         // Every link (spring, joint, load): a handle unique and below `next_handle`, its own

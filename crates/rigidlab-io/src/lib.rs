@@ -4,7 +4,7 @@
 
 // The engine's modules under the names the files here use.
 use rigidlab_core::{
-    body, collision, dynamics, error, limits, material, math, observer, shape, world,
+    body, collision, dynamics, error, filter, limits, material, math, observer, shape, world,
 };
 
 pub mod recorder;

@@ -18,6 +18,7 @@ use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
 use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
 use crate::dynamics::springs::{Spring, SpringHandle};
 use crate::error::{Error, Result};
+use crate::filter::Filter;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec2, DVec3};
 use crate::shape::hull::{ConvexHull, MassProperties};
@@ -39,6 +40,9 @@ pub struct SceneFile {
     pub bodies: Vec<BodyData>,
     #[serde(default)]
     pub pair_materials: Vec<PairData>,
+    /// Pairs of bodies (ids) that never collide.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apart: Vec<[u64; 2]>,
     #[serde(default)]
     pub springs: Vec<SpringData>,
     #[serde(default)]
@@ -159,6 +163,9 @@ pub struct BodyData {
     /// orientation's own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub angle: Option<f64>,
+    /// What it collides with (absent: everything).
+    #[serde(default, skip_serializing_if = "Filter::is_default")]
+    pub filter: Filter,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -321,6 +328,7 @@ impl SceneIo for World {
             next_handle,
             contacts,
             pair_materials,
+            apart,
             loads,
             springs,
             joints,
@@ -404,9 +412,11 @@ impl SceneIo for World {
                     rested: b.sleep.timer,
                     rest_speed: b.sleep.rest_speed,
                     angle: b.planar.then_some(b.angle),
+                    filter: b.filter,
                 })
                 .collect(),
             pair_materials: pairs,
+            apart: apart.iter().map(|&(a, b)| [a, b]).collect(),
             springs: springs
                 .iter()
                 .map(|sp| SpringData {
@@ -670,6 +680,7 @@ impl SceneIo for World {
                 color: bd.color,
                 planar: settings_planar,
                 angle: bd.angle,
+                filter: bd.filter,
                 ..BodyDesc::new(shape)
             };
             let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;
@@ -710,6 +721,16 @@ impl SceneIo for World {
                 return Err(at(&path, e));
             }
             state.pair_materials.insert((p.a.min(p.b), p.a.max(p.b)), m);
+        }
+        for (i, &[a, b]) in file.apart.iter().enumerate() {
+            let path = format!("apart[{i}]");
+            body(&path, a)?;
+            body(&path, b)?;
+            if a == b {
+                let e = Error::invalid("b", b, "must be a different body from a");
+                return Err(at(&path, e));
+            }
+            state.apart.insert((a.min(b), a.max(b)));
         }
         // Each spring, joint and load passes the check the API makes (its `check`, in
         // `World::from_state`): a file holds nothing a script could not have made.
@@ -849,6 +870,7 @@ impl SceneIo for World {
             next_handle: _,
             contacts: _,
             pair_materials: _,
+            apart: _,
             loads: _,
             springs: _,
             joints: _,

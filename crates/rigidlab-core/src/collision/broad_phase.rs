@@ -40,10 +40,23 @@ impl BroadPhase {
 
     /// Candidate pairs (row a < row b) whose boxes overlap and of which at least one body is
     /// `awake`, sorted so that the solver sees them in a deterministic order.
+    #[cfg(test)]
     pub fn find_pairs(
         &mut self,
         boxes: &[Aabb],
         awake: impl Fn(usize) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        self.find_pairs_where(boxes, awake, |_, _| true, pairs);
+    }
+
+    /// `find_pairs` of the pairs that `allow` (a collision filter) lets collide: the others are
+    /// dropped as they are found, before they are sorted.
+    pub fn find_pairs_where(
+        &mut self,
+        boxes: &[Aabb],
+        awake: impl Fn(usize) -> bool,
+        allow: impl Fn(u32, u32) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
         pairs.clear();
@@ -60,7 +73,11 @@ impl BroadPhase {
             self.built_for = Some(boxes.len());
         }
         self.classify(boxes, &awake);
-        let mut push = |i: u32, j: u32| pairs.push((i.min(j), i.max(j)));
+        let mut push = |i: u32, j: u32| {
+            if allow(i, j) {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        };
         let grids = &self.grids[..self.classes];
         for (k, grid) in grids.iter().enumerate() {
             grid.pairs(&mut push);
@@ -80,7 +97,7 @@ impl BroadPhase {
                     && (!bj.is_infinite() || p < j)
                     && (awake(p as usize) || awake(j as usize))
                 {
-                    pairs.push((p.min(j), p.max(j)));
+                    push(p, j);
                 }
             }
         }

@@ -1,0 +1,229 @@
+"""Collision control: categories and masks, groups, pairs set apart. A pair filtered out
+never reaches the narrow phase (the world counts the pairs that do), never touches and never
+makes an event; everything else is as before."""
+
+import itertools
+import json
+import pickle
+
+import numpy as np
+import pytest
+import rigidlab as rl
+from test_bad_input import populated, rejects
+
+
+def touching_pairs(w):
+    c = w.contacts()
+    return {tuple(sorted(p)) for p in zip(c["body_a"].tolist(), c["body_b"].tolist())}
+
+
+def collide(fa, fb):
+    """The rule, written out: each one's category in the other's mask, and not both in the
+    same non-zero group."""
+    (ca, ma, ga), (cb, mb, gb) = fa, fb
+    return bool(ca & mb) and bool(cb & ma) and not (ga != 0 and ga == gb)
+
+
+# Three categories, each body's mask one of these, groups 0, 1 or 2.
+CATEGORIES = [0b001, 0b010, 0b100]
+MASKS = [0b111, 0b001, 0b110, 0b000, 0xFFFFFFFF]
+GROUPS = [0, 1, 2]
+
+
+def test_a_truth_table_of_categories_masks_and_groups():
+    # Every combination of two filters, each pair of overlapping balls alone in the world.
+    filters = list(itertools.product(CATEGORIES, MASKS, GROUPS))
+    w = rl.World(gravity=(0, 0, 0))
+    expected = set()
+    for k, (fa, fb) in enumerate(itertools.product(filters, filters)):
+        x, z = 3.0 * (k % 45), 3.0 * (k // 45)
+        kw = [dict(zip(("category", "collides_with", "group"), f)) for f in (fa, fb)]
+        a = w.add_sphere(0.1, position=(x, 0, z), **kw[0])
+        b = w.add_sphere(0.1, position=(x + 0.15, 0, z), **kw[1])
+        assert (a.category, a.collides_with, a.group) == fa
+        if collide(fa, fb):
+            expected.add((a.id, b.id))
+    w.step()
+    assert 0 < len(expected) < 45 * 45
+    assert touching_pairs(w) == expected
+    # Only the pairs that collide were passed on to the narrow phase.
+    assert w.candidate_pairs == len(expected)
+
+
+def test_filtered_bodies_pass_through_each_other_and_make_no_event():
+    w = rl.World(gravity=(0, 0, 0))
+    a = w.add_sphere(0.1, mass=1.0, position=(0, 0, 0), velocity=(2, 0, 0), category=2)
+    b = w.add_sphere(0.1, mass=1.0, position=(1, 0, 0), collides_with=~2 & 0xFFFFFFFF)
+    w.run(1.0)
+    # Straight through, at the speed it had.
+    np.testing.assert_allclose(a.velocity, (2, 0, 0), atol=1e-15)
+    np.testing.assert_allclose(b.velocity, 0, atol=1e-15)
+    ev = w.contact_events()
+    assert len(ev["time"]) == 0
+    # Let them collide: the next crossing is a collision.
+    b.collides_with = 0xFFFFFFFF
+    a.velocity = (-2, 0, 0)
+    w.run(1.0)
+    # Equal masses, perfectly plastic: they go on together at half the speed.
+    np.testing.assert_allclose([a.velocity[0], b.velocity[0]], [-1.0, -1.0], atol=1e-12)
+    assert len(w.contact_events()["time"]) > 0
+
+
+def test_a_group_never_collides_within_itself():
+    # A chain of overlapping capsules in group 1 hangs through each other; a ball of another
+    # group still lands on them.
+    w = rl.World()
+    w.add_plane()
+    links = [
+        w.add_capsule(
+            0.05,
+            0.1,
+            position=(0.15 * i, 0.05, 0),
+            orientation=(0, 0, 0.7071067811865476, 0.7071067811865476),
+            group=1,
+        )
+        for i in range(5)
+    ]
+    ball = w.add_sphere(0.05, position=(0.3, 0.5, 0), group=2)
+    w.run(1.0)
+    pairs = touching_pairs(w)
+    ids = {b.id for b in links}
+    assert not any(a in ids and b in ids for a, b in pairs)
+    assert any(ball.id in p for p in pairs)
+    assert ball.position[1] > 0.1 + 0.04
+
+
+def test_a_pair_set_apart_passes_through_and_can_be_brought_back():
+    w = rl.World()
+    w.add_plane()
+    low = w.add_box((0.5, 0.1, 0.5), position=(0, 0.1, 0))
+    high = w.add_box((0.2, 0.2, 0.2), position=(0, 1.0, 0))
+    w.set_pair(low, high, collide=False)
+    assert not w.pair_collides(low, high)
+    w.run(1.5)
+    # The upper box fell through the lower onto the floor.
+    assert high.position[1] == pytest.approx(0.2, abs=1e-3)
+    assert (min(low.id, high.id), max(low.id, high.id)) not in touching_pairs(w)
+    # Saved, loaded, restored and pickled alike.
+    for copy in (rl.World.from_json(w.to_json()), pickle.loads(pickle.dumps(w))):
+        a, b = copy.bodies[1], copy.bodies[2]
+        assert not copy.pair_collides(a, b)
+    snap = w.snapshot()
+    w.set_pair(low, high, collide=True)
+    assert w.pair_collides(low, high)
+    w.restore(snap)
+    assert not w.pair_collides(low, high)
+    # Brought back: they overlap, and the correction parts them.
+    w.set_pair(low, high, collide=True)
+    w.step()
+    assert (min(low.id, high.id), max(low.id, high.id)) in touching_pairs(w)
+    # Removing one forgets the pair.
+    w.remove(high)
+    assert "apart" not in w.to_json()
+
+
+def test_filters_are_saved_loaded_and_pickled():
+    w = rl.World()
+    b = w.add_sphere(0.1, category=4, collides_with=5, group=9)
+    plain = w.add_sphere(0.1, position=(1, 0, 0))
+    text = w.to_json()
+    assert '"filter"' in text and text.count('"filter"') == 1  # the default is not written
+    for copy in (rl.World.from_json(text), pickle.loads(pickle.dumps(w))):
+        c, p = copy.bodies[0], copy.bodies[1]
+        assert (c.category, c.collides_with, c.group) == (4, 5, 9)
+        assert (p.category, p.collides_with, p.group) == (1, 0xFFFFFFFF, 0)
+    snap = w.snapshot()
+    b.group = 0
+    w.restore(snap)
+    assert b.group == 9
+    assert plain.category == 1
+
+
+def test_a_scene_file_naming_a_missing_body_in_a_pair_set_apart_is_refused():
+    w = rl.World()
+    a, b = w.add_sphere(0.1), w.add_sphere(0.1, position=(1, 0, 0))
+    w.set_pair(a, b, collide=False)
+    doc = json.loads(w.to_json())
+    doc["apart"] = [[a.id, 77]]
+    with pytest.raises(ValueError, match="apart"):
+        rl.World.from_json(json.dumps(doc))
+    doc["apart"] = [[a.id, a.id]]
+    with pytest.raises(ValueError, match="apart"):
+        rl.World.from_json(json.dumps(doc))
+    doc["apart"] = [[a.id, b.id]]
+    doc["bodies"][0]["filter"] = {"category": 1, "collides_with": 2, "group": 0, "extra": 1}
+    with pytest.raises(ValueError):
+        rl.World.from_json(json.dumps(doc))
+    doc["bodies"][0]["filter"] = {"category": -1, "collides_with": 2, "group": 0}
+    with pytest.raises(ValueError):
+        rl.World.from_json(json.dumps(doc))
+
+
+def test_filtered_pairs_never_reach_the_narrow_phase():
+    # 400 balls heaped into one another: in one group, none of their pairs is a candidate.
+    w = rl.World(gravity=(0, 0, 0))
+    rng = np.random.default_rng(1)
+    for p in rng.uniform(-0.5, 0.5, (400, 3)):
+        w.add_sphere(0.1, position=tuple(p), group=7)
+    w.step()
+    assert w.candidate_pairs == 0
+    assert len(w.contacts()["body_a"]) == 0
+    for b in w.bodies:
+        b.group = 0
+    w.step()
+    assert w.candidate_pairs > 1000
+
+
+@pytest.mark.parametrize("param", ["category", "collides_with", "group"])
+@pytest.mark.parametrize(
+    "value, exc",
+    [(-1, ValueError), (2**32, ValueError), (1.5, TypeError), (True, TypeError), ("1", TypeError)],
+)
+def test_bad_filters_are_refused_naming_the_parameter(param, value, exc):
+    w, _, ball, *_ = populated()
+    rejects(w, exc, param, w.add_sphere, 0.1, **{param: value})
+    rejects(w, exc, param, setattr, ball, param, value)
+
+
+def test_a_bad_collide_flag_is_refused():
+    w, _, ball, box, _ = populated()
+    rejects(w, TypeError, "collide", w.set_pair, ball, box, collide=1)
+    rejects(w, ValueError, "b", w.set_pair, ball, ball, collide=False)
+    rejects(w, TypeError, "collide", w.set_pair, ball, box, friction=0.1, collide="no")
+
+
+def test_2d_bodies_filter_alike():
+    w = rl.World2D()
+    w.add_ground()
+    a = w.add_circle(0.1, position=(0, 0.1), category=2, collides_with=1)
+    b = w.add_box((0.1, 0.1), position=(0, 0.5), category=2, collides_with=1)
+    assert (b.category, b.collides_with, b.group) == (2, 1, 0)
+    w.run(1.0)
+    assert b.position[1] == pytest.approx(0.1, abs=1e-3)  # through the circle, onto the ground
+    w.set_pair(a, b, collide=False)
+    assert not w.pair_collides(a, b)
+    copy = pickle.loads(pickle.dumps(w))
+    assert not copy.pair_collides(copy.bodies[1], copy.bodies[2])
+    assert copy.bodies[2].collides_with == 1
+
+
+def test_a_hinge_chain_of_overlapping_capsules_hangs_still():
+    # Each capsule (axis 0.3 m long with its caps) overlaps the next by 6 cm at the hinge
+    # between them: linked bodies do not collide, so nothing pushes them apart.
+    w = rl.World()
+    top = (0.0, 2.0, 0.0)
+    links, above = [], None
+    for i in range(6):
+        y = top[1] - 0.12 - 0.24 * i
+        link = w.add_capsule(0.05, 0.1, mass=1.0, position=(0.0, y, 0.0))
+        anchor = (0.0, y + 0.12, 0.0)
+        w.add_hinge_joint(link, above, anchor=anchor, axis=(0, 0, 1))
+        links.append(link)
+        above = link
+    e0 = w.energy()["total"]
+    w.sleeping = False
+    for _ in range(4):
+        w.run(0.5)
+        assert len(w.contacts()["body_a"]) == 0
+        assert np.abs(w.velocities).max() < 1e-9
+        assert w.energy()["total"] <= e0 + 1e-9 * abs(e0)
