@@ -227,3 +227,88 @@ def test_a_hinge_chain_of_overlapping_capsules_hangs_still():
         assert len(w.contacts()["body_a"]) == 0
         assert np.abs(w.velocities).max() < 1e-9
         assert w.energy()["total"] <= e0 + 1e-9 * abs(e0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Contact forces
+
+
+G = 9.81
+
+
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 240, 1 / 1000])
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_the_floor_under_a_resting_stack_feels_its_weight(dt, k):
+    w = rl.World(dt=dt)
+    floor = w.add_plane()
+    boxes = [
+        w.add_box((0.1, 0.1, 0.1), mass=1.0 + i, position=(0, 0.1 + 0.2 * i, 0)) for i in range(k)
+    ]
+    w.sleeping = False
+    w.run(1.0)
+    weight = sum(b.mass for b in boxes) * G
+    np.testing.assert_allclose(floor.contact_force, (0, -weight, 0), rtol=1e-9, atol=1e-9 * weight)
+    forces = w.contact_forces()
+    np.testing.assert_array_equal(forces[0], floor.contact_force)
+    # Each box is held up by the one below and pressed by those above: in all, its weight.
+    for i, b in enumerate(boxes):
+        np.testing.assert_allclose(forces[i + 1], (0, b.mass * G, 0), rtol=1e-9, atol=1e-9 * weight)
+    # No torque: every stack is square on its support.
+    assert np.abs(w.contact_torques()).max() < 1e-9 * weight
+
+
+def test_a_taller_stack_feels_its_weight_once_the_iterations_converge():
+    # Ten iterations hold 8 boxes at rest to the solver's tolerance (1e-5 m/s); run all of them
+    # and the floor's force is the weight to round-off.
+    w = rl.World(dt=1 / 60, solver_tolerance=0.0)
+    floor = w.add_plane()
+    boxes = [
+        w.add_box((0.1, 0.1, 0.1), mass=1.0 + i, position=(0, 0.1 + 0.2 * i, 0)) for i in range(8)
+    ]
+    w.sleeping = False
+    w.run(1.0)
+    weight = sum(b.mass for b in boxes) * G
+    assert abs(-floor.contact_force[1] / weight - 1) < 1e-9
+
+
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 240])
+@pytest.mark.parametrize("degrees", [10, 30])
+def test_a_block_held_on_a_ramp_feels_m_g_cos_and_m_g_sin(dt, degrees):
+    a = np.radians(degrees)
+    q = (0.0, 0.0, np.sin(a / 2), np.cos(a / 2))
+    n = np.array([-np.sin(a), np.cos(a), 0.0])
+    up = np.array([np.cos(a), np.sin(a), 0.0])
+    w = rl.World(dt=dt)
+    w.add_box((2, 0.1, 1), kind="static", orientation=q, position=tuple(-0.1 * n))
+    m = 2.0
+    block = w.add_box((0.1, 0.1, 0.1), mass=m, orientation=q, position=tuple(0.1 * n), friction=0.8)
+    w.sleeping = False
+    w.run(1.0)
+    f = block.contact_force
+    assert f @ n == pytest.approx(m * G * np.cos(a), rel=1e-9)
+    assert f @ up == pytest.approx(m * G * np.sin(a), rel=1e-9)
+    assert abs(f[2]) < 1e-9 * m * G
+    # The block rests: the contact force is all that balances gravity.
+    np.testing.assert_allclose(f, (0, m * G, 0), atol=1e-9 * m * G)
+
+
+def test_contact_forces_in_2d_and_in_a_bounce():
+    w = rl.World2D(dt=1 / 240)
+    w.add_ground()
+    disc = w.add_circle(0.1, mass=3.0, position=(0, 0.1))
+    w.sleeping = False
+    w.run(0.5)
+    np.testing.assert_allclose(disc.contact_force, (0, 3.0 * G), rtol=1e-9)
+    np.testing.assert_allclose(w.contact_forces()[0], (0, -3.0 * G), rtol=1e-9)
+    assert w.contact_torques().shape == (2,) and isinstance(disc.contact_torque, float)
+    # A ball landing: the step of the impact feels its momentum change over dt.
+    w3 = rl.World(dt=1 / 240)
+    w3.add_plane()
+    ball = w3.add_sphere(0.1, mass=1.0, position=(0, 0.1 + 0.05, 0), velocity=(0, -2, 0))
+    for _ in range(10):
+        v0 = ball.velocity.copy()
+        w3.step()
+        if np.abs(ball.contact_force).max() > 0:
+            break
+    expected = (ball.velocity - v0) / w3.dt + np.array([0, G, 0])
+    np.testing.assert_allclose(ball.contact_force, expected, rtol=1e-9)

@@ -172,6 +172,18 @@ class Body2D:
         return self._body.momentum[:2]
 
     @property
+    def contact_force(self) -> np.ndarray:
+        """The force (x, y) contacts exerted on this body in the last step (N): their impulses
+        over dt."""
+        return self._body.contact_force[:2]
+
+    @property
+    def contact_torque(self) -> float:
+        """The torque about z contacts exerted on this body about its centre in the last step
+        (N m)."""
+        return float(self._body.contact_torque[2])
+
+    @property
     def inertia(self) -> float:
         """Moment of inertia about the centre of mass, about z (kg m^2); inf unless dynamic."""
         return float(self._body.inertia[2, 2])
@@ -489,6 +501,16 @@ class World2D:
     def angular_momentum(self, about: Any = (0.0, 0.0)) -> float:
         """Total angular momentum about z through the world point `about` (kg m^2/s)."""
         return float(self._world.angular_momentum(_lift(about, "about"))[2])
+
+    def contact_forces(self) -> np.ndarray:
+        """The force (x, y) contacts exerted on each body in the last step, (n, 2) by row (N):
+        every contact impulse of the step over dt."""
+        return self._world.contact_forces()[:, :2]
+
+    def contact_torques(self) -> np.ndarray:
+        """The torque about z contacts exerted on each body about its centre in the last step,
+        (n,) by row (N m)."""
+        return self._world.contact_torques()[:, 2]
 
     def contacts(self) -> dict[str, np.ndarray]:
         """This step's contact points: body_a, body_b (ids), point (k, 2), normal (k, 2, from

@@ -57,6 +57,17 @@ impl PyBody {
         f(&mut w.inner).py()
     }
 
+    /// The contact force and torque on this body in the last step.
+    fn contact(&self, py: Python<'_>) -> PyResult<(crate::math::DVec3, crate::math::DVec3)> {
+        let w = PyWorld::get(&self.world, py)?;
+        match w.inner.bodies().dense_index(self.handle) {
+            Some(row) if w.inner.body(self.handle).is_ok_and(|b| b.id == self.id) => {
+                Ok(w.inner.contact_forces()[row])
+            }
+            _ => Err(self.removed()),
+        }
+    }
+
     /// Changes the body's collision filter with `change`.
     fn edit_filter(
         &self,
@@ -500,6 +511,20 @@ impl PyBody {
     #[getter]
     fn kinetic_energy(&self, py: Python<'_>) -> PyResult<f64> {
         self.read(py, |b| b.translational_energy() + b.rotational_energy())
+    }
+
+    /// The force (N) contacts exerted on this body in the last step: their impulses over dt
+    /// (see `World.contact_forces`).
+    #[getter]
+    fn contact_force<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.contact(py)?.0))
+    }
+
+    /// The torque (N m) contacts exerted on this body about its centre of mass in the last
+    /// step.
+    #[getter]
+    fn contact_torque<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(array3(py, self.contact(py)?.1))
     }
 
     /// Linear momentum m v (kg m/s).

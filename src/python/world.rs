@@ -1,6 +1,6 @@
 //! `rigidlab.World`: the world a script builds and runs.
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -1421,6 +1421,21 @@ impl PyWorld {
             d.set_item(k, v)?;
         }
         Ok(d)
+    }
+
+    /// The force (N) contacts exerted on each body in the last step, (n, 3) by row: every
+    /// contact impulse of the step (resting, impacts, friction) over dt, the step's mean force.
+    /// A floor under a resting stack feels the stack's weight.
+    fn contact_forces<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let f = self.inner.contact_forces();
+        table(py, f.iter().flat_map(|(f, _)| f.to_array()).collect(), 3)
+    }
+
+    /// The torque (N m) contacts exerted on each body about its centre of mass in the last
+    /// step, (n, 3) by row (see `contact_forces`).
+    fn contact_torques<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let f = self.inner.contact_forces();
+        table(py, f.iter().flat_map(|(_, t)| t.to_array()).collect(), 3)
     }
 
     /// Total linear momentum (kg m/s) of the dynamic bodies.

@@ -1,5 +1,5 @@
-//! What a lab measures: energies, linear and angular momentum. Only dynamic bodies carry
-//! energy and momentum (static and kinematic bodies have infinite mass).
+//! What a lab measures: energies, linear and angular momentum, contact forces. Only dynamic
+//! bodies carry energy and momentum (static and kinematic bodies have infinite mass).
 
 use crate::body::Body;
 use crate::math::DVec3;
@@ -99,5 +99,32 @@ impl World {
             .iter()
             .map(|b| b.angular_momentum(about))
             .sum()
+    }
+}
+
+impl World {
+    /// The force and torque (about its centre of mass) that contacts exerted on each body in
+    /// the last step, by row: every contact impulse of the step (resting, impacts and their
+    /// friction) over dt, so the mean force of the step. A floor under a resting stack feels
+    /// its weight; a step with an impact feels the impact spread over the step.
+    pub fn contact_forces(&self) -> Vec<(DVec3, DVec3)> {
+        let bodies = self.bodies().bodies();
+        let mut out = vec![(DVec3::ZERO, DVec3::ZERO); bodies.len()];
+        let dt = self.settings().dt;
+        for m in self.manifolds() {
+            let (a, b) = (m.row_a, m.row_b);
+            let (ba, bb) = (&bodies[a], &bodies[b]);
+            for p in &m.points {
+                // The impulse on B; A takes the opposite, each at its own surface point.
+                let j = (m.normal * p.normal_impulse + p.tangent_impulse) / dt;
+                let pa = ba.position + ba.orientation * p.local_a;
+                let pb = bb.position + bb.orientation * p.local_b;
+                out[a].0 -= j;
+                out[a].1 -= (pa - ba.position).cross(j);
+                out[b].0 += j;
+                out[b].1 += (pb - bb.position).cross(j);
+            }
+        }
+        out
     }
 }

@@ -42,7 +42,8 @@ pub struct ContactPoint {
     /// bodies at rest (a column that landed would leap up).
     #[serde(default)]
     pub impact_impulse: f64,
-    /// Accumulated friction impulse of the last solve, a world vector (N s).
+    /// Accumulated friction impulse of the last solve, impacts' included, on B: a world
+    /// vector (N s).
     pub tangent_impulse: DVec3,
     /// Whether the point bounced in the last step: an impact's impulses are not a guess for
     /// the next step's, so they are not carried over (see `impact_impulse`).

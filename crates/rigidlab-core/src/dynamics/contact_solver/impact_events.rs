@@ -859,6 +859,7 @@ impl ContactSolver {
             };
             weighted += at * imp.normal;
             p.impact_impulse += imp.normal;
+            p.impact_tangent += imp.tangent;
             if !p.bounced {
                 p.approach_speed = speed;
                 p.touched_at = Some(t);

@@ -117,6 +117,8 @@ struct SolverPoint {
     /// Normal impulse of this step's impacts (N s), apart from `normal_impulse` (that of the
     /// resting solve, which alone bounds its friction).
     impact_impulse: f64,
+    /// Friction impulse of this step's impacts (N s, on B), apart from the resting patch's.
+    impact_tangent: DVec3,
     /// Speed of approach when it touched (m/s): at its first bounce, or from the free motion.
     approach_speed: f64,
     /// When within the step it touched (s).
@@ -438,6 +440,7 @@ impl ContactSolver {
                     bounced: false,
                     stopped: false,
                     impact_impulse: 0.0,
+                    impact_tangent: DVec3::ZERO,
                     approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
                     touched_at: toi.map(|(tc, _)| tc),
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
@@ -945,7 +948,7 @@ impl ContactSolver {
             for (i, p) in pts.iter().enumerate() {
                 let cp = &mut m.points[p.index];
                 if let Some(&t) = tangent.get(i) {
-                    cp.tangent_impulse = t;
+                    cp.tangent_impulse = t + p.impact_tangent;
                 }
                 cp.normal_impulse = p.normal_impulse + p.impact_impulse;
                 cp.impact_impulse = p.impact_impulse;
