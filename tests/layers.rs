@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("geometry and materials", &["shape", "material"]),
     ("bodies", &["body", "filter", "in_plane"]),
-    ("collision", &["collision"]),
+    ("collision", &["collision", "sensors"]),
     ("dynamics", &["dynamics"]),
     (
         "world",

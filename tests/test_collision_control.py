@@ -312,3 +312,118 @@ def test_contact_forces_in_2d_and_in_a_bounce():
             break
     expected = (ball.velocity - v0) / w3.dt + np.array([0, G, 0])
     np.testing.assert_allclose(ball.contact_force, expected, rtol=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sensors and photogates
+
+
+def sensor_events(w, clear=True):
+    ev = w.contact_events(clear)
+    return [
+        (k, int(a), int(b), float(t))
+        for k, a, b, t in zip(ev["kind"], ev["body_a"], ev["body_b"], ev["time"])
+        if k.startswith("sensor")
+    ]
+
+
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 240, 1 / 1000])
+@pytest.mark.parametrize("planar", [False, True])
+def test_two_photogates_measure_g_and_the_speed_at_a_gate(dt, planar):
+    # A ball dropped from rest through two gates: the entry times give g, the passage through
+    # the lower gate its speed there, sqrt(2 g h). At dt = 1/60 the ball crosses a gate within
+    # about two steps, so only times within the step can do it.
+    from rigidlab.experiments import photogate
+
+    r, top, gates = 0.02, 1.0, (0.8, 0.3)
+    w = rl.World2D(dt=dt) if planar else rl.World(dt=dt)
+    ball = w.add_circle(r, position=(0, top)) if planar else w.add_sphere(r, position=(0, top, 0))
+    pos = (lambda y: (0.0, y)) if planar else (lambda y: (0.0, y, 0.0))
+    upper, lower = (photogate(w, pos(y), thickness=1e-3) for y in gates)
+    w.run(0.7)
+    (t1,), _ = upper.times(ball)
+    (t2,), (t2_out,) = lower.times(ball)
+    fall = [top - r - (y + 0.0005) for y in gates]  # to each gate's upper face
+    g = 2 * (fall[1] - fall[0]) / (t2**2 - t1**2)
+    assert abs(g / G - 1) < 1e-4
+    (v,) = lower.speeds(2 * r, ball, acceleration=g)
+    assert abs(v / np.sqrt(2 * G * (top - gates[1])) - 1) < 1e-4
+    # Nothing pushed the ball: it fell freely all along.
+    assert ball.velocity[1] == pytest.approx(-G * 0.7, rel=1e-12)
+    assert t2 < t2_out
+
+
+def test_a_sensor_senses_any_body_and_pushes_none():
+    w = rl.World(gravity=(0, 0, 0))
+    zone = w.add_box((0.5, 0.5, 0.5), kind="static", sensor=True)
+    # Bodies of every shape crossing it along x at 1 m/s, 1.5 m out at the start.
+    movers = [
+        w.add_sphere(0.1, position=(-1.5, 0, -0.3), velocity=(1, 0, 0)),
+        w.add_box((0.1, 0.1, 0.1), position=(-1.5, 0, 0), velocity=(1, 0, 0)),
+        w.add_capsule(0.05, 0.1, position=(-1.5, 0, 0.3), velocity=(1, 0, 0)),
+    ]
+    w.run(1.05)
+    assert {b.id for b in w.overlaps(zone)} == {b.id for b in movers}
+    w.run(2.0)
+    assert w.overlaps(zone) == []
+    for b in movers:
+        np.testing.assert_allclose(b.velocity, (1, 0, 0), atol=1e-15)
+    ev = sensor_events(w)
+    for b, reach in zip(movers, (0.1, 0.1, 0.05)):
+        mine = [(k, t) for k, s, o, t in ev if o == b.id and s == zone.id]
+        # Enters when its leading side meets the zone's face, leaves when its trailing side
+        # passes the other.
+        assert [k for k, _ in mine] == ["sensor_begin", "sensor_end"]
+        assert mine[0][1] == pytest.approx(1.5 - 0.5 - reach, abs=1e-9)
+        assert mine[1][1] == pytest.approx(1.5 + 0.5 + reach, abs=1e-9)
+    assert len(w.contacts()["body_a"]) == 0
+
+
+def test_a_fast_body_crossing_a_thin_sensor_within_one_step_is_seen():
+    w = rl.World(gravity=(0, 0, 0), dt=1 / 60)
+    gate = w.add_box((0.5, 0.5, 0.0005), kind="static", position=(0, 0, 0), sensor=True)
+    ball = w.add_sphere(0.01, position=(0, 0, -0.5), velocity=(0, 0, 30))
+    w.run(0.1)
+    ev = sensor_events(w)
+    assert [k for k, *_ in ev] == ["sensor_begin", "sensor_end"]
+    assert ev[0][3] == pytest.approx((0.5 - 0.0105) / 30, abs=1e-12)
+    assert ev[1][3] == pytest.approx((0.5 + 0.0105) / 30, abs=1e-12)
+    assert w.overlaps(gate) == []
+    assert ball.velocity[2] == 30
+
+
+def test_moving_and_dynamic_sensors_and_a_body_placed_inside():
+    w = rl.World()
+    w.add_plane()
+    # A dynamic sensor falls through the floor (it pushes nothing and nothing pushes it).
+    probe = w.add_sphere(0.1, position=(0, 1, 0), sensor=True)
+    # A kinematic sensor sweeping over resting boxes, clear of the floor.
+    sweep = w.add_box(
+        (0.1, 1, 1), kind="kinematic", position=(-2, 1.05, 0), velocity=(1, 0, 0), sensor=True
+    )
+    boxes = [w.add_box((0.1, 0.1, 0.1), position=(x, 0.1, 0)) for x in (-1.0, 0.0, 1.0)]
+    w.run(2.0)
+    assert probe.position[1] < -1
+    assert {b.id for b in w.overlaps(sweep)} == {boxes[1].id}
+    ev = sensor_events(w)
+    begins = sorted(t for k, s, _, t in ev if k == "sensor_begin" and s == sweep.id)
+    np.testing.assert_allclose(begins, [0.8, 1.8], atol=1e-9)
+    # A body placed inside a sensor is inside from the next step's start.
+    inside = w.add_sphere(0.05, position=(sweep.position[0], 1.0, 0), kind="static")
+    t0 = w.time
+    w.step()
+    assert inside in w.overlaps(sweep)
+    assert [(k, t) for k, _, o, t in sensor_events(w) if o == inside.id] == [("sensor_begin", t0)]
+
+
+def test_sensors_are_saved_pickled_and_checked():
+    w, floor, ball, box, _ = populated()
+    s = w.add_box((1, 1, 1), kind="static", sensor=True)
+    assert s.sensor and not ball.sensor
+    for copy in (rl.World.from_json(w.to_json()), pickle.loads(pickle.dumps(w))):
+        assert [b.sensor for b in copy.bodies] == [b.sensor for b in w.bodies]
+    rejects(w, TypeError, "sensor", w.add_sphere, 0.1, sensor=1)
+    rejects(w, TypeError, "sensor", setattr, ball, "sensor", "yes")
+    rejects(w, ValueError, "sensor", w.overlaps, ball)
+    ball.sensor = True
+    assert ball.sensor

@@ -47,6 +47,7 @@ class _Options(TypedDict, total=False):
     category: int
     collides_with: int
     group: int
+    sensor: bool
 
 class _PlaneOptions(_Options, total=False):
     kind: Literal["static", "kinematic"]
@@ -118,6 +119,7 @@ class Body:
     category: int
     collides_with: int
     group: int
+    sensor: bool
     @property
     def kinetic_energy(self) -> float: ...
     @property
@@ -481,6 +483,7 @@ class World:
         collide: bool | None = None,
     ) -> None: ...
     def pair_collides(self, a: Body, b: Body) -> bool: ...
+    def overlaps(self, sensor: Body) -> list[Body]: ...
 
 def step_many(worlds: Sequence[World], steps: int = 1, *, threads: int | None = None) -> None:
     """Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads

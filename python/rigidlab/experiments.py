@@ -27,6 +27,8 @@ __all__ = [
     "double_pendulum",
     "spinning_top",
     "zero_crossings",
+    "photogate",
+    "Photogate",
 ]
 
 
@@ -392,3 +394,94 @@ def spinning_top(
         "tilt": th,
     }
     return w, top, theory
+
+
+@dataclass
+class Photogate:
+    """A photogate: a thin sensor slab across a body's path (see `photogate`)."""
+
+    world: object
+    #: The sensor body (a rigidlab Body, or a Body2D in a 2D world).
+    sensor: object
+    #: The slab's thickness along the path (m).
+    thickness: float
+
+    def times(self, body=None) -> tuple[np.ndarray, np.ndarray]:
+        """When bodies entered and left the slab (s), in order: the "sensor_begin" and
+        "sensor_end" events of the world's unread events (read without clearing them, so read
+        the gate before clearing them with `world.contact_events()`). With `body`, only that
+        body's. Each time is the moment the shapes began or stopped overlapping, within the
+        step, not rounded to it."""
+        events = self.world.contact_events(clear=False)
+        kinds = np.asarray(events["kind"])
+        mine = np.asarray(events["body_a"]) == self.sensor.id
+        if body is not None:
+            mine &= np.asarray(events["body_b"]) == body.id
+        t = np.asarray(events["time"])
+        return t[mine & (kinds == "sensor_begin")], t[mine & (kinds == "sensor_end")]
+
+    def speeds(self, size: float, body=None, acceleration: float | None = None) -> np.ndarray:
+        """The speed through the gate of a body `size` long along the path (a ball's
+        diameter), for each passage. A school photogate reports the mean speed, L / dt_gate
+        with L = size + thickness; given the body's `acceleration` along the path (g for a
+        falling ball, from two gates), the speed when its centre crosses the gate's centre
+        under that constant acceleration instead: v^2 = (L / dt_gate - a dt_gate / 2)^2 + a L."""
+        enter, leave = self.times(body)
+        k = min(len(enter), len(leave))
+        passage = leave[:k] - enter[:k]
+        length = size + self.thickness
+        if acceleration is None:
+            return length / passage
+        entering = length / passage - acceleration * passage / 2
+        return np.sqrt(entering**2 + acceleration * length)
+
+
+def photogate(
+    world,
+    position,
+    normal=None,
+    width: float = 0.2,
+    thickness: float = 1e-3,
+    name: str | None = None,
+) -> Photogate:
+    """Puts a photogate in `world` (a World or a World2D): a static sensor slab `thickness`
+    thin along `normal` (the direction bodies cross it; default up, y) and `width` wide across,
+    centred at `position`. Bodies pass through it unhindered; `Photogate.times()` gives when
+    each entered and left it, timed within the step (the moment the shapes began or stopped
+    overlapping along the bodies' paths), so two gates on a falling ball measure g to
+    round-off even at dt = 1/60."""
+    if width <= 0 or thickness <= 0 or not np.isfinite(width) or not np.isfinite(thickness):
+        raise ValueError(
+            f"width, thickness: must be positive and finite (got {width!r}, {thickness!r})"
+        )
+    planar = hasattr(world, "add_circle")
+    n = np.asarray((0.0, 1.0) if normal is None and planar else normal or (0.0, 1.0, 0.0), float)
+    if n.shape != ((2,) if planar else (3,)) or not np.all(np.isfinite(n)) or not n.any():
+        raise ValueError(
+            f"normal: expected a non-zero {'2' if planar else '3'}-vector, got {normal!r}"
+        )
+    n = n / np.linalg.norm(n)
+    if planar:
+        sensor = world.add_box(
+            (width / 2, thickness / 2),
+            kind="static",
+            position=position,
+            angle=float(np.arctan2(-n[0], n[1])),
+            sensor=True,
+            name=name,
+        )
+    else:
+        # The slab's thin axis, y, turned onto n.
+        y = np.array([0.0, 1.0, 0.0])
+        axis = np.cross(y, n)
+        angle = float(np.arctan2(np.linalg.norm(axis), y @ n))
+        q = _axis_angle(axis if np.linalg.norm(axis) > 1e-12 else (1.0, 0.0, 0.0), angle)
+        sensor = world.add_box(
+            (width / 2, thickness / 2, width / 2),
+            kind="static",
+            position=position,
+            orientation=tuple(q),
+            sensor=True,
+            name=name,
+        )
+    return Photogate(world, sensor, thickness)

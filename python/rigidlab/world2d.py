@@ -100,7 +100,7 @@ class Body2D:
             "id", "index", "name", "kind", "mass", "restitution", "friction",
             "static_friction", "tangential_restitution", "color", "linear_damping",
             "angular_damping", "quadratic_drag", "gravity_scale", "sleeping", "alive", "angle",
-            "kinetic_energy", "category", "collides_with", "group",
+            "kinetic_energy", "category", "collides_with", "group", "sensor",
         }
     )  # fmt: skip
 
@@ -521,6 +521,11 @@ class World2D:
         """Contacts that began or ended, and impacts, since last read (as World.contact_events),
         with point and normal of shape (k, 2)."""
         return _flat_table(self._world.contact_events(clear), ("point", "normal"))
+
+    def overlaps(self, sensor: Body2D) -> list[Body2D]:
+        """The bodies overlapping `sensor` (a body made with sensor=True) after the last step,
+        in id order (as World.overlaps)."""
+        return [Body2D(b) for b in self._world.overlaps(_core_body(sensor, "sensor"))]
 
     def ray_cast(
         self, origin: Any, direction: Any, max_distance: float | None = None, planes: bool = True

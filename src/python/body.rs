@@ -468,6 +468,19 @@ impl PyBody {
         self.edit(py, |w| w.set_gravity_scale(self.handle, g))
     }
 
+    /// Whether the body is a sensor: it senses the bodies that overlap it (World.overlaps, and
+    /// "sensor_begin"/"sensor_end" events timed within the step) and never pushes them.
+    #[getter]
+    fn sensor(&self, py: Python<'_>) -> PyResult<bool> {
+        self.read(py, |b| b.sensor)
+    }
+
+    #[setter(sensor)]
+    fn set_sensor(&self, py: Python<'_>, sensor: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = super::convert::boolean(sensor, "sensor")?;
+        self.edit(py, |w| w.set_sensor(self.handle, v))
+    }
+
     /// The collision categories the body belongs to (32 bits; default 1). Two bodies collide
     /// when each one's category shares a bit with the other's `collides_with`, and they are not
     /// in the same non-zero `group`.

@@ -43,6 +43,7 @@ const COMMON_KEYS: &[&str] = &[
     "category",
     "collides_with",
     "group",
+    "sensor",
 ];
 const SOLID_KEYS: &[&str] = &[
     "mass",
@@ -151,6 +152,9 @@ fn body_desc(
     desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
     desc.quadratic_drag = float("quadratic_drag")?.unwrap_or(desc.quadratic_drag);
     desc.gravity_scale = float("gravity_scale")?.unwrap_or(desc.gravity_scale);
+    if let Some(v) = get("sensor")? {
+        desc.sensor = super::convert::boolean(&v, "sensor")?;
+    }
     for (key, field) in [
         ("category", &mut desc.filter.category),
         ("collides_with", &mut desc.filter.collides_with),
@@ -1109,6 +1113,28 @@ impl PyWorld {
             .zip(w.inner.bodies().bodies())
             .map(|(h, b)| PyBody::new(slf.clone().unbind(), *h, b.id))
             .collect()
+    }
+
+    /// The bodies overlapping `sensor` (a body made with sensor=True) after the last step,
+    /// in id order. Their entries and exits, timed within the step, are the "sensor_begin" and
+    /// "sensor_end" events of contact_events().
+    fn overlaps(slf: &Bound<'_, Self>, sensor: &Bound<'_, PyAny>) -> PyResult<Vec<PyBody>> {
+        let h = own_body(slf, sensor, "sensor")?;
+        let w = slf.borrow();
+        if !w.inner.body(h).py()?.sensor {
+            return Err(PyValueError::new_err(
+                "sensor: this body is not a sensor (make it with sensor=True, or set body.sensor = True)",
+            ));
+        }
+        let ids = w.inner.overlaps(h).py()?;
+        let bodies = w.inner.bodies();
+        Ok(bodies
+            .handles()
+            .iter()
+            .zip(bodies.bodies())
+            .filter(|(_, b)| ids.contains(&b.id))
+            .map(|(h, b)| PyBody::new(slf.clone().unbind(), *h, b.id))
+            .collect())
     }
 
     /// The first body a ray meets: from `origin` along `direction` (any length), at most

@@ -77,8 +77,10 @@ pub struct BodyDesc {
     pub quadratic_drag: f64,
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
-    /// What it collides with (see collision/filter.rs).
+    /// What it collides with (see filter.rs).
     pub filter: Filter,
+    /// A sensor detects the bodies that overlap it and never pushes them (see sensors.rs).
+    pub sensor: bool,
     pub name: Option<String>,
     /// Display colour (r, g, b) in [0, 1] for the viewer and plots; None picks one by id.
     pub color: Option<[f64; 3]>,
@@ -105,6 +107,7 @@ impl BodyDesc {
             quadratic_drag: 0.0,
             gravity_scale: 1.0,
             filter: Filter::default(),
+            sensor: false,
             name: None,
             color: None,
             planar: false,
@@ -168,8 +171,10 @@ pub struct Body {
     pub quadratic_drag: f64,
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
-    /// What it collides with (see collision/filter.rs).
+    /// What it collides with (see filter.rs).
     pub filter: Filter,
+    /// Whether it only senses what overlaps it (see sensors.rs).
+    pub sensor: bool,
     /// The mass the shape and density give, whatever the kind.
     pub(crate) shape_mass: f64,
     /// Body-frame inertia tensor about the centre of mass, for the shape mass.
@@ -373,6 +378,7 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         quadratic_drag: desc.quadratic_drag,
         gravity_scale: desc.gravity_scale,
         filter: desc.filter,
+        sensor: desc.sensor,
         shape_mass,
         shape_inertia,
         shape_inv_inertia: shape_inertia.inverse(),

@@ -18,6 +18,10 @@ pub enum EventKind {
     /// points together), including the repeated bounces of a short hop within one step.
     Impact,
     End,
+    /// A body began or stopped overlapping a sensor (body_a the sensor), at the moment it did
+    /// within the step.
+    SensorBegin,
+    SensorEnd,
 }
 
 impl EventKind {
@@ -26,6 +30,8 @@ impl EventKind {
             EventKind::Begin => "begin",
             EventKind::Impact => "impact",
             EventKind::End => "end",
+            EventKind::SensorBegin => "sensor_begin",
+            EventKind::SensorEnd => "sensor_end",
         }
     }
 }
@@ -49,10 +55,13 @@ pub struct ContactEvent {
     pub impulse: f64,
 }
 
-/// The pairs touching at the last step, and the events not yet read.
+/// The pairs touching at the last step, the bodies inside each sensor, and the events not yet
+/// read.
 #[derive(Clone, Default)]
 pub struct ContactEvents {
     touching: Vec<(u64, u64)>,
+    /// (sensor id, body id) of each body overlapping a sensor after the last step, sorted.
+    pub sensing: Vec<(u64, u64)>,
     now: Vec<(u64, u64)>,
     pub events: Vec<ContactEvent>,
     /// Events lost because CAPACITY unread events were waiting.
@@ -64,10 +73,30 @@ impl ContactEvents {
     pub fn without_unread(&self) -> ContactEvents {
         ContactEvents {
             touching: self.touching.clone(),
+            sensing: self.sensing.clone(),
             now: Vec::new(),
             events: Vec::new(),
             dropped: 0,
         }
+    }
+
+    /// Records a body entering or leaving a sensor at `time`.
+    pub fn sensed(&mut self, sensor: u64, body: u64, begin: bool, time: f64) {
+        let nan = DVec3::splat(f64::NAN);
+        self.record(ContactEvent {
+            kind: if begin {
+                EventKind::SensorBegin
+            } else {
+                EventKind::SensorEnd
+            },
+            body_a: sensor,
+            body_b: body,
+            time,
+            point: nan,
+            normal: nan,
+            speed: f64::NAN,
+            impulse: f64::NAN,
+        });
     }
 
     fn record(&mut self, e: ContactEvent) {
@@ -158,8 +187,8 @@ impl ContactEvents {
         std::mem::swap(&mut self.touching, &mut self.now);
         // Ends first (they happened by the step's start), then begins before their impacts.
         let rank = |k: EventKind| match k {
-            EventKind::End => 0,
-            EventKind::Begin => 1,
+            EventKind::End | EventKind::SensorEnd => 0,
+            EventKind::Begin | EventKind::SensorBegin => 1,
             EventKind::Impact => 2,
         };
         let first_new = first_new.min(self.events.len());

@@ -44,6 +44,7 @@ pub mod math;
 pub mod measure;
 pub mod observer;
 pub mod profile;
+pub mod sensors;
 pub mod shape;
 pub mod snapshot;
 pub mod world;

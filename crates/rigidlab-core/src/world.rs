@@ -25,6 +25,7 @@ use crate::material::{Material, MaterialRules};
 use crate::math::{DMat3, DQuat, DVec3};
 use crate::observer::SharedObserver;
 use crate::profile::{Laps, Stage, StepTimes};
+use crate::sensors::{Path, SensorQuery};
 use crate::shape::aabb::Aabb;
 use crate::shape::Shape;
 
@@ -93,6 +94,11 @@ struct Scratch {
     apart: Vec<(u32, u32)>,
     /// Each body's collision filter by row, when any differs from the default.
     filters: Vec<Filter>,
+    /// Candidate pairs with a sensor (rows), kept apart from the contacts.
+    sensor_pairs: Vec<(u32, u32)>,
+    sensing: Vec<(u64, u64)>,
+    crossings: Vec<(bool, f64)>,
+    sensor_query: SensorQuery,
     pair_contacts: PairContacts,
     /// Bodies with an applied load this step, by row.
     loaded: Vec<bool>,
@@ -562,12 +568,16 @@ impl World {
         let allow =
             |i: u32, j: u32| filters.is_empty() || filters[i as usize].allows(&filters[j as usize]);
         // Pairs with no awake body keep last step's contact (see `update_manifolds`).
-        self.broad_phase.find_pairs_where(
-            &sc.boxes,
-            |i| bodies[i].is_awake(),
-            allow,
-            &mut sc.pairs,
-        );
+        // A moving kinematic sensor senses sleeping bodies in its way as well.
+        let awake = |i: usize| {
+            let b = &bodies[i];
+            b.is_awake()
+                || (b.sensor
+                    && b.kind == BodyKind::Kinematic
+                    && (b.velocity != DVec3::ZERO || b.angular_velocity != DVec3::ZERO))
+        };
+        self.broad_phase
+            .find_pairs_where(&sc.boxes, awake, allow, &mut sc.pairs);
         // Bodies joined by a joint do not collide unless the joint says so, nor do pairs set
         // apart.
         let rows = |a, b| {
@@ -602,7 +612,85 @@ impl World {
             let apart = &sc.apart;
             sc.pairs.retain(|p| apart.binary_search(p).is_err());
         }
-        self.candidate_pairs = sc.pairs.len();
+        // A sensor's pairs are sensed, not collided (two sensors do not sense each other).
+        sc.sensor_pairs.clear();
+        if bodies.iter().any(|b| b.sensor) {
+            let sensor = |r: u32| bodies[r as usize].sensor;
+            sc.sensor_pairs.extend(
+                sc.pairs
+                    .iter()
+                    .filter(|&&(a, b)| sensor(a) != sensor(b))
+                    .copied(),
+            );
+            sc.pairs.retain(|&(a, b)| !sensor(a) && !sensor(b));
+        }
+        self.candidate_pairs = sc.pairs.len() + sc.sensor_pairs.len();
+    }
+
+    /// Which bodies overlap each sensor at the step's end, and when within the step each one
+    /// entered or left (sensors.rs), as events.
+    fn sense(&mut self, start_time: f64) {
+        let sc = &mut self.scratch;
+        let bodies = self.state.bodies.bodies();
+        let events = &mut self.events;
+        if sc.sensor_pairs.is_empty() && events.sensing.is_empty() {
+            return;
+        }
+        let dt = self.state.settings.dt;
+        let path = |row: usize| Path {
+            x0: sc.start.x[row],
+            q0: sc.start.q[row],
+            v0: sc.start.v[row],
+            x1: sc.end.x[row],
+            q1: sc.end.q[row],
+        };
+        sc.sensing.clear();
+        for &(i, j) in &sc.sensor_pairs {
+            let (s, b) = if bodies[i as usize].sensor {
+                (i as usize, j as usize)
+            } else {
+                (j as usize, i as usize)
+            };
+            let key = (bodies[s].id, bodies[b].id);
+            let was = events.sensing.binary_search(&key).is_ok();
+            let inside = sc.sensor_query.crossings(
+                (&bodies[s], &path(s)),
+                (&bodies[b], &path(b)),
+                was,
+                dt,
+                &mut sc.crossings,
+            );
+            for &(begin, t) in &sc.crossings {
+                events.sensed(key.0, key.1, begin, start_time + t);
+            }
+            if inside {
+                sc.sensing.push(key);
+            }
+        }
+        sc.sensing.sort_unstable();
+        // A pair the broad phase did not pass on stays as it was while neither body moves (both
+        // asleep or still); otherwise they are apart (moved away by a script), or a body is gone.
+        let row_of = |id: u64| bodies.iter().position(|b| b.id == id);
+        for k in 0..events.sensing.len() {
+            let key = events.sensing[k];
+            if sc.sensing.binary_search(&key).is_ok() {
+                continue;
+            }
+            let (Some(s), Some(b)) = (row_of(key.0), row_of(key.1)) else {
+                continue;
+            };
+            let examined = sc
+                .sensor_pairs
+                .iter()
+                .any(|&(i, j)| (i as usize, j as usize) == (s.min(b), s.max(b)));
+            if !examined && !bodies[s].is_awake() && !bodies[b].is_awake() {
+                sc.sensing.push(key);
+            } else if !examined {
+                events.sensed(key.0, key.1, false, start_time);
+            }
+        }
+        sc.sensing.sort_unstable();
+        std::mem::swap(&mut events.sensing, &mut sc.sensing);
     }
 
     /// Narrow phase: the manifold of each candidate pair, matched to last step's.
@@ -797,6 +885,7 @@ impl World {
             &self.state.bodies,
             self.time(),
         );
+        self.sense(self.time());
         let end = &self.scratch.end;
         let dt = self.state.settings.dt;
         for (i, b) in self.state.bodies.bodies_mut().iter_mut().enumerate() {

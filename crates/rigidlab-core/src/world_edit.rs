@@ -494,7 +494,17 @@ impl World {
         Ok(!self.state.apart.contains(&(ia.min(ib), ia.max(ib))))
     }
 
-    /// Sets a body's collision filter (see collision/filter.rs).
+    /// Makes a body a sensor (it senses what overlaps it and pushes nothing) or a solid again.
+    pub fn set_sensor(&mut self, h: BodyHandle, sensor: bool) -> Result<()> {
+        let body = self.body_mut(h)?;
+        if body.sensor != sensor {
+            body.sensor = sensor;
+            self.content_changed();
+        }
+        Ok(())
+    }
+
+    /// Sets a body's collision filter (see filter.rs).
     pub fn set_filter(&mut self, h: BodyHandle, filter: crate::filter::Filter) -> Result<()> {
         let body = self.body_mut(h)?;
         if body.filter != filter {

@@ -1,4 +1,4 @@
-//! What a script can ask the world about its space: ray casts.
+//! What a script can ask the world about its space: ray casts, what is inside a sensor.
 
 use crate::collision::ray::{self, RayHit};
 use crate::math::DVec3;
@@ -15,5 +15,17 @@ impl World {
         solids_only: bool,
     ) -> Option<RayHit> {
         ray::cast(self.bodies(), origin, direction, max_distance, solids_only)
+    }
+
+    /// The bodies overlapping sensor `h` after the last step, in id order.
+    pub fn overlaps(&self, h: crate::body::BodyHandle) -> crate::error::Result<Vec<u64>> {
+        let id = self.body(h)?.id;
+        Ok(self
+            .events
+            .sensing
+            .iter()
+            .filter(|k| k.0 == id)
+            .map(|k| k.1)
+            .collect())
     }
 }

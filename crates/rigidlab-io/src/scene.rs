@@ -166,6 +166,9 @@ pub struct BodyData {
     /// What it collides with (absent: everything).
     #[serde(default, skip_serializing_if = "Filter::is_default")]
     pub filter: Filter,
+    /// Whether it only senses what overlaps it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensor: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -413,6 +416,7 @@ impl SceneIo for World {
                     rest_speed: b.sleep.rest_speed,
                     angle: b.planar.then_some(b.angle),
                     filter: b.filter,
+                    sensor: b.sensor,
                 })
                 .collect(),
             pair_materials: pairs,
@@ -681,6 +685,7 @@ impl SceneIo for World {
                 planar: settings_planar,
                 angle: bd.angle,
                 filter: bd.filter,
+                sensor: bd.sensor,
                 ..BodyDesc::new(shape)
             };
             let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;
