@@ -48,6 +48,10 @@ fn v3(p: DVec3) -> Vec3 {
     Vec3::new(p.x as f32, p.y as f32, p.z as f32)
 }
 
+/// How opaque a sensor is drawn (of 255): enough to see where it is, little enough to see
+/// the bodies inside it.
+const SENSOR_ALPHA: u8 = 80;
+
 /// A body's colour: its own, or one spread around the hue circle by id; static bodies grey.
 pub fn body_color(b: &Body) -> [f32; 3] {
     if let Some([r, g, bl]) = b.color {
@@ -160,7 +164,11 @@ impl Renderer {
         let base = self.batch.vertices.len() as u16;
         for (p, n) in mesh.positions.iter().zip(&mesh.normals) {
             let world = b.position + b.orientation * *p;
-            let c = shade(color, b.orientation * *n, highlight);
+            let mut c = shade(color, b.orientation * *n, highlight);
+            // A sensor is a region, not a solid: drawn see-through.
+            if b.sensor {
+                c[3] = SENSOR_ALPHA;
+            }
             self.vertex(world, c);
         }
         self.batch
@@ -242,15 +250,20 @@ impl Renderer {
             }
         }
         self.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        for k in 0..self.order.len() {
-            let (depth, row) = self.order[k];
+        let draw = |me: &mut Self, k: usize| {
+            let (depth, row) = me.order[k];
             let b = &bodies[row];
             let depth = if cam.orthographic {
                 cam.distance
             } else {
                 depth.max(1e-6)
             };
-            self.body(b, s.selected == Some(b.id), focal / depth);
+            me.body(b, s.selected == Some(b.id), focal / depth);
+        };
+        for k in 0..self.order.len() {
+            if !bodies[self.order[k].1].sensor {
+                draw(self, k);
+            }
         }
         // Planes last: most of a floor is behind something. A plane the eye is inside (behind
         // a wall of a room, below a floor) is left out, so the room is seen as a cut-away.
@@ -260,6 +273,13 @@ impl Renderer {
             let normal = b.orientation * DVec3::Y;
             if cam.orthographic || normal.dot(eye - b.position) > 0.0 {
                 self.plane(b, cam);
+            }
+        }
+        // The see-through sensors over everything else, farthest first (drawn earlier, their
+        // faces would hide what is inside and behind them).
+        for k in (0..self.order.len()).rev() {
+            if bodies[self.order[k].1].sensor {
+                draw(self, k);
             }
         }
         self.flush();
