@@ -427,3 +427,61 @@ def test_sensors_are_saved_pickled_and_checked():
     rejects(w, ValueError, "sensor", w.overlaps, ball)
     ball.sensor = True
     assert ball.sensor
+
+
+# ---------------------------------------------------------------------------------------------
+# Queries
+
+
+def test_a_ray_cast_all_meets_every_body_in_its_path_nearest_first():
+    w = rl.World()
+    floor = w.add_plane()
+    balls = [w.add_sphere(0.1, position=(x, 0.5, 0)) for x in (3.0, 1.0, 2.0)]
+    box = w.add_box(
+        (0.2, 0.2, 0.2),
+        position=(4.0, 0.5, 0),
+        orientation=(0, 0, 0.3826834323650898, 0.9238795325119648),
+    )
+    hits = w.ray_cast_all((0, 0.5, 0), (1, 0, 0))
+    assert [h.body for h in hits] == [balls[1], balls[2], balls[0], box]
+    np.testing.assert_allclose([h.distance for h in hits[:3]], [0.9, 1.9, 2.9], atol=1e-12)
+    # The box turned 45 degrees about z: the ray meets its corner edge at 4 - 0.2 sqrt(2).
+    assert hits[3].distance == pytest.approx(4 - 0.2 * np.sqrt(2), abs=1e-12)
+    for h in hits[:3]:
+        np.testing.assert_allclose(h.normal, (-1, 0, 0), atol=1e-12)
+        np.testing.assert_allclose(h.point, (h.distance, 0.5, 0), atol=1e-12)
+    assert isinstance(hits[0], rl.RayHit) and "RayHit" in repr(hits[0])
+    # Limited, and down through a ball to the floor; the first hit is ray_cast's.
+    assert [h.body for h in w.ray_cast_all((0, 0.5, 0), (1, 0, 0), max_distance=2.0)] == balls[1:]
+    down = w.ray_cast_all((1, 2, 0), (0, -1, 0))
+    assert [h.body for h in down] == [balls[1], floor]
+    assert down[0].distance == w.ray_cast((1, 2, 0), (0, -1, 0))["distance"]
+    assert [h.body for h in w.ray_cast_all((1, 2, 0), (0, -1, 0), planes=False)] == [balls[1]]
+    # A ray starting inside a body meets it at 0.
+    assert w.ray_cast_all((1, 0.5, 0), (1, 0, 0))[0].distance == 0.0
+
+
+def test_query_point_and_query_box():
+    w = rl.World()
+    floor = w.add_plane()
+    ball = w.add_sphere(0.5, position=(0, 1, 0))
+    cube = w.add_box(
+        (0.5, 0.5, 0.5),
+        position=(3, 1, 0),
+        orientation=(0, 0.3826834323650898, 0, 0.9238795325119648),
+    )
+    capsule = w.add_capsule(0.2, 0.5, position=(-3, 1, 0))
+    assert w.query_point((0, 1.4, 0)) == [ball]
+    assert w.query_point((0, 1.6, 0)) == []
+    assert w.query_point((0, -0.1, 0)) == [floor]
+    # The cube turned 45 degrees about y: its corner reaches 0.5 sqrt(2) along x.
+    assert w.query_point((3 + 0.7, 1, 0)) == [cube]
+    assert w.query_point((3 + 0.72, 1, 0)) == []
+    assert w.query_point((-3, 1.69, 0)) == [capsule] and w.query_point((-3, 1.71, 0)) == []
+    assert set(b.id for b in w.query_box((-1, 0.5, -1), (1, 2, 1))) == {ball.id}
+    assert set(b.id for b in w.query_box((-10, -1, -1), (10, 0.01, 1))) == {floor.id}
+    assert w.query_box((5, 5, 5), (6, 6, 6)) == []
+    w2 = rl.World()
+    rejects(w2, ValueError, "lo", w2.query_box, (1, 0, 0), (0, 1, 1))
+    rejects(w2, ValueError, "point", w2.query_point, (np.nan, 0, 0))
+    rejects(w2, ValueError, "direction", w2.ray_cast_all, (0, 0, 0), (0, 0, 0))

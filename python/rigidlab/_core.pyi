@@ -18,6 +18,7 @@ __all__ = [
     "Joint",
     "Recording",
     "Snapshot",
+    "RayHit",
     "step_many",
     "_lend",
     "RemovedBodyError",
@@ -64,6 +65,19 @@ class _SolidOptions(_Options, total=False):
     angular_damping: float
     quadratic_drag: float
     gravity_scale: float
+
+@final
+class RayHit:
+    """Where a ray meets a body."""
+
+    @property
+    def body(self) -> Body: ...
+    @property
+    def distance(self) -> float: ...
+    @property
+    def point(self) -> Array: ...
+    @property
+    def normal(self) -> Array: ...
 
 class RemovedBodyError(IndexError):
     """Raised when a Body handle is used after its body was removed from the world."""
@@ -484,6 +498,15 @@ class World:
     ) -> None: ...
     def pair_collides(self, a: Body, b: Body) -> bool: ...
     def overlaps(self, sensor: Body) -> list[Body]: ...
+    def ray_cast_all(
+        self,
+        origin: Vec3,
+        direction: Vec3,
+        max_distance: float | None = None,
+        planes: bool = True,
+    ) -> list[RayHit]: ...
+    def query_point(self, point: Vec3) -> list[Body]: ...
+    def query_box(self, lo: Vec3, hi: Vec3) -> list[Body]: ...
 
 def step_many(worlds: Sequence[World], steps: int = 1, *, threads: int | None = None) -> None:
     """Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads

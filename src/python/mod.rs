@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod hooks;
 mod links;
+mod query;
 mod recording;
 #[cfg(feature = "viewer")]
 mod view;
@@ -23,6 +24,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<links::PyJoint>()?;
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
+    m.add_class::<query::PyRayHit>()?;
     m.add_function(wrap_pyfunction!(batch::step_many, m)?)?;
     m.add_function(wrap_pyfunction!(hooks::_lend, m)?)?;
     m.add(

@@ -176,6 +176,31 @@ fn body_desc(
     Ok(desc)
 }
 
+/// A ray's arguments, checked: origin, direction, max_distance (None: no limit), planes.
+fn ray_arguments(
+    origin: &Bound<'_, PyAny>,
+    direction: &Bound<'_, PyAny>,
+    max_distance: Option<&Bound<'_, PyAny>>,
+    planes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(DVec3, DVec3, f64, bool)> {
+    let planes = planes.map_or(Ok(true), |p| boolean(p, "planes"))?;
+    let origin = crate::error::check_finite3("origin", vec3(origin, "origin")?).py()?;
+    let direction = crate::limits::direction("direction", vec3(direction, "direction")?).py()?;
+    let max_distance = match max_distance.filter(|m| !m.is_none()) {
+        Some(m) => {
+            let m = float(m, "max_distance")?;
+            if m.is_nan() || m < 0.0 {
+                return Err(PyValueError::new_err(format!(
+                    "max_distance: must be a number >= 0 (got {m})"
+                )));
+            }
+            m
+        }
+        None => f64::INFINITY,
+    };
+    Ok((origin, direction, max_distance, planes))
+}
+
 /// (m, 2) points of a 2D outline.
 fn points2(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<Vec<crate::math::DVec2>> {
     Ok(any_rows(obj, param, 2)?
@@ -375,6 +400,21 @@ impl PyWorld {
         let mut desc = body_desc(func, BodyDesc::new(shape), kwargs, true)?;
         desc.place_frame_origin(centroid);
         Self::add(slf, desc)
+    }
+
+    /// Body handles of this world as Python Bodies.
+    fn handles_to_bodies(
+        slf: &Bound<'_, Self>,
+        handles: &[crate::body::BodyHandle],
+    ) -> Vec<PyBody> {
+        let w = slf.borrow();
+        handles
+            .iter()
+            .filter_map(|&h| {
+                let id = w.inner.body(h).ok()?.id;
+                Some(PyBody::new(slf.clone().unbind(), h, id))
+            })
+            .collect()
     }
 
     fn add(slf: &Bound<'_, Self>, desc: BodyDesc) -> PyResult<PyBody> {
@@ -1151,22 +1191,8 @@ impl PyWorld {
         planes: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let py = slf.py();
-        let planes = planes.map_or(Ok(true), |p| boolean(p, "planes"))?;
-        let origin = crate::error::check_finite3("origin", vec3(origin, "origin")?).py()?;
-        let direction =
-            crate::limits::direction("direction", vec3(direction, "direction")?).py()?;
-        let max_distance = match max_distance.filter(|m| !m.is_none()) {
-            Some(m) => {
-                let m = float(m, "max_distance")?;
-                if m.is_nan() || m < 0.0 {
-                    return Err(PyValueError::new_err(format!(
-                        "max_distance: must be a number >= 0 (got {m})"
-                    )));
-                }
-                m
-            }
-            None => f64::INFINITY,
-        };
+        let (origin, direction, max_distance, planes) =
+            ray_arguments(origin, direction, max_distance, planes)?;
         let hit = slf
             .borrow()
             .inner
@@ -1179,6 +1205,64 @@ impl PyWorld {
         out.set_item("point", PyArray1::from_slice(py, &hit.point.to_array()))?;
         out.set_item("normal", PyArray1::from_slice(py, &hit.normal.to_array()))?;
         Ok(Some(out))
+    }
+
+    /// Every body a ray meets: from `origin` along `direction`, at most `max_distance` away,
+    /// each where the ray enters it, nearest first, as RayHit(body, distance, point, normal).
+    /// A ray starting inside a body meets it at distance 0. planes=False ignores planes.
+    #[pyo3(signature = (origin, direction, max_distance=None, planes=None))]
+    #[pyo3(text_signature = "($self, origin, direction, max_distance=None, planes=True)")]
+    fn ray_cast_all(
+        slf: &Bound<'_, Self>,
+        origin: &Bound<'_, PyAny>,
+        direction: &Bound<'_, PyAny>,
+        max_distance: Option<&Bound<'_, PyAny>>,
+        planes: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<super::query::PyRayHit>> {
+        let (origin, direction, max_distance, planes) =
+            ray_arguments(origin, direction, max_distance, planes)?;
+        let w = slf.borrow();
+        let hits = w
+            .inner
+            .ray_cast_all(origin, direction, max_distance, !planes);
+        hits.iter()
+            .map(|hit| {
+                let id = w.inner.body(hit.body).py()?.id;
+                let body = Py::new(slf.py(), PyBody::new(slf.clone().unbind(), hit.body, id))?;
+                Ok(super::query::PyRayHit::new(
+                    body, hit.t, hit.point, hit.normal,
+                ))
+            })
+            .collect()
+    }
+
+    /// The bodies that hold the world point `point` (inside or on the surface; below a plane
+    /// counts as inside it), in the order of `bodies`.
+    fn query_point(slf: &Bound<'_, Self>, point: &Bound<'_, PyAny>) -> PyResult<Vec<PyBody>> {
+        let p = crate::error::check_finite3("point", vec3(point, "point")?).py()?;
+        let handles = slf.borrow().inner.query_point(p);
+        Ok(Self::handles_to_bodies(slf, &handles))
+    }
+
+    /// The bodies whose bounding boxes meet the box from corner `lo` to corner `hi` (a quick
+    /// first cut, as the broad phase makes: a body listed may miss the box by up to its bounding
+    /// box's slack), and the planes whose half-space it reaches, in the order of `bodies`.
+    fn query_box(
+        slf: &Bound<'_, Self>,
+        lo: &Bound<'_, PyAny>,
+        hi: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<PyBody>> {
+        let lo = crate::error::check_finite3("lo", vec3(lo, "lo")?).py()?;
+        let hi = crate::error::check_finite3("hi", vec3(hi, "hi")?).py()?;
+        if !lo.cmple(hi).all() {
+            return Err(PyValueError::new_err(format!(
+                "lo, hi: lo must not exceed hi in any coordinate (got {:?} and {:?})",
+                lo.to_array(),
+                hi.to_array()
+            )));
+        }
+        let handles = slf.borrow().inner.query_box(lo, hi);
+        Ok(Self::handles_to_bodies(slf, &handles))
     }
 
     /// Advances the world by n steps of dt (the GIL is released while stepping).

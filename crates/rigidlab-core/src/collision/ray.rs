@@ -181,27 +181,80 @@ pub fn cast(
     max_distance: f64,
     solids_only: bool,
 ) -> Option<RayHit> {
+    let mut best: Option<RayHit> = None;
+    each_hit(
+        bodies,
+        origin,
+        direction,
+        solids_only,
+        max_distance,
+        |hit| {
+            // Within the limit, so nearer than the best so far.
+            best = Some(hit);
+            hit.t
+        },
+    );
+    best
+}
+
+/// Every body of `bodies` a ray meets within `max_distance`, each where the ray enters it,
+/// nearest first (ties in body order).
+pub fn cast_all(
+    bodies: &BodySet,
+    origin: DVec3,
+    direction: DVec3,
+    max_distance: f64,
+    solids_only: bool,
+) -> Vec<RayHit> {
+    let mut hits = Vec::new();
+    each_hit(
+        bodies,
+        origin,
+        direction,
+        solids_only,
+        max_distance,
+        |hit| {
+            hits.push(hit);
+            max_distance
+        },
+    );
+    hits.sort_by(|a, b| a.t.total_cmp(&b.t));
+    hits
+}
+
+/// Calls `found` with the entry of the ray into each body it meets within `limit`, which
+/// `found` then sets (the nearest hit so far, for the first hit alone).
+fn each_hit(
+    bodies: &BodySet,
+    origin: DVec3,
+    direction: DVec3,
+    solids_only: bool,
+    mut limit: f64,
+    mut found: impl FnMut(RayHit) -> f64,
+) {
     let dir = direction.normalize_or_zero();
     if dir == DVec3::ZERO || !origin.is_finite() {
-        return None;
+        return;
     }
-    let mut best: Option<RayHit> = None;
     for (&h, b) in bodies.handles().iter().zip(bodies.bodies()) {
         if solids_only && matches!(b.shape, Shape::Plane) {
             continue;
         }
-        let limit = best.map_or(max_distance, |hit| hit.t);
         let inv: DQuat = b.orientation.inverse();
         if let Some((t, n)) = ray_shape(&b.shape, inv * (origin - b.position), inv * dir, limit) {
-            if best.is_none_or(|hit| t < hit.t) {
-                best = Some(RayHit {
-                    body: h,
-                    t,
-                    point: origin + dir * t,
-                    normal: b.orientation * n,
-                });
-            }
+            limit = found(RayHit {
+                body: h,
+                t,
+                point: origin + dir * t,
+                normal: b.orientation * n,
+            });
         }
     }
-    best
+}
+
+/// Whether world point `p` lies inside body `b` (on its surface counts).
+pub fn contains(b: &crate::body::Body, p: DVec3) -> bool {
+    let inv: DQuat = b.orientation.inverse();
+    // A ray starting inside a solid meets it at once (any direction does).
+    ray_shape(&b.shape, inv * (p - b.position), DVec3::Y, 0.0).is_some_and(|(t, _)| t == 0.0)
 }
