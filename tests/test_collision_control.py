@@ -485,3 +485,60 @@ def test_query_point_and_query_box():
     rejects(w2, ValueError, "lo", w2.query_box, (1, 0, 0), (0, 1, 1))
     rejects(w2, ValueError, "point", w2.query_point, (np.nan, 0, 0))
     rejects(w2, ValueError, "direction", w2.ray_cast_all, (0, 0, 0), (0, 0, 0))
+
+
+def test_a_photogate_takes_any_normal_and_refuses_bad_sizes():
+    from rigidlab.experiments import photogate
+
+    w = rl.World(gravity=(0, 0, 0))
+    # A gate across a ball moving along a slanted line, its normal given as an array.
+    d = np.array([1.0, 2.0, 2.0]) / 3.0
+    ball = w.add_sphere(0.05, position=tuple(-d), velocity=tuple(2 * d))
+    gate = photogate(w, (0, 0, 0), normal=d, width=0.5, thickness=0.01)
+    w.run(1.0)
+    (t_in,), (t_out,) = gate.times(ball)
+    assert t_in == pytest.approx((1 - 0.05 - 0.005) / 2, abs=1e-12)
+    assert t_out == pytest.approx((1 + 0.05 + 0.005) / 2, abs=1e-12)
+    np.testing.assert_allclose(gate.speeds(0.1, ball), [2.0], rtol=1e-12)
+    with pytest.raises(ValueError, match="width"):
+        photogate(w, (0, 0, 0), width=-1.0)
+    with pytest.raises(ValueError, match="thickness"):
+        photogate(w, (0, 0, 0), thickness=float("nan"))
+    with pytest.raises(ValueError, match="normal"):
+        photogate(w, (0, 0, 0), normal=(0, 0, 0))
+    with pytest.raises(ValueError, match="normal"):
+        photogate(w, (0, 0, 0), normal=(0, 1))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_bodies_falling_through_a_sensor_enter_when_their_lowest_point_meets_it(seed):
+    # Random shapes, sizes, heights, spins about the vertical and time steps: a body falling
+    # freely from rest (turning about y leaves its lowest point where it is) enters the
+    # sensor slab when its lowest point reaches the slab's top, in closed form.
+    rng = np.random.default_rng(seed)
+    dt = rng.choice([1 / 60, 1 / 240, 1 / 1000])
+    w = rl.World(dt=dt)
+    top = 0.3
+    zone = w.add_box((2, 0.1, 2), kind="static", position=(0, top - 0.1, 0), sensor=True)
+    cases = []
+    for k in range(4):
+        x = -1.5 + k
+        kind = rng.choice(["sphere", "box", "capsule"])
+        size = rng.uniform(0.02, 0.2)
+        h = rng.uniform(0.5, 2.0)
+        spin = (0, rng.uniform(-3, 3), 0)
+        if kind == "sphere":
+            b, low = w.add_sphere(size, position=(x, h, 0), angular_velocity=spin), size
+        elif kind == "box":
+            half = (size, rng.uniform(0.02, 0.2), size)
+            b, low = w.add_box(half, position=(x, h, 0), angular_velocity=spin), half[1]
+        else:
+            length = rng.uniform(0.02, 0.2)
+            b = w.add_capsule(size, length, position=(x, h, 0), angular_velocity=spin)
+            low = size + length
+        cases.append((b, np.sqrt(2 * (h - low - top) / G)))
+    w.run(1.0)
+    ev = sensor_events(w)
+    for b, t in cases:
+        begins = [tt for k, s, o, tt in ev if k == "sensor_begin" and o == b.id and s == zone.id]
+        assert begins == [pytest.approx(t, abs=1e-9)]

@@ -455,7 +455,9 @@ def photogate(
             f"width, thickness: must be positive and finite (got {width!r}, {thickness!r})"
         )
     planar = hasattr(world, "add_circle")
-    n = np.asarray((0.0, 1.0) if normal is None and planar else normal or (0.0, 1.0, 0.0), float)
+    if normal is None:
+        normal = (0.0, 1.0) if planar else (0.0, 1.0, 0.0)
+    n = np.asarray(normal, float)
     if n.shape != ((2,) if planar else (3,)) or not np.all(np.isfinite(n)) or not n.any():
         raise ValueError(
             f"normal: expected a non-zero {'2' if planar else '3'}-vector, got {normal!r}"

@@ -62,7 +62,7 @@ impl PyBody {
         let w = PyWorld::get(&self.world, py)?;
         match w.inner.bodies().dense_index(self.handle) {
             Some(row) if w.inner.body(self.handle).is_ok_and(|b| b.id == self.id) => {
-                Ok(w.inner.contact_forces()[row])
+                Ok(w.inner.contact_force_on(row))
             }
             _ => Err(self.removed()),
         }

@@ -108,8 +108,30 @@ impl World {
     /// friction) over dt, so the mean force of the step. A floor under a resting stack feels
     /// its weight; a step with an impact feels the impact spread over the step.
     pub fn contact_forces(&self) -> Vec<(DVec3, DVec3)> {
+        let mut out = vec![(DVec3::ZERO, DVec3::ZERO); self.bodies().len()];
+        self.each_contact_push(|row, push| {
+            out[row].0 += push.0;
+            out[row].1 += push.1;
+        });
+        out
+    }
+
+    /// `contact_forces` of the body in `row` alone.
+    pub fn contact_force_on(&self, row: usize) -> (DVec3, DVec3) {
+        let mut sum = (DVec3::ZERO, DVec3::ZERO);
+        self.each_contact_push(|r, push| {
+            if r == row {
+                sum.0 += push.0;
+                sum.1 += push.1;
+            }
+        });
+        sum
+    }
+
+    /// Calls `push` with (row, (force, torque about its centre)) for each body at each contact
+    /// point of the last step.
+    fn each_contact_push(&self, mut push: impl FnMut(usize, (DVec3, DVec3))) {
         let bodies = self.bodies().bodies();
-        let mut out = vec![(DVec3::ZERO, DVec3::ZERO); bodies.len()];
         let dt = self.settings().dt;
         for m in self.manifolds() {
             let (a, b) = (m.row_a, m.row_b);
@@ -117,14 +139,11 @@ impl World {
             for p in &m.points {
                 // The impulse on B; A takes the opposite, each at its own surface point.
                 let j = (m.normal * p.normal_impulse + p.tangent_impulse) / dt;
-                let pa = ba.position + ba.orientation * p.local_a;
-                let pb = bb.position + bb.orientation * p.local_b;
-                out[a].0 -= j;
-                out[a].1 -= (pa - ba.position).cross(j);
-                out[b].0 += j;
-                out[b].1 += (pb - bb.position).cross(j);
+                let arm_a = ba.orientation * p.local_a;
+                let arm_b = bb.orientation * p.local_b;
+                push(a, (-j, -arm_a.cross(j)));
+                push(b, (j, arm_b.cross(j)));
             }
         }
-        out
     }
 }

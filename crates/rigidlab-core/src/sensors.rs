@@ -16,15 +16,6 @@ use crate::body::Body;
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::math::{DQuat, DVec3};
 
-/// A body entering (`begin`) or leaving a sensor, `time` seconds into the step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Crossing {
-    pub sensor: u64,
-    pub body: u64,
-    pub begin: bool,
-    pub time: f64,
-}
-
 /// A body's pose at the start and end of a step, with its velocity at the start.
 #[derive(Clone, Copy, Debug)]
 pub struct Path {

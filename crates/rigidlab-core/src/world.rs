@@ -560,8 +560,14 @@ impl World {
                 .push(b.shape.aabb(b.position, b.orientation).fattened(margin));
         }
         let bodies = self.state.bodies.bodies();
+        // One look over the bodies for what most worlds have none of: filters and sensors.
+        let (mut filtered, mut sensing) = (false, false);
+        for b in bodies {
+            filtered |= !b.filter.is_default();
+            sensing |= b.sensor;
+        }
         sc.filters.clear();
-        if bodies.iter().any(|b| !b.filter.is_default()) {
+        if filtered {
             sc.filters.extend(bodies.iter().map(|b| b.filter));
         }
         let filters = &sc.filters;
@@ -614,7 +620,7 @@ impl World {
         }
         // A sensor's pairs are sensed, not collided (two sensors do not sense each other).
         sc.sensor_pairs.clear();
-        if bodies.iter().any(|b| b.sensor) {
+        if sensing {
             let sensor = |r: u32| bodies[r as usize].sensor;
             sc.sensor_pairs.extend(
                 sc.pairs
