@@ -28,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "world_links",
             "world_query",
             "world_state",
+            "contact_decisions",
             "events",
             "observer",
             "snapshot",

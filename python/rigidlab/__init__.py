@@ -15,6 +15,7 @@ SI units throughout, y up, quaternions (x, y, z, w).
 from . import _core, experiments, plot, presets, presets2d
 from ._core import (
     Body,
+    Contact,
     Joint,
     Load,
     RayHit,
@@ -44,6 +45,7 @@ __all__ = [
     "Recording",
     "Snapshot",
     "RayHit",
+    "Contact",
     "RemovedBodyError",
     "SimulationError",
     "step_many",

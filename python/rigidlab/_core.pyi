@@ -19,6 +19,7 @@ __all__ = [
     "Recording",
     "Snapshot",
     "RayHit",
+    "Contact",
     "step_many",
     "_lend",
     "RemovedBodyError",
@@ -78,6 +79,26 @@ class RayHit:
     def point(self) -> Array: ...
     @property
     def normal(self) -> Array: ...
+
+@final
+class Contact:
+    """The contact a pair of bodies begins (handed to `World.on_contact` callbacks)."""
+
+    def __new__(
+        cls,
+        point: Sequence[float] | Array,
+        normal: Sequence[float] | Array,
+        depth: float,
+        speed: float,
+    ) -> Contact: ...
+    @property
+    def point(self) -> Array: ...
+    @property
+    def normal(self) -> Array: ...
+    @property
+    def depth(self) -> float: ...
+    @property
+    def speed(self) -> float: ...
 
 class RemovedBodyError(IndexError):
     """Raised when a Body handle is used after its body was removed from the world."""
@@ -507,6 +528,12 @@ class World:
     ) -> list[RayHit]: ...
     def query_point(self, point: Vec3) -> list[Body]: ...
     def query_box(self, lo: Vec3, hi: Vec3) -> list[Body]: ...
+    def on_contact(
+        self,
+        callback: Callable[[Body, Body, Contact], bool | None] | None,
+        *,
+        body: Body | None = None,
+    ) -> None: ...
 
 def step_many(worlds: Sequence[World], steps: int = 1, *, threads: int | None = None) -> None:
     """Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads

@@ -17,6 +17,7 @@ engine puts each body back in it exactly after every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -553,6 +554,31 @@ class World2D:
         two bodies; `collide=False` sets them apart (they pass through each other), `True` lets
         their filters decide again."""
         self._world.set_pair(_core_body(a, "a"), _core_body(b, "b"), **coefficients)
+
+    def on_contact(
+        self,
+        callback: Callable[[Body2D, Body2D, _core.Contact], bool | None] | None,
+        *,
+        body: Body2D | None = None,
+    ) -> None:
+        """Calls ``callback(a, b, contact)`` once when a pair of bodies first comes into contact,
+        as World.on_contact does, with Body2D bodies and the contact's point and normal as
+        (x, y). Answering False lets the pair pass through each other while they overlap;
+        ``body`` asks only about that body's pairs; None removes the callback."""
+        if callback is None:
+            wrapped = None
+        elif not callable(callback):
+            raise TypeError(
+                "callback: must be callable, as callback(a, b, contact) -> bool, or None "
+                f"(got {type(callback).__name__})"
+            )
+        else:
+
+            def wrapped(a: _core.Body, b: _core.Body, c: _core.Contact) -> bool | None:
+                flat = _core.Contact(c.point[:2], c.normal[:2], c.depth, c.speed)
+                return callback(Body2D(a), Body2D(b), flat)
+
+        self._world.on_contact(wrapped, body=None if body is None else _core_body(body, "body"))
 
     def pair_collides(self, a: Body2D, b: Body2D) -> bool:
         """False once a and b were set apart with `set_pair(a, b, collide=False)`."""

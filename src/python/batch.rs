@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 /// Advances every world in `worlds` by `steps` steps, in parallel on `threads` threads (default:
 /// one per core), with the GIL released. Each world steps exactly as `world.step(steps)` would,
 /// whatever the number of threads. A world may appear only once. Worlds may be World or
-/// World2D.
+/// World2D. Worlds with `on_contact` callbacks step one after another with the GIL held, after
+/// the others.
 #[pyfunction]
 #[pyo3(signature = (worlds, steps=None, *, threads=None))]
 #[pyo3(text_signature = "(worlds, steps=1, *, threads=None)")]
@@ -27,6 +28,8 @@ pub fn step_many(
     }
     let threads = thread_count(threads, "threads")?;
     let mut held: Vec<PyRefMut<'_, PyWorld>> = Vec::new();
+    // Worlds with on_contact callbacks step one by one with the GIL, after the others.
+    let mut asking: Vec<Bound<'_, PyWorld>> = Vec::new();
     for (i, item) in worlds
         .try_iter()
         .map_err(|_| PyTypeError::new_err("worlds: must be a sequence of World"))?
@@ -53,13 +56,29 @@ pub fn step_many(
                 "worlds[{i}]: appears more than once (or is in use)"
             ))
         })?;
-        held.push(borrowed);
+        super::decisions::not_deciding(&borrowed)?;
+        if borrowed.on_contact.is_empty() {
+            held.push(borrowed);
+        } else {
+            drop(borrowed);
+            if asking.iter().any(|w| w.is(world)) {
+                return Err(PyValueError::new_err(format!(
+                    "worlds[{i}]: appears more than once (or is in use)"
+                )));
+            }
+            asking.push(world.clone());
+        }
     }
     let mut inners: Vec<&mut crate::World> = held.iter_mut().map(|w| &mut w.inner).collect();
     py.detach(|| crate::batch::step_many(&mut inners, steps as u64, threads))
         .py()?;
     for w in held.iter_mut() {
         w.offer_to_viewer();
+    }
+    drop(held);
+    for w in &asking {
+        PyWorld::step_bound(w, steps as u64)?;
+        w.borrow_mut().offer_to_viewer();
     }
     Ok(())
 }

@@ -32,6 +32,7 @@ pub fn to_py(e: Error) -> PyErr {
         | Error::Scene { .. }
         | Error::State { .. } => PyValueError::new_err(e.to_string()),
         Error::Diverged { .. } => SimulationError::new_err(e.to_string()),
+        Error::Undecided { .. } => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
     }
 }
 

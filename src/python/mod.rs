@@ -3,6 +3,7 @@
 mod batch;
 mod body;
 mod convert;
+mod decisions;
 mod errors;
 mod hooks;
 mod links;
@@ -25,6 +26,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
     m.add_class::<query::PyRayHit>()?;
+    m.add_class::<decisions::PyContact>()?;
     m.add_function(wrap_pyfunction!(batch::step_many, m)?)?;
     m.add_function(wrap_pyfunction!(hooks::_lend, m)?)?;
     m.add(

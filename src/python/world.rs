@@ -10,6 +10,7 @@ use super::convert::{
     any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table,
     thread_count, values, vec2, vec3, vec3_or,
 };
+use super::decisions::{not_deciding, step_asking, ContactCallback};
 use super::errors::{in_use, IntoPyResult, RemovedBodyError};
 use super::links::{
     attachment, hinge_options, pivot, PyJoint, PySpring, HINGE_UNITS, SLIDER_UNITS,
@@ -277,6 +278,10 @@ pub struct PyWorld {
     pub(crate) inner: World,
     /// The viewer this world streams to, once `view()` was called.
     link: Option<Link>,
+    /// The functions `on_contact` registered, in order.
+    pub(crate) on_contact: Vec<ContactCallback>,
+    /// Whether those functions are being asked (a step is half-way).
+    pub(crate) deciding: bool,
 }
 
 impl Drop for PyWorld {
@@ -290,7 +295,12 @@ impl Drop for PyWorld {
 
 impl PyWorld {
     pub(crate) fn wrap(inner: World) -> PyWorld {
-        PyWorld { inner, link: None }
+        PyWorld {
+            inner,
+            link: None,
+            on_contact: Vec::new(),
+            deciding: false,
+        }
     }
 
     /// The world behind a handle (Body, Spring, ...), or an error while a call of the world
@@ -325,8 +335,20 @@ impl PyWorld {
     }
 
     /// Steps `n` times without the GIL, offering each step's state to the viewer.
-    fn step_detached(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
-        let PyWorld { inner, link } = self;
+    /// Steps n times: at once without the GIL, or asking the `on_contact` callbacks at each
+    /// step when there are any.
+    pub(crate) fn step_bound(slf: &Bound<'_, Self>, n: u64) -> PyResult<()> {
+        let mut w = slf.borrow_mut();
+        not_deciding(&w)?;
+        if w.on_contact.is_empty() {
+            return w.step_detached(slf.py(), n);
+        }
+        drop(w);
+        step_asking(slf, n)
+    }
+
+    pub(crate) fn step_detached(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+        let PyWorld { inner, link, .. } = self;
         py.detach(|| match link {
             Some(link) => {
                 for _ in 0..n {
@@ -1265,18 +1287,81 @@ impl PyWorld {
         Ok(Self::handles_to_bodies(slf, &handles))
     }
 
-    /// Advances the world by n steps of dt (the GIL is released while stepping).
+    /// Calls `callback(a, b, contact)` once when a pair of bodies first comes into contact
+    /// (not again while they stay in contact): a and b are the bodies, `contact` a
+    /// `rigidlab.Contact` (point, normal from a to b, depth, approach speed) as found at the
+    /// start of the step that begins it, before any impulse acts; the bodies are where they
+    /// were then. Answering False lets the pair pass through each other for as long as they
+    /// keep overlapping (within the contact margin); once apart they are asked again when they
+    /// next meet. True or None lets them touch. Sensors are not asked (they never touch).
+    ///
+    /// With `body`, the callback is asked only about that body's pairs, with that body as a.
+    /// One callback per target: registering again replaces it, and `callback=None` removes it.
+    /// The pair passes through if any callback that concerns it answers False. Callbacks run
+    /// with the GIL held (a world without callbacks steps without it) in the order the pairs
+    /// are found, which is the same on every run. An exception raised in one surfaces from
+    /// `step()` (or `run()`) as that exception, with the world as it was before that step. A
+    /// callback may read and edit the world, but not step it. Callbacks are not copied with
+    /// the world (copy, pickle, snapshot, scene file); the pairs passing through are.
+    #[pyo3(signature = (callback, *, body=None))]
+    fn on_contact(
+        slf: &Bound<'_, Self>,
+        callback: &Bound<'_, PyAny>,
+        body: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let body = not_none(body)
+            .map(|b| own_body(slf, b, "body"))
+            .transpose()?;
+        let function =
+            if callback.is_none() {
+                None
+            } else if callback.is_callable() {
+                Some(callback.clone().unbind())
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                "callback: must be callable, as callback(a, b, contact) -> bool, or None (got {})",
+                callback.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            )));
+            };
+        let mut w = slf.borrow_mut();
+        let at = w.on_contact.iter().position(|c| c.body == body);
+        match (at, function) {
+            (Some(i), Some(f)) => w.on_contact[i].function = f,
+            (None, Some(f)) => w.on_contact.push(ContactCallback { body, function: f }),
+            (Some(i), None) => {
+                w.on_contact.remove(i);
+            }
+            (None, None) => {}
+        }
+        let asks = !w.on_contact.is_empty();
+        w.inner.ask_before_contact(asks);
+        Ok(())
+    }
+
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        for c in &self.on_contact {
+            visit.call(&c.function)?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.on_contact.clear();
+        self.inner.ask_before_contact(false);
+    }
+
+    /// Advances the world by n steps of dt (the GIL is released while stepping, but for the
+    /// calls of `on_contact` callbacks).
     #[pyo3(signature = (n=None))]
     #[pyo3(text_signature = "($self, n=1)")]
-    fn step(mut slf: PyRefMut<'_, Self>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn step(slf: &Bound<'_, Self>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let n = n.map(|n| int(n, "n")).transpose()?.unwrap_or(1);
         if n < 0 {
             return Err(PyValueError::new_err(format!(
                 "n: must not be negative (got {n})"
             )));
         }
-        let py = slf.py();
-        slf.step_detached(py, n as u64)
+        Self::step_bound(slf, n as u64)
     }
 
     /// Runs the world for `seconds` (rounded to whole steps) and returns the number of steps.
@@ -1286,7 +1371,7 @@ impl PyWorld {
     #[pyo3(signature = (seconds, progress=None, realtime=None))]
     #[pyo3(text_signature = "($self, seconds, progress=False, realtime=None)")]
     fn run(
-        mut slf: PyRefMut<'_, Self>,
+        slf: &Bound<'_, Self>,
         seconds: &Bound<'_, PyAny>,
         progress: Option<&Bound<'_, PyAny>>,
         realtime: Option<&Bound<'_, PyAny>>,
@@ -1302,14 +1387,14 @@ impl PyWorld {
             .filter(|r| !r.is_none())
             .map(|r| boolean(r, "realtime"))
             .transpose()?;
-        let mut realtime = asked.unwrap_or_else(|| slf.viewer_open());
+        let mut realtime = asked.unwrap_or_else(|| slf.borrow_mut().viewer_open());
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(PyValueError::new_err(format!(
                 "seconds: must be a finite number >= 0 (got {seconds})"
             )));
         }
         let py = slf.py();
-        let dt = slf.inner.settings().dt;
+        let dt = slf.borrow().inner.settings().dt;
         // A call that would step for days is a mistake in units more often than a plan; a
         // long run is a loop of calls (each interruptible with Ctrl-C between them).
         const MOST_STEPS: f64 = 1e9;
@@ -1341,9 +1426,9 @@ impl PyWorld {
         let mut done = 0;
         while done < steps {
             let k = chunk.min(steps - done);
-            slf.step_detached(py, k)?;
+            Self::step_bound(slf, k)?;
             done += k;
-            if realtime && asked.is_none() && !slf.viewer_open() {
+            if realtime && asked.is_none() && !slf.borrow_mut().viewer_open() {
                 realtime = false;
             }
             if realtime {
@@ -1358,7 +1443,7 @@ impl PyWorld {
         if let Some(b) = &bar {
             b.call_method0("close")?;
         }
-        let PyWorld { inner, link } = &mut *slf;
+        let PyWorld { inner, link, .. } = &mut *slf.borrow_mut();
         if let Some(link) = link {
             link.offer(inner, true);
         }

@@ -47,6 +47,13 @@ pub enum Error {
         value: String,
         time: f64,
     },
+    /// A step of a world that asks before contacts (`World::ask_before_contact`) while
+    /// contacts it would begin have no answer; nothing has changed.
+    #[error(
+        "{count} contacts this step would begin wait for an answer: list them with \
+         World::new_contacts and answer each with World::decide_contact"
+    )]
+    Undecided { count: usize },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

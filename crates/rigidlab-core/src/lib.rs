@@ -32,6 +32,7 @@
 pub mod batch;
 pub mod body;
 pub mod collision;
+pub mod contact_decisions;
 pub(crate) mod dense;
 pub mod dynamics;
 pub mod error;

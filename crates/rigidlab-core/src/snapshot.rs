@@ -49,10 +49,12 @@ impl World {
             contacts,
             pair_materials,
             apart,
+            passing,
             loads,
             springs,
             joints,
         } = &s.state;
+        self.unstage();
         let state = &mut self.state;
         state.settings = settings.clone();
         // Slot generations only grow: a handle made since the snapshot names no body after it.
@@ -65,6 +67,7 @@ impl World {
         state.contacts = contacts.clone();
         state.pair_materials = pair_materials.clone();
         state.apart = apart.clone();
+        state.passing = passing.clone();
         state.loads = loads.clone();
         state.springs = springs.clone();
         state.joints = joints.clone();

@@ -6,6 +6,7 @@ use crate::body::{BodyKind, BodySet};
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
 use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
+use crate::contact_decisions::{Decisions, Staged};
 use crate::dynamics::contact_solver::SolverSettings;
 use crate::dynamics::forces::{ForceParams, Load, SmoothForces};
 use crate::dynamics::integrator::{Integrator, IntegratorKind};
@@ -131,6 +132,9 @@ pub struct WorldState {
     pub pair_materials: HashMap<(u64, u64), Material>,
     /// Pairs of bodies that never collide, by their ids (smaller first).
     pub apart: BTreeSet<(u64, u64)>,
+    /// Pairs whose contact was refused (contact_decisions.rs): they pass through each other
+    /// while they stay in contact. By ids, smaller first.
+    pub passing: BTreeSet<(u64, u64)>,
     pub loads: Vec<AppliedLoad>,
     pub springs: Vec<Spring>,
     pub joints: Vec<Joint>,
@@ -154,6 +158,7 @@ impl WorldState {
             contacts: ContactSet::default(),
             pair_materials: HashMap::new(),
             apart: BTreeSet::new(),
+            passing: BTreeSet::new(),
             loads: Vec::new(),
             springs: Vec::new(),
             joints: Vec::new(),
@@ -185,6 +190,12 @@ pub struct World {
     pub(crate) threads: Threads,
     /// Pairs the broad phase passed to the narrow phase in the last step.
     candidate_pairs: usize,
+    /// Whether the contacts pairs begin wait for an answer (contact_decisions.rs).
+    pub(crate) asks: bool,
+    /// The coming step's first stages, run ahead to ask about the contacts they begin.
+    pub(crate) staged: Option<Staged>,
+    /// Answers for the coming step.
+    pub(crate) decided: Decisions,
 }
 
 impl Default for World {
@@ -211,6 +222,9 @@ impl World {
             scratch: Scratch::default(),
             laps: None,
             threads: Threads::One,
+            asks: false,
+            staged: None,
+            decided: Decisions::default(),
         }
     }
 
@@ -275,6 +289,7 @@ impl World {
     /// Any edit of bodies or settings: wakes every body, and the state arrays no longer hold
     /// the bodies' state.
     pub(crate) fn edited(&mut self) {
+        self.unstage();
         self.wake_all();
         self.state_current = false;
     }
@@ -283,6 +298,7 @@ impl World {
     /// stream): `place` puts the bodies where they were then, and the clock reads `time`.
     /// Nothing is checked or woken and the revision stays: a picture, not an edit.
     pub fn show_moment(&mut self, time: f64, place: impl FnOnce(&mut [crate::body::Body])) {
+        self.unstage();
         place(self.state.bodies.bodies_mut());
         self.state.base_time = time;
         self.state.steps_since_base = 0;
@@ -321,21 +337,16 @@ impl World {
     /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body,
     /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
-        self.check_state(
-            self.state
-                .bodies
-                .bodies()
-                .iter()
-                .map(|b| (b.position, b.orientation, b.velocity, b.angular_velocity)),
-        )?;
-        if self.at_rest() {
-            self.rest_step();
-            return Ok(());
-        }
         let mut laps = Laps::start();
-        self.find_candidate_pairs();
-        laps.lap(Stage::BroadPhase);
-        self.update_manifolds();
+        if self.staged.is_none() {
+            self.check_start()?;
+            if self.at_rest() {
+                self.rest_step();
+                return Ok(());
+            }
+            self.stage(&mut laps);
+        }
+        self.apply_decisions()?;
         self.wake_touched();
         laps.lap(Stage::NarrowPhase);
         self.gather_state();
@@ -358,6 +369,17 @@ impl World {
         laps.lap(Stage::Sleep);
         self.laps = Some(laps);
         Ok(())
+    }
+
+    /// Checks the bodies' state before a step.
+    pub(crate) fn check_start(&self) -> Result<()> {
+        self.check_state(
+            self.state
+                .bodies
+                .bodies()
+                .iter()
+                .map(|b| (b.position, b.orientation, b.velocity, b.angular_velocity)),
+        )
     }
 
     /// Checks each body's (position, orientation, velocity, angular velocity), in row order,
@@ -414,7 +436,7 @@ impl World {
 
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves
     /// and no load acts (a sleeping world, or one of static bodies only).
-    fn at_rest(&self) -> bool {
+    pub(crate) fn at_rest(&self) -> bool {
         self.state.loads.is_empty() && !self.state.bodies.bodies().iter().any(Islands::stirs)
     }
 
@@ -514,7 +536,7 @@ impl World {
     /// margins of a pair cover together): a movable sphere's box grows by what the fastest
     /// body moves in a step, or by what it moves itself if that is more, so that an impact
     /// that one impact sets up across a gap within the step has its pair.
-    fn find_candidate_pairs(&mut self) {
+    pub(crate) fn find_candidate_pairs(&mut self) {
         let dt = self.state.settings.dt;
         let g = self.state.settings.gravity.length();
         let slop = self.state.settings.linear_slop;
@@ -699,8 +721,10 @@ impl World {
         std::mem::swap(&mut events.sensing, &mut sc.sensing);
     }
 
-    /// Narrow phase: the manifold of each candidate pair, matched to last step's.
-    fn update_manifolds(&mut self) {
+    /// Narrow phase: the manifold of each candidate pair, matched to last step's. Notes in
+    /// `staged` the pairs it begins (in a world that asks) and the refused pairs still in
+    /// contact, whose manifolds it drops.
+    pub(crate) fn update_manifolds(&mut self, staged: &mut Staged) {
         self.state.contacts.begin_step();
         let bodies = self.state.bodies.bodies();
         // A sleeping body's contacts with bodies that are not awake stay as they were.
@@ -724,6 +748,10 @@ impl World {
                 let (a, b) = (found.a, found.b);
                 let (ba, bb) = (&bodies[a], &bodies[b]);
                 let key = (ba.id.min(bb.id), ba.id.max(bb.id));
+                if self.state.passing.contains(&key) {
+                    staged.still_passing.push(key);
+                    continue;
+                }
                 let coefficients = self.state.settings.materials.coefficients(
                     &ba.material,
                     &bb.material,
@@ -750,6 +778,15 @@ impl World {
                     sliding: None,
                     frame: found.frame,
                 };
+                if self.asks
+                    && self
+                        .state
+                        .contacts
+                        .previous(handles[a], handles[b])
+                        .is_none()
+                {
+                    staged.new.push(self.state.contacts.manifolds.len());
+                }
                 self.state.contacts.push(manifold, match_distance);
             }
         }

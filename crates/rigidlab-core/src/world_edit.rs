@@ -66,6 +66,7 @@ impl World {
     /// Removes a body with its contacts, loads, springs, joints and pair overrides.
     pub fn remove(&mut self, h: BodyHandle) -> Result<Body> {
         let row = self.state.bodies.dense_index(h).ok_or(Error::RemovedBody)?;
+        self.unstage();
         let body = self.state.bodies.remove(h).ok_or(Error::RemovedBody)?;
         self.state.contacts.body_removed(h, row);
         self.state.loads.retain(|l| l.body != h);
@@ -76,6 +77,9 @@ impl World {
             .retain(|k, _| k.0 != body.id && k.1 != body.id);
         self.state
             .apart
+            .retain(|k| k.0 != body.id && k.1 != body.id);
+        self.state
+            .passing
             .retain(|k| k.0 != body.id && k.1 != body.id);
         self.bodies_changed();
         Ok(body)

@@ -49,6 +49,9 @@ impl World {
         for &(a, b) in &state.apart {
             pair("apart", a, b)?;
         }
+        for &(a, b) in &state.passing {
+            pair("passing", a, b)?;
+        }
         let bodies = &state.bodies;
         // Every link (spring, joint, load): a handle unique and below `next_handle`, its own
         // check, and bodies of the state at its ends.

@@ -43,6 +43,10 @@ pub struct SceneFile {
     /// Pairs of bodies (ids) that never collide.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub apart: Vec<[u64; 2]>,
+    /// Pairs of bodies (ids) whose contact was refused: they pass through each other while
+    /// they stay in contact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passing: Vec<[u64; 2]>,
     #[serde(default)]
     pub springs: Vec<SpringData>,
     #[serde(default)]
@@ -332,6 +336,7 @@ impl SceneIo for World {
             contacts,
             pair_materials,
             apart,
+            passing,
             loads,
             springs,
             joints,
@@ -421,6 +426,7 @@ impl SceneIo for World {
                 .collect(),
             pair_materials: pairs,
             apart: apart.iter().map(|&(a, b)| [a, b]).collect(),
+            passing: passing.iter().map(|&(a, b)| [a, b]).collect(),
             springs: springs
                 .iter()
                 .map(|sp| SpringData {
@@ -727,15 +733,20 @@ impl SceneIo for World {
             }
             state.pair_materials.insert((p.a.min(p.b), p.a.max(p.b)), m);
         }
-        for (i, &[a, b]) in file.apart.iter().enumerate() {
-            let path = format!("apart[{i}]");
-            body(&path, a)?;
-            body(&path, b)?;
-            if a == b {
-                let e = Error::invalid("b", b, "must be a different body from a");
-                return Err(at(&path, e));
+        for (field, pairs, set) in [
+            ("apart", &file.apart, &mut state.apart),
+            ("passing", &file.passing, &mut state.passing),
+        ] {
+            for (i, &[a, b]) in pairs.iter().enumerate() {
+                let path = format!("{field}[{i}]");
+                body(&path, a)?;
+                body(&path, b)?;
+                if a == b {
+                    let e = Error::invalid("b", b, "must be a different body from a");
+                    return Err(at(&path, e));
+                }
+                set.insert((a.min(b), a.max(b)));
             }
-            state.apart.insert((a.min(b), a.max(b)));
         }
         // Each spring, joint and load passes the check the API makes (its `check`, in
         // `World::from_state`): a file holds nothing a script could not have made.
@@ -876,6 +887,7 @@ impl SceneIo for World {
             contacts: _,
             pair_materials: _,
             apart: _,
+            passing: _,
             loads: _,
             springs: _,
             joints: _,

@@ -209,6 +209,45 @@ impl ContactSet {
         self.manifolds.push(m);
     }
 
+    /// Takes back `begin_step` and the manifolds added since: last step's are this step's
+    /// again, as they were.
+    pub fn undo_begin(&mut self) {
+        for m in self.manifolds.drain(..) {
+            match self.previous_index.get(&(m.a, m.b)) {
+                // A manifold kept from last step took its points from there.
+                Some(&i) if self.previous[i].points.is_empty() => {
+                    self.previous[i].points = m.points
+                }
+                _ => {
+                    let mut points = m.points;
+                    if points.capacity() > 0 {
+                        points.clear();
+                        self.spare.push(points);
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut self.manifolds, &mut self.previous);
+        self.previous_index.clear();
+    }
+
+    /// Removes the manifolds at `indices` (ascending), keeping the others' order.
+    pub fn remove_sorted(&mut self, indices: &[usize]) {
+        if indices.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        let mut next = indices.iter().peekable();
+        self.manifolds.retain(|_| {
+            let drop = next.peek() == Some(&&i);
+            if drop {
+                next.next();
+            }
+            i += 1;
+            !drop
+        });
+    }
+
     /// Forgets every manifold involving the body (when it is removed or changes kind).
     pub fn forget_body(&mut self, h: BodyHandle) {
         self.manifolds.retain(|m| m.a != h && m.b != h);
