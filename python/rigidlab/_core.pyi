@@ -20,6 +20,8 @@ __all__ = [
     "Snapshot",
     "RayHit",
     "Contact",
+    "RayHits",
+    "Distance",
     "step_many",
     "_lend",
     "RemovedBodyError",
@@ -71,12 +73,67 @@ class _SolidOptions(_Options, total=False):
 class RayHit:
     """Where a ray meets a body."""
 
+    def __new__(
+        cls,
+        body: Any,
+        distance: float,
+        point: Sequence[float] | Array,
+        normal: Sequence[float] | Array,
+    ) -> RayHit: ...
     @property
     def body(self) -> Body: ...
     @property
     def distance(self) -> float: ...
     @property
     def point(self) -> Array: ...
+    @property
+    def normal(self) -> Array: ...
+
+@final
+class RayHits:
+    """The first hits of many rays, one row per ray (misses: hit False, distance inf, point
+    and normal NaN, body_id -1, body None)."""
+
+    def __new__(
+        cls,
+        hit: Any,
+        distance: Any,
+        point: Any,
+        normal: Any,
+        body_id: Any,
+        bodies: Sequence[Any],
+    ) -> RayHits: ...
+    def __len__(self) -> int: ...
+    @property
+    def hit(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def distance(self) -> Array: ...
+    @property
+    def point(self) -> Array: ...
+    @property
+    def normal(self) -> Array: ...
+    @property
+    def body_id(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def bodies(self) -> list[Body | None]: ...
+
+@final
+class Distance:
+    """How far apart two bodies are (negative when they overlap, by the depth)."""
+
+    def __new__(
+        cls,
+        distance: float,
+        point_a: Sequence[float] | Array,
+        point_b: Sequence[float] | Array,
+        normal: Sequence[float] | Array,
+    ) -> Distance: ...
+    @property
+    def distance(self) -> float: ...
+    @property
+    def point_a(self) -> Array: ...
+    @property
+    def point_b(self) -> Array: ...
     @property
     def normal(self) -> Array: ...
 
@@ -526,6 +583,14 @@ class World:
         max_distance: float | None = None,
         planes: bool = True,
     ) -> list[RayHit]: ...
+    def ray_cast_many(
+        self,
+        origins: Any,
+        directions: Any,
+        max_distance: float | Sequence[float] | Array | None = None,
+        planes: bool = True,
+    ) -> RayHits: ...
+    def distance(self, a: Body, b: Body) -> Distance: ...
     def query_point(self, point: Vec3) -> list[Body]: ...
     def query_box(self, lo: Vec3, hi: Vec3) -> list[Body]: ...
     def on_contact(

@@ -48,6 +48,21 @@ def _lift(value: Any, name: str) -> tuple[float, float, float]:
     return (float(v[0]), float(v[1]), 0.0)
 
 
+def _lift_rows(value: Any, name: str) -> np.ndarray:
+    """One 2-vector, or an (m, 2) array of them, as the engine's 3-vectors (z = 0)."""
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected (x, y) or an array of shape (m, 2)") from None
+    if a.shape == (2,):
+        return np.array([a[0], a[1], 0.0])
+    if a.ndim != 2 or a.shape[1] != 2:
+        raise ValueError(
+            f"{name}: expected (x, y) or an array of shape (m, 2), got shape {a.shape}"
+        )
+    return np.column_stack([a, np.zeros(len(a))])
+
+
 def _spin(value: Any, name: str) -> tuple[float, float, float]:
     """A spin or torque of the plane (one number, counter-clockwise) as a 3-vector about z."""
     if isinstance(value, (bool, np.bool_)) or not np.ndim(value) == 0:
@@ -544,6 +559,53 @@ class World2D:
         hit["point"] = np.asarray(hit["point"])[:2]
         hit["normal"] = np.asarray(hit["normal"])[:2]
         return hit
+
+    def ray_cast_all(
+        self, origin: Any, direction: Any, max_distance: float | None = None, planes: bool = True
+    ) -> list[_core.RayHit]:
+        """Every body a ray in the plane meets, nearest first (as World.ray_cast_all), each a
+        RayHit with a Body2D and the point and normal as (x, y)."""
+        hits = self._world.ray_cast_all(
+            _lift(origin, "origin"), _lift(direction, "direction"), max_distance, planes
+        )
+        return [_core.RayHit(Body2D(h.body), h.distance, h.point[:2], h.normal[:2]) for h in hits]
+
+    def ray_cast_many(
+        self, origins: Any, directions: Any, max_distance: Any = None, planes: bool = True
+    ) -> _core.RayHits:
+        """The first hit of each of many rays in the plane (as World.ray_cast_many): origins
+        and directions of shape (k, 2) (or one (x, y) shared by every ray); point and normal
+        come back as (k, 2), bodies as Body2D."""
+        hits = self._world.ray_cast_many(
+            _lift_rows(origins, "origins"),
+            _lift_rows(directions, "directions"),
+            max_distance,
+            planes,
+        )
+        return _core.RayHits(
+            hits.hit,
+            hits.distance,
+            hits.point[:, :2],
+            hits.normal[:, :2],
+            hits.body_id,
+            [None if b is None else Body2D(b) for b in hits.bodies],
+        )
+
+    def query_point(self, point: Any) -> list[Body2D]:
+        """The bodies that hold the point (x, y), in the order of `bodies`."""
+        return [Body2D(b) for b in self._world.query_point(_lift(point, "point"))]
+
+    def query_box(self, lo: Any, hi: Any) -> list[Body2D]:
+        """The bodies whose bounding boxes meet the rectangle from `lo` to `hi` (x, y), and
+        the ground lines it reaches (as World.query_box)."""
+        lo3, hi3 = _lift(lo, "lo"), _lift(hi, "hi")
+        return [Body2D(b) for b in self._world.query_box(lo3, hi3)]
+
+    def distance(self, a: Body2D, b: Body2D) -> _core.Distance:
+        """How far apart a and b are (as World.distance), with the points and normal as
+        (x, y): negative when they overlap, by the depth."""
+        d = self._world.distance(_core_body(a, "a"), _core_body(b, "b"))
+        return _core.Distance(d.distance, d.point_a[:2], d.point_b[:2], d.normal[:2])
 
     def record(self, every: int = 1, quantities: Any = None) -> Recording2D:
         """Starts recording every `every` steps (as World.record); returns a Recording2D."""

@@ -139,6 +139,36 @@ pub fn any_rows(obj: &Bound<'_, PyAny>, param: &str, k: usize) -> PyResult<Vec<f
     Ok(a.as_array().iter().copied().collect())
 }
 
+/// One vector of 3 numbers, or an (m, 3) array of them.
+pub fn vectors_or_one(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<Vec<DVec3>> {
+    let expected = "a vector of 3 numbers or an array of shape (m, 3)";
+    let a = as_array(obj, param, expected)?;
+    let shape = a.shape().to_vec();
+    if !matches!(shape[..], [3] | [_, 3]) {
+        return Err(PyValueError::new_err(format!(
+            "{param}: expected {expected}, got shape {shape:?}"
+        )));
+    }
+    let flat: Vec<f64> = a.as_array().iter().copied().collect();
+    Ok(flat.chunks_exact(3).map(DVec3::from_slice).collect())
+}
+
+/// One number, or (n,) numbers; one is repeated n times.
+pub fn numbers_or_one(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<f64>> {
+    let expected = format!("a number or an array of shape ({n},)");
+    let a = as_array(obj, param, &expected)?;
+    match a.shape() {
+        [] => Ok(vec![
+            a.as_array().iter().copied().next().expect("a scalar");
+            n
+        ]),
+        [m] if *m == n => Ok(a.as_array().iter().copied().collect()),
+        shape => Err(PyValueError::new_err(format!(
+            "{param}: expected {expected}, got shape {shape:?}"
+        ))),
+    }
+}
+
 pub fn rows3(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DVec3>> {
     Ok(rows(obj, param, n, 3)?
         .chunks_exact(3)

@@ -26,6 +26,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<recording::PyRecording>()?;
     m.add_class::<recording::PySnapshot>()?;
     m.add_class::<query::PyRayHit>()?;
+    m.add_class::<query::PyRayHits>()?;
+    m.add_class::<query::PyDistance>()?;
     m.add_class::<decisions::PyContact>()?;
     m.add_function(wrap_pyfunction!(batch::step_many, m)?)?;
     m.add_function(wrap_pyfunction!(hooks::_lend, m)?)?;

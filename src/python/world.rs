@@ -1258,6 +1258,83 @@ impl PyWorld {
             .collect()
     }
 
+    /// The first hit of each of many rays, from numpy arrays: `origins` and `directions` of
+    /// shape (k, 3) (either may be a single (3,) vector shared by every ray, as for a fan of
+    /// rays from one point), `max_distance` None, a number or (k,) numbers. Returns a
+    /// `RayHits` of arrays with one row per ray (misses marked: hit False, distance inf, point
+    /// and normal NaN, body_id -1). Many rays are cast on all cores, with the GIL released.
+    #[pyo3(signature = (origins, directions, max_distance=None, planes=None))]
+    #[pyo3(text_signature = "($self, origins, directions, max_distance=None, planes=True)")]
+    fn ray_cast_many(
+        slf: &Bound<'_, Self>,
+        origins: &Bound<'_, PyAny>,
+        directions: &Bound<'_, PyAny>,
+        max_distance: Option<&Bound<'_, PyAny>>,
+        planes: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<super::query::PyRayHits> {
+        let planes = planes.map_or(Ok(true), |p| boolean(p, "planes"))?;
+        let origins = super::convert::vectors_or_one(origins, "origins")?;
+        let directions = super::convert::vectors_or_one(directions, "directions")?;
+        let k = match (origins.len(), directions.len()) {
+            (1, k) | (k, 1) => k,
+            (a, b) if a == b => a,
+            (a, b) => {
+                return Err(PyValueError::new_err(format!(
+                    "origins, directions: {a} origins and {b} directions; give as many of each, \
+                     or one of either"
+                )))
+            }
+        };
+        let each = |v: &[DVec3], i: usize| v[if v.len() == 1 { 0 } else { i }];
+        let mut o = Vec::with_capacity(k);
+        let mut d = Vec::with_capacity(k);
+        for i in 0..k {
+            let name = |p: &str| {
+                if k == 1 {
+                    p.to_string()
+                } else {
+                    format!("{p}[{i}]")
+                }
+            };
+            o.push(crate::error::check_finite3(&name("origins"), each(&origins, i)).py()?);
+            d.push(crate::limits::direction(&name("directions"), each(&directions, i)).py()?);
+        }
+        let limits = match not_none(max_distance) {
+            None => vec![f64::INFINITY; k],
+            Some(m) => {
+                let m = super::convert::numbers_or_one(m, "max_distance", k)?;
+                if let Some(bad) = m.iter().find(|x| x.is_nan() || **x < 0.0) {
+                    return Err(PyValueError::new_err(format!(
+                        "max_distance: must be numbers >= 0 (got {bad})"
+                    )));
+                }
+                m
+            }
+        };
+        let py = slf.py();
+        let hits = {
+            let w = slf.borrow();
+            let world = &w.inner;
+            py.detach(|| world.ray_cast_batch(&o, &d, &limits, !planes))
+        };
+        super::query::PyRayHits::from_hits(slf, &hits)
+    }
+
+    /// How far apart bodies a and b are: a `Distance` with the distance between their closest
+    /// points (m), negative when they overlap (minus the depth, measured as the contact solver
+    /// measures it), the points (`point_a` on a, `point_b` on b: the closest, or the deepest
+    /// when they overlap) and the unit `normal` from a to b. Exact for every pair of shapes
+    /// apart; a plane's distance is the other body's lowest point's height above it.
+    fn distance(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<super::query::PyDistance> {
+        let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
+        let s = slf.borrow().inner.distance(ha, hb).py()?;
+        Ok(super::query::PyDistance::of(s))
+    }
+
     /// The bodies that hold the world point `point` (inside or on the surface; below a plane
     /// counts as inside it), in the order of `bodies`.
     fn query_point(slf: &Bound<'_, Self>, point: &Bound<'_, PyAny>) -> PyResult<Vec<PyBody>> {

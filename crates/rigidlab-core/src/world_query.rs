@@ -1,7 +1,11 @@
 //! What a script can ask the world about its space: ray casts, which bodies hold a point or
 //! meet a box, what is inside a sensor.
 
+use crate::body::BodyHandle;
+use crate::collision::distance::{separation, Separation};
+use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::collision::ray::{self, RayHit};
+use crate::error::{Error, Result};
 use crate::math::DVec3;
 use crate::world::World;
 
@@ -27,6 +31,28 @@ impl World {
         solids_only: bool,
     ) -> Vec<RayHit> {
         ray::cast_all(self.bodies(), origin, direction, max_distance, solids_only)
+    }
+
+    /// The first hit of each ray i (from `origins[i]` along `directions[i]` within
+    /// `max_distances[i]`), as `ray_cast` finds it; many rays are cast on all cores (each on
+    /// its own, so the answers do not depend on how they are shared out).
+    pub fn ray_cast_batch(
+        &self,
+        origins: &[DVec3],
+        directions: &[DVec3],
+        max_distances: &[f64],
+        solids_only: bool,
+    ) -> Vec<Option<RayHit>> {
+        use rayon::prelude::*;
+        // Below this many rays, handing them out costs more than it saves.
+        const PARALLEL_RAYS: usize = 256;
+        let cast =
+            |i: usize| self.ray_cast(origins[i], directions[i], max_distances[i], solids_only);
+        if origins.len() < PARALLEL_RAYS {
+            (0..origins.len()).map(cast).collect()
+        } else {
+            (0..origins.len()).into_par_iter().map(cast).collect()
+        }
     }
 
     /// The bodies that hold world point `p` (inside or on the surface), in body order.
@@ -63,6 +89,29 @@ impl World {
             })
             .map(|(h, _)| *h)
             .collect()
+    }
+
+    /// How far apart bodies a and b are: their closest points and the distance between them,
+    /// or, when they overlap, minus the depth and their deepest points (collision/distance.rs).
+    pub fn distance(&self, a: BodyHandle, b: BodyHandle) -> Result<Separation> {
+        let (ba, bb) = (self.body(a)?, self.body(b)?);
+        if a == b {
+            return Err(Error::invalid("b", "a", "must be a different body from a"));
+        }
+        fn posed(b: &crate::body::Body) -> Posed<'_> {
+            Posed {
+                shape: &b.shape,
+                position: b.position,
+                orientation: b.orientation,
+            }
+        }
+        separation(posed(ba), posed(bb), &mut NarrowPhase::default()).ok_or_else(|| {
+            Error::invalid(
+                "b",
+                "a plane",
+                "two planes have no distance (they meet unless parallel)",
+            )
+        })
     }
 
     /// The bodies overlapping sensor `h` after the last step, in id order.

@@ -5,12 +5,13 @@
 pub(crate) mod broad_phase;
 pub(crate) mod cell_grid;
 pub(crate) mod closest;
+pub mod distance;
 pub(crate) mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
 pub(crate) mod pair_contacts;
 pub(crate) mod planar;
-pub(crate) mod ray;
+pub mod ray;
 pub mod refresh;
 pub(crate) mod rounded;
 pub(crate) mod sat;
