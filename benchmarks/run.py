@@ -19,17 +19,17 @@ import plots
 from engines import available
 from engines.base import DT, with_one_thread
 from machine import cpu
-from scenes import accuracy, batch, export, gas, heap, pile, pyramid, scaling
+from scenes import accuracy, batch, export, filters, gas, heap, pile, pyramid, scaling
 from timing import BUDGET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCENES = (1, 2, 3, 4, 5, 6, 7, 8)
+SCENES = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-8)"
+        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-9)"
     )
     parser.add_argument(
         "--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)"
@@ -72,6 +72,8 @@ def arguments():
     )
     parser.add_argument("--gas-sizes", default="1000,10000", help="spheres in the gas (scene 8)")
     parser.add_argument("--gas-steps", type=int, default=1000, help="scene 8")
+    parser.add_argument("--filter-spheres", type=int, default=10000, help="scene 9")
+    parser.add_argument("--filter-steps", type=int, default=300, help="scene 9")
     parser.add_argument("--engines", default="all", help="comma-separated names, or all")
     parser.add_argument(
         "--output",
@@ -173,6 +175,12 @@ def main():
                 contact, [int(s) for s in args.gas_sizes.split(",")], args.gas_steps, args.repeats
             ),
             args.gas_steps,
+        )
+    if 9 in scenes:
+        sections[9] = filters.section(
+            filters.measure(args.filter_spheres, args.filter_steps, args.repeats),
+            args.filter_spheres,
+            args.filter_steps,
         )
     lines = header(engines, args)
     if pile_rows or pyramid_rows:

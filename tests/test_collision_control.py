@@ -542,3 +542,30 @@ def test_random_bodies_falling_through_a_sensor_enter_when_their_lowest_point_me
     for b, t in cases:
         begins = [tt for k, s, o, tt in ev if k == "sensor_begin" and o == b.id and s == zone.id]
         assert begins == [pytest.approx(t, abs=1e-9)]
+
+
+def test_a_scene_file_remembers_what_touches_and_what_is_inside_a_sensor(tmp_path):
+    w = rl.World(dt=1 / 240, sleeping=False)  # awake, the pairs are looked at every step
+    w.add_plane()
+    w.add_box((0.1, 0.1, 0.1), position=(0, 0.1, 0))
+    zone = w.add_box((1, 1, 1), kind="static", sensor=True)
+    w.run(0.5)
+    kinds = w.contact_events()["kind"]
+    assert "begin" in kinds and "sensor_begin" in kinds
+    path = tmp_path / "resting.json"
+    w.save(path)
+    for again in (rl.World.load(path), w):
+        again.run(0.5)
+        assert again.contact_events()["kind"] == []  # nothing began again
+        assert [b.id for b in again.overlaps(again.bodies[zone.index])] == [1]
+    # Bad lists are named by their place in the file.
+    data = json.loads(path.read_text())
+    for field, pair, message in [
+        ("touching", [1, 0], r"touching\[0\].*smaller id first"),
+        ("sensing", [1, 2], r"sensing\[0\].*must be a sensor"),
+        ("sensing", [2, 9], r"sensing\[0\].*names no body"),
+    ]:
+        bad = dict(data, **{field: [pair]})
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        with pytest.raises(ValueError, match=message):
+            rl.World.load(tmp_path / "bad.json")

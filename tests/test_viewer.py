@@ -591,3 +591,28 @@ def test_the_viewers_preset_scenes_match_the_python_presets():
             assert _same_scene(json.load(f), json.loads(world.to_json())), (
                 f"{name}: regenerate with rigidlab.presets.export_scenes('src/viewer/presets')"
             )
+
+
+@pytest.mark.parametrize("sensor", [True, False])
+def test_a_sensor_is_drawn_see_through_and_a_solid_is_not(tmp_path, display, sensor):
+    """A red ball inside a large blue box: drawn as a sensor, the box tints what lies behind it
+    and the ball shows through it; the same box as a solid hides the ball."""
+    w = rl.World(gravity=(0, 0, 0))
+    ball = w.add_sphere(0.2, position=(0.0, 0.6, 0.0), color=COLOURS["r"])
+    w.add_box(
+        (0.6, 0.5, 0.5), position=(0.0, 0.6, 0.0), color=COLOURS["b"], kind="static", sensor=sensor
+    )
+    scene = tmp_path / "scene.json"
+    w.save(scene)
+    img = screenshot(scene, 5, display, "--no-hud", *CAMERA)
+    centre = pixel(img, project(ball.position, EYE, TARGET, FOV, W, H))
+    beside = pixel(img, project((0.45, 0.95, 0.5), EYE, TARGET, FOV, W, H))  # the box's front face
+    sky = np.array([41, 46, 54])
+    # The lit front face of the box drawn opaque is about 165 blue; see-through, half way.
+    opaque = 130
+    if sensor:
+        assert dominant(centre) == "r", centre
+        assert sky[2] + 15 < beside[2] < opaque, beside
+    else:
+        assert dominant(centre) == "b", centre
+        assert dominant(beside) == "b" and beside[2] > opaque, beside

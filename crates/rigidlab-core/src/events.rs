@@ -80,6 +80,26 @@ impl ContactEvents {
         }
     }
 
+    /// Events that go on from a world whose `touching` pairs (ids, smaller first) touched and
+    /// whose sensors held `sensing` (sensor id, body id) at its last step: what a scene file
+    /// keeps, so that a world read back reports no begin for what already began.
+    pub fn resume(mut touching: Vec<(u64, u64)>, mut sensing: Vec<(u64, u64)>) -> ContactEvents {
+        touching.sort_unstable();
+        touching.dedup();
+        sensing.sort_unstable();
+        sensing.dedup();
+        ContactEvents {
+            touching,
+            sensing,
+            ..ContactEvents::default()
+        }
+    }
+
+    /// The pairs (ids, smaller first) touching at the last step.
+    pub fn touching(&self) -> &[(u64, u64)] {
+        &self.touching
+    }
+
     /// Records a body entering or leaving a sensor at `time`.
     pub fn sensed(&mut self, sensor: u64, body: u64, begin: bool, time: f64) {
         let nan = DVec3::splat(f64::NAN);

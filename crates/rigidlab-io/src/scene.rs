@@ -47,6 +47,12 @@ pub struct SceneFile {
     /// they stay in contact.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passing: Vec<[u64; 2]>,
+    /// Pairs of bodies (ids, smaller first) touching at the last step, and (sensor id, body id)
+    /// of the bodies inside each sensor: read back, the world reports no begin for them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub touching: Vec<[u64; 2]>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensing: Vec<[u64; 2]>,
     #[serde(default)]
     pub springs: Vec<SpringData>,
     #[serde(default)]
@@ -427,6 +433,13 @@ impl SceneIo for World {
             pair_materials: pairs,
             apart: apart.iter().map(|&(a, b)| [a, b]).collect(),
             passing: passing.iter().map(|&(a, b)| [a, b]).collect(),
+            touching: self
+                .events
+                .touching()
+                .iter()
+                .map(|&(a, b)| [a, b])
+                .collect(),
+            sensing: self.events.sensing.iter().map(|&(a, b)| [a, b]).collect(),
             springs: springs
                 .iter()
                 .map(|sp| SpringData {
@@ -892,7 +905,33 @@ impl SceneIo for World {
             springs: _,
             joints: _,
         } = &state;
-        World::from_state(state).map_err(as_file_error)
+        let mut world = World::from_state(state).map_err(as_file_error)?;
+        let listed = |field: &str, pairs: &[[u64; 2]], first_is_sensor: bool| {
+            let mut out = Vec::with_capacity(pairs.len());
+            for (i, &[a, b]) in pairs.iter().enumerate() {
+                let path = format!("{field}[{i}]");
+                let ha = body(&path, a)?;
+                body(&path, b)?;
+                let sensor = world.body(ha).is_ok_and(|x| x.sensor);
+                let bad = if first_is_sensor {
+                    (!sensor || a == b).then_some("must be a sensor and another body")
+                } else {
+                    (a >= b).then_some("must be two different bodies, the smaller id first")
+                };
+                if let Some(message) = bad {
+                    return Err(at(
+                        &path,
+                        Error::invalid("ids", format!("({a}, {b})"), message),
+                    ));
+                }
+                out.push((a, b));
+            }
+            Ok(out)
+        };
+        let touching = listed("touching", &file.touching, false)?;
+        let sensing = listed("sensing", &file.sensing, true)?;
+        world.events = rigidlab_core::events::ContactEvents::resume(touching, sensing);
+        Ok(world)
     }
 }
 
