@@ -39,11 +39,7 @@ impl PyContact {
     /// A contact at `point` with unit `normal` (both of 3 numbers, or of 2 in a 2D world).
     #[new]
     fn py_new(point: Vec<f64>, normal: Vec<f64>, depth: f64, speed: f64) -> PyResult<PyContact> {
-        if point.len() != normal.len() || !(2..=3).contains(&point.len()) {
-            return Err(PyTypeError::new_err(
-                "point, normal: must be two vectors of 3 numbers (or both of 2)",
-            ));
-        }
+        super::query::same_vectors("point, normal", &[&point, &normal])?;
         Ok(PyContact {
             point,
             normal,

@@ -9,6 +9,17 @@ use super::body::PyBody;
 use super::world::PyWorld;
 use crate::math::DVec3;
 
+/// Checks that the vectors a result is made of all have 3 numbers, or all 2 (in a 2D world).
+pub(crate) fn same_vectors(names: &str, vectors: &[&Vec<f64>]) -> PyResult<()> {
+    let n = vectors[0].len();
+    if !(2..=3).contains(&n) || vectors.iter().any(|v| v.len() != n) {
+        return Err(PyTypeError::new_err(format!(
+            "{names}: must be vectors of 3 numbers each (or all of 2, in a 2D world)"
+        )));
+    }
+    Ok(())
+}
+
 /// Where a ray meets a body: the body, the distance along the ray (m), the point, and the
 /// surface's outward normal there.
 #[pyclass(name = "RayHit", module = "rigidlab", frozen)]
@@ -42,11 +53,7 @@ impl PyRayHit {
         point: Vec<f64>,
         normal: Vec<f64>,
     ) -> PyResult<PyRayHit> {
-        if point.len() != normal.len() || !(2..=3).contains(&point.len()) {
-            return Err(PyTypeError::new_err(
-                "point, normal: must be two vectors of 3 numbers (or both of 2)",
-            ));
-        }
+        same_vectors("point, normal", &[&point, &normal])?;
         Ok(PyRayHit {
             body,
             distance,
@@ -219,12 +226,7 @@ impl PyDistance {
         point_b: Vec<f64>,
         normal: Vec<f64>,
     ) -> PyResult<PyDistance> {
-        let n = point_a.len();
-        if !(2..=3).contains(&n) || point_b.len() != n || normal.len() != n {
-            return Err(PyTypeError::new_err(
-                "point_a, point_b, normal: must be three vectors of 3 numbers (or all of 2)",
-            ));
-        }
+        same_vectors("point_a, point_b, normal", &[&point_a, &point_b, &normal])?;
         Ok(PyDistance {
             distance,
             point_a,
