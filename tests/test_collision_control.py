@@ -564,6 +564,8 @@ def test_a_scene_file_remembers_what_touches_and_what_is_inside_a_sensor(tmp_pat
         ("touching", [1, 0], r"touching\[0\].*smaller id first"),
         ("sensing", [1, 2], r"sensing\[0\].*must be a sensor"),
         ("sensing", [2, 9], r"sensing\[0\].*names no body"),
+        ("passing", [1, 1], r"passing\[0\].*different body"),
+        ("passing", [0, 7], r"passing\[0\].*names no body"),
     ]:
         bad = dict(data, **{field: [pair]})
         (tmp_path / "bad.json").write_text(json.dumps(bad))

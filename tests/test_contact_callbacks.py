@@ -289,3 +289,38 @@ def test_2d_worlds_ask_with_2d_bodies_and_contacts():
     assert ledge.position.shape == (2,)
     with pytest.raises(TypeError, match="callback"):
         w.on_contact("no")
+
+
+def test_a_pair_passing_through_stays_so_while_it_sleeps_and_after_it_wakes():
+    w = rl.World(dt=1 / 120)
+    w.add_plane()
+    low = w.add_box((0.2, 0.1, 0.2), position=(0, 0.1, 0))
+    high = w.add_box((0.2, 0.1, 0.2), position=(0, 0.5, 0))
+    # A body moving far away keeps the world stepping while the two sleep.
+    w.add_box((0.1, 0.1, 0.1), kind="kinematic", position=(5, 1, 0), velocity=(0, 0, 0.1))
+    asked = []
+
+    def not_these_two(a, b, c):
+        asked.append({a.id, b.id})
+        return {a.id, b.id} != {low.id, high.id}
+
+    w.on_contact(not_these_two)
+    w.run(3.0)  # high sinks through low to the floor; both fall asleep there, overlapping
+    assert low.sleeping and high.sleeping
+    assert high.position[1] == pytest.approx(0.1, abs=1e-6)
+    high.apply_impulse((0, 1e-4, 0))  # woken: still let through, not pushed apart
+    w.run(0.2)
+    assert high.position[1] == pytest.approx(0.1, abs=1e-4)
+    assert low.position[1] == pytest.approx(0.1, abs=1e-4)
+    assert asked.count({low.id, high.id}) == 1  # never apart: asked once
+
+
+def test_a_contact_is_built_from_two_vectors_of_one_size_and_keeps_them_read_only():
+    c = rl.Contact((1, 2, 3), (0, 1, 0), 0.01, 2.0)
+    assert c.point.tolist() == [1, 2, 3] and c.depth == 0.01 and c.speed == 2.0
+    with pytest.raises(ValueError):
+        c.point[0] = 5.0
+    with pytest.raises(TypeError, match="^point, normal: must be vectors of 3 numbers"):
+        rl.Contact((1, 2, 3), (0, 1), 0.0, 0.0)
+    with pytest.raises(TypeError, match="^point, normal"):
+        rl.Contact((1,), (0,), 0.0, 0.0)

@@ -269,3 +269,20 @@ def test_2d_worlds_query_in_the_plane():
     assert set(w.query_box((-1, 1), (3, 3))) == {disc, square}
     with pytest.raises(ValueError, match="^origins"):
         w.ray_cast_many(np.zeros((3, 3)), (1, 0))
+
+
+def test_query_results_hold_read_only_vectors_of_one_size():
+    w = rl.World(gravity=(0, 0, 0))
+    a, b = w.add_sphere(0.5), w.add_sphere(0.5, position=(2, 0, 0))
+    d = w.distance(a, b)
+    hit = w.ray_cast_all((-3, 0, 0), (1, 0, 0))[0]
+    for v in (d.point_a, d.point_b, d.normal, hit.point, hit.normal):
+        with pytest.raises(ValueError):
+            v[0] = 1.0
+    assert "Distance(distance=1.0" in repr(d) and "RayHit(" in repr(hit)
+    with pytest.raises(TypeError, match="^point_a, point_b, normal: must be vectors"):
+        rl.Distance(1.0, (0, 0, 0), (1, 0), (1, 0, 0))
+    with pytest.raises(TypeError, match="^point, normal: must be vectors"):
+        rl.RayHit(None, 1.0, (0, 0), (1, 0, 0))
+    with pytest.raises(ValueError, match="^distance: must have one row per ray"):
+        rl.RayHits([True], [1.0, 2.0], [[0, 0, 0]], [[1, 0, 0]], [0], [None])

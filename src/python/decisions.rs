@@ -2,12 +2,12 @@
 //! contact may touch. The engine asks (contact_decisions.rs); this file holds the functions,
 //! calls them between the step's narrow phase and the rest of it, and hands back the answers.
 
-use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 
 use super::body::PyBody;
 use super::errors::IntoPyResult;
+use super::query::{list, vectors};
 use super::world::PyWorld;
 use crate::body::BodyHandle;
 use crate::math::DVec3;
@@ -21,13 +21,15 @@ pub(crate) struct ContactCallback {
 }
 
 /// The contact a pair of bodies begins, as the step that begins it finds it: its deepest point,
-/// the normal from the first body to the second, the depth (m; negative while the bodies are
-/// still apart, by less than they can close within the step) and the speed at which they
-/// approach along the normal at that point (m/s; positive when closing).
+/// the normal from the first body to the second (read-only arrays), the depth (m; negative
+/// while the bodies are still apart, by less than they can close within the step) and the
+/// speed at which they approach along the normal at that point (m/s; positive when closing).
 #[pyclass(name = "Contact", module = "rigidlab", frozen)]
 pub struct PyContact {
-    point: Vec<f64>,
-    normal: Vec<f64>,
+    #[pyo3(get)]
+    point: Py<PyAny>,
+    #[pyo3(get)]
+    normal: Py<PyAny>,
     #[pyo3(get)]
     depth: f64,
     #[pyo3(get)]
@@ -38,8 +40,14 @@ pub struct PyContact {
 impl PyContact {
     /// A contact at `point` with unit `normal` (both of 3 numbers, or of 2 in a 2D world).
     #[new]
-    fn py_new(point: Vec<f64>, normal: Vec<f64>, depth: f64, speed: f64) -> PyResult<PyContact> {
-        super::query::same_vectors("point, normal", &[&point, &normal])?;
+    fn new(
+        py: Python<'_>,
+        point: Vec<f64>,
+        normal: Vec<f64>,
+        depth: f64,
+        speed: f64,
+    ) -> PyResult<PyContact> {
+        let [point, normal] = vectors(py, "point, normal", [point, normal])?;
         Ok(PyContact {
             point,
             normal,
@@ -48,23 +56,14 @@ impl PyContact {
         })
     }
 
-    /// The contact's deepest point (m).
-    #[getter]
-    fn point<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.point)
-    }
-
-    /// The unit normal, from the first body to the second.
-    #[getter]
-    fn normal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.normal)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Contact(point={:?}, normal={:?}, depth={}, speed={})",
-            self.point, self.normal, self.depth, self.speed
-        )
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Contact(point={}, normal={}, depth={:?}, speed={:?})",
+            self.point.bind(py).repr()?,
+            self.normal.bind(py).repr()?,
+            self.depth,
+            self.speed
+        ))
     }
 }
 
@@ -102,14 +101,15 @@ impl Ask {
     }
 
     /// The contact as `first` sees it (the normal points away from it).
-    fn contact(&self, flipped: bool) -> PyContact {
+    fn contact(&self, py: Python<'_>, flipped: bool) -> PyResult<PyContact> {
         let s = if flipped { -1.0 } else { 1.0 };
-        PyContact {
-            point: self.point.to_array().to_vec(),
-            normal: (s * self.normal).to_array().to_vec(),
-            depth: self.depth,
-            speed: self.speed,
-        }
+        PyContact::new(
+            py,
+            list(self.point),
+            list(s * self.normal),
+            self.depth,
+            self.speed,
+        )
     }
 
     /// Every callback that concerns this pair, called in the order they were registered; the
@@ -135,7 +135,7 @@ impl Ask {
             } else {
                 (self.a, self.b)
             };
-            let contact = Py::new(py, self.contact(flipped))?;
+            let contact = Py::new(py, self.contact(py, flipped)?)?;
             let got = f.bind(py).call1((body(first)?, body(second)?, contact))?;
             if got.is_none() {
                 continue;

@@ -9,51 +9,57 @@ use super::body::PyBody;
 use super::world::PyWorld;
 use crate::math::DVec3;
 
-/// Checks that the vectors a result is made of all have 3 numbers, or all 2 (in a 2D world).
-pub(crate) fn same_vectors(names: &str, vectors: &[&Vec<f64>]) -> PyResult<()> {
+/// The vectors a result is made of, as read-only arrays, once checked to be all of 3 numbers
+/// or all of 2 (in a 2D world).
+pub(crate) fn vectors<const K: usize>(
+    py: Python<'_>,
+    names: &str,
+    vectors: [Vec<f64>; K],
+) -> PyResult<[Py<PyAny>; K]> {
     let n = vectors[0].len();
     if !(2..=3).contains(&n) || vectors.iter().any(|v| v.len() != n) {
         return Err(PyTypeError::new_err(format!(
             "{names}: must be vectors of 3 numbers each (or all of 2, in a 2D world)"
         )));
     }
-    Ok(())
+    let mut arrays = Vec::with_capacity(K);
+    for v in vectors {
+        arrays.push(frozen_array(PyArray1::from_vec(py, v).into_any())?);
+    }
+    Ok(arrays.try_into().expect("one array per vector"))
 }
 
-/// Where a ray meets a body: the body, the distance along the ray (m), the point, and the
-/// surface's outward normal there.
+/// A vector of the engine as a list of numbers.
+pub(crate) fn list(v: DVec3) -> Vec<f64> {
+    v.to_array().to_vec()
+}
+
+/// Where a ray meets a body: the body, the distance along the ray (m), the point where the ray
+/// enters it and the surface's outward unit normal there (read-only arrays).
 #[pyclass(name = "RayHit", module = "rigidlab", frozen)]
 pub struct PyRayHit {
     #[pyo3(get)]
     body: Py<PyAny>,
     #[pyo3(get)]
     distance: f64,
-    point: Vec<f64>,
-    normal: Vec<f64>,
-}
-
-impl PyRayHit {
-    pub fn new(body: Py<PyBody>, distance: f64, point: DVec3, normal: DVec3) -> PyRayHit {
-        PyRayHit {
-            body: body.into_any(),
-            distance,
-            point: point.to_array().to_vec(),
-            normal: normal.to_array().to_vec(),
-        }
-    }
+    #[pyo3(get)]
+    point: Py<PyAny>,
+    #[pyo3(get)]
+    normal: Py<PyAny>,
 }
 
 #[pymethods]
 impl PyRayHit {
     /// A hit from its parts (point and normal of 3 numbers, or of 2 in a 2D world).
     #[new]
-    fn py_new(
+    pub fn new(
+        py: Python<'_>,
         body: Py<PyAny>,
         distance: f64,
         point: Vec<f64>,
         normal: Vec<f64>,
     ) -> PyResult<PyRayHit> {
-        same_vectors("point, normal", &[&point, &normal])?;
+        let [point, normal] = vectors(py, "point, normal", [point, normal])?;
         Ok(PyRayHit {
             body,
             distance,
@@ -62,25 +68,13 @@ impl PyRayHit {
         })
     }
 
-    /// Where the ray enters the body (m).
-    #[getter]
-    fn point<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.point)
-    }
-
-    /// The body surface's outward unit normal at the point.
-    #[getter]
-    fn normal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.normal)
-    }
-
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
-            "RayHit(body={}, distance={}, point={:?}, normal={:?})",
+            "RayHit(body={}, distance={:?}, point={}, normal={})",
             self.body.bind(py).repr()?,
             self.distance,
-            self.point,
-            self.normal
+            self.point.bind(py).repr()?,
+            self.normal.bind(py).repr()?
         ))
     }
 }
@@ -206,27 +200,33 @@ impl PyRayHits {
 
 /// How far apart two bodies are (`World.distance`): `distance` (m; negative when they overlap,
 /// by the depth), `point_a` and `point_b` (the closest points, or the deepest points when they
-/// overlap) and `normal` (the unit direction from a to b along which it is measured).
+/// overlap) and `normal` (the unit direction from a to b along which it is measured), as
+/// read-only arrays.
 #[pyclass(name = "Distance", module = "rigidlab", frozen)]
 pub struct PyDistance {
     #[pyo3(get)]
     distance: f64,
-    point_a: Vec<f64>,
-    point_b: Vec<f64>,
-    normal: Vec<f64>,
+    #[pyo3(get)]
+    point_a: Py<PyAny>,
+    #[pyo3(get)]
+    point_b: Py<PyAny>,
+    #[pyo3(get)]
+    normal: Py<PyAny>,
 }
 
 #[pymethods]
 impl PyDistance {
     /// A separation from its parts (vectors of 3 numbers, or of 2 in a 2D world).
     #[new]
-    fn py_new(
+    pub fn new(
+        py: Python<'_>,
         distance: f64,
         point_a: Vec<f64>,
         point_b: Vec<f64>,
         normal: Vec<f64>,
     ) -> PyResult<PyDistance> {
-        same_vectors("point_a, point_b, normal", &[&point_a, &point_b, &normal])?;
+        let [point_a, point_b, normal] =
+            vectors(py, "point_a, point_b, normal", [point_a, point_b, normal])?;
         Ok(PyDistance {
             distance,
             point_a,
@@ -235,39 +235,13 @@ impl PyDistance {
         })
     }
 
-    /// The point of a nearest b (deepest inside b when they overlap).
-    #[getter]
-    fn point_a<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.point_a)
-    }
-
-    /// The point of b nearest a (deepest inside a when they overlap).
-    #[getter]
-    fn point_b<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.point_b)
-    }
-
-    /// The unit direction from a to b.
-    #[getter]
-    fn normal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.normal)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Distance(distance={}, point_a={:?}, point_b={:?}, normal={:?})",
-            self.distance, self.point_a, self.point_b, self.normal
-        )
-    }
-}
-
-impl PyDistance {
-    pub fn of(s: crate::collision::distance::Separation) -> PyDistance {
-        PyDistance {
-            distance: s.distance,
-            point_a: s.on_a.to_array().to_vec(),
-            point_b: s.on_b.to_array().to_vec(),
-            normal: s.normal.to_array().to_vec(),
-        }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Distance(distance={:?}, point_a={}, point_b={}, normal={})",
+            self.distance,
+            self.point_a.bind(py).repr()?,
+            self.point_b.bind(py).repr()?,
+            self.normal.bind(py).repr()?
+        ))
     }
 }

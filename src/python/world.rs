@@ -1251,9 +1251,13 @@ impl PyWorld {
             .map(|hit| {
                 let id = w.inner.body(hit.body).py()?.id;
                 let body = Py::new(slf.py(), PyBody::new(slf.clone().unbind(), hit.body, id))?;
-                Ok(super::query::PyRayHit::new(
-                    body, hit.t, hit.point, hit.normal,
-                ))
+                super::query::PyRayHit::new(
+                    slf.py(),
+                    body.into_any(),
+                    hit.t,
+                    super::query::list(hit.point),
+                    super::query::list(hit.normal),
+                )
             })
             .collect()
     }
@@ -1332,7 +1336,14 @@ impl PyWorld {
     ) -> PyResult<super::query::PyDistance> {
         let (ha, hb) = (own_body(slf, a, "a")?, own_body(slf, b, "b")?);
         let s = slf.borrow().inner.distance(ha, hb).py()?;
-        Ok(super::query::PyDistance::of(s))
+        let list = super::query::list;
+        super::query::PyDistance::new(
+            slf.py(),
+            s.distance,
+            list(s.on_a),
+            list(s.on_b),
+            list(s.normal),
+        )
     }
 
     /// The bodies that hold the world point `point` (inside or on the surface; below a plane

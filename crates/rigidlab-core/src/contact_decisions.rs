@@ -11,7 +11,7 @@
 //! back (the next call runs them again on the edited world) but keeps the answers given, so a
 //! pair is not asked twice in one step unless the program cancels it.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::error::{Error, Result};
 use crate::profile::{Laps, Stage};
@@ -135,24 +135,31 @@ impl World {
     }
 
     /// Pairs passing through each other stay so while neither body is awake (the narrow phase
-    /// does not look at them then).
+    /// does not look at them then). Only pairs the narrow phase did not find are looked up.
     fn keep_sleepers_passing(&self, passing: &mut BTreeSet<(u64, u64)>) {
-        if self.state.passing.is_empty() {
+        let unseen: Vec<(u64, u64)> = self
+            .state
+            .passing
+            .iter()
+            .filter(|k| !passing.contains(k))
+            .copied()
+            .collect();
+        if unseen.is_empty() {
             return;
         }
-        let resting: HashMap<u64, bool> = self
+        let ids: HashSet<u64> = unseen.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let resting: HashSet<u64> = self
             .state
             .bodies
             .bodies()
             .iter()
-            .map(|b| (b.id, !b.is_awake()))
+            .filter(|b| ids.contains(&b.id) && !b.is_awake())
+            .map(|b| b.id)
             .collect();
-        let rests = |id| resting.get(&id).copied().unwrap_or(false);
         passing.extend(
-            self.state
-                .passing
-                .iter()
-                .filter(|&&(a, b)| rests(a) && rests(b)),
+            unseen
+                .into_iter()
+                .filter(|(a, b)| resting.contains(a) && resting.contains(b)),
         );
     }
 }

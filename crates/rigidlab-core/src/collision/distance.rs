@@ -111,15 +111,12 @@ type SatCore<'a> = (&'a [DVec3], f64, (Vec<DVec3>, Vec<DVec3>));
 /// Overlapping cores in space: the axis along which they overlap least. None when the cores
 /// bring no axis (two points, or a point on a segment: they meet along any direction).
 fn least_overlap((pa, ra, (fa, ea)): SatCore, (pb, rb, (fb, eb)): SatCore) -> Option<Separation> {
+    // The points of a core lowest and highest along n.
     let extent = |points: &[DVec3], n: DVec3| {
-        points.iter().map(|p| (n.dot(*p), *p)).fold(
-            (f64::INFINITY, f64::NEG_INFINITY, DVec3::ZERO, DVec3::ZERO),
-            |acc, (x, p)| {
-                let (lo, lo_p) = if x < acc.0 { (x, p) } else { (acc.0, acc.2) };
-                let (hi, hi_p) = if x > acc.1 { (x, p) } else { (acc.1, acc.3) };
-                (lo, hi, lo_p, hi_p)
-            },
-        )
+        let along = |p: &&DVec3, q: &&DVec3| n.dot(**p).total_cmp(&n.dot(**q));
+        let lowest = *points.iter().min_by(along).expect("a core has points");
+        let highest = *points.iter().max_by(along).expect("a core has points");
+        (lowest, highest)
     };
     let crosses = ea.iter().flat_map(|x| eb.iter().map(move |y| x.cross(*y)));
     let mut best: Option<(f64, DVec3, DVec3, DVec3)> = None;
@@ -130,12 +127,12 @@ fn least_overlap((pa, ra, (fa, ea)): SatCore, (pb, rb, (fb, eb)): SatCore) -> Op
             continue;
         }
         let n = axis / len;
-        let (a_lo, a_hi, a_lo_p, a_hi_p) = extent(pa, n);
-        let (b_lo, b_hi, b_lo_p, b_hi_p) = extent(pb, n);
+        let (a_lo, a_hi) = extent(pa, n);
+        let (b_lo, b_hi) = extent(pb, n);
         // B pushed along +n, or along -n: the smaller of the two overlaps.
         for (overlap, n, on_a, on_b) in [
-            (a_hi - b_lo, n, a_hi_p, b_lo_p),
-            (b_hi - a_lo, -n, a_lo_p, b_hi_p),
+            (n.dot(a_hi - b_lo), n, a_hi, b_lo),
+            (n.dot(b_hi - a_lo), -n, a_lo, b_hi),
         ] {
             if best.is_none_or(|b| overlap < b.0) {
                 best = Some((overlap, n, on_a, on_b));
