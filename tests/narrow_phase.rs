@@ -100,11 +100,13 @@ impl Case {
             shape: &self.a,
             position: self.xa,
             orientation: self.qa,
+            planar: false,
         };
         let pb = Posed {
             shape: &self.b,
             position: self.xb,
             orientation: self.qb,
+            planar: false,
         };
         let n = np.collide(pa, pb, 0.0).expect("shapes overlap");
         let depths = np.points.iter().map(|p| -p.separation).collect();
@@ -468,11 +470,13 @@ fn capsules_against_capsules_spheres_and_planes() {
         shape: &capsule,
         position: DVec3::ZERO,
         orientation: lying,
+        planar: false,
     };
     let b = Posed {
         shape: &capsule,
         position: DVec3::new(0.3, 2.0 * r - D, 0.0),
         orientation: lying,
+        planar: false,
     };
     let n = np.collide(a, b, 0.0).unwrap();
     assert!((n - DVec3::Y).length() < 1e-12);
@@ -490,6 +494,7 @@ fn capsules_against_capsules_spheres_and_planes() {
         shape: &capsule,
         position: DVec3::new(0.0, 2.0 * r - D, 0.0),
         orientation: crossed,
+        planar: false,
     };
     np.collide(a, b, 0.0).unwrap();
     assert_eq!(np.points.len(), 1);
@@ -500,6 +505,7 @@ fn capsules_against_capsules_spheres_and_planes() {
         shape: &sphere,
         position: DVec3::new(h + r + 0.2 - D, 0.0, 0.0),
         orientation: DQuat::IDENTITY,
+        planar: false,
     };
     let n = np.collide(a, b, 0.0).unwrap();
     assert!((n - DVec3::X).length() < 1e-12 && (np.points[0].separation + D).abs() < 1e-12);
@@ -509,6 +515,7 @@ fn capsules_against_capsules_spheres_and_planes() {
         shape: &plane,
         position: DVec3::ZERO,
         orientation: DQuat::IDENTITY,
+        planar: false,
     };
     let tilted = DQuat::from_rotation_z(0.3);
     let low_end = tilted * DVec3::new(0.0, -h, 0.0);
@@ -516,6 +523,7 @@ fn capsules_against_capsules_spheres_and_planes() {
         shape: &capsule,
         position: DVec3::new(0.0, r - D, 0.0) - low_end,
         orientation: tilted,
+        planar: false,
     };
     let n = np.collide(floor, c, 0.0).unwrap();
     assert!(
@@ -537,11 +545,13 @@ fn separated_shapes_within_the_margin_give_speculative_points() {
         shape: &c.a,
         position: c.xa,
         orientation: c.qa,
+        planar: false,
     };
     let pb = Posed {
         shape: &c.b,
         position: c.xb,
         orientation: c.qb,
+        planar: false,
     };
     assert!(np.collide(pa, pb, 0.04).is_none());
     let n = np.collide(pa, pb, 0.06).unwrap();

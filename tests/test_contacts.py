@@ -608,3 +608,39 @@ def test_worlds_with_joints_run_every_iteration():
     w.add_distance_joint(bob, None, anchor_b=(1.5, 1.0, 0))
     w.step(10)
     assert w.solver_iterations_done == w.solver_iterations
+
+
+@pytest.mark.parametrize("speed", [2.0, 8.0])
+@pytest.mark.parametrize("dims", [2, 3])
+def test_an_impact_passes_on_across_a_gap_within_the_step(dims, speed):
+    """Three equal elastic boxes in a row, without gravity or friction: A and B at rest 1 mm
+    apart, C striking B a quarter of the way into the step. B leaves at C's speed and crosses
+    the gap within the same step, so A must be struck in that step too (momentum passes down
+    the row as in a cradle: A leaves at the striker's speed, B and C stop) and A and B never
+    overlap. A box found only by its own speed would reach A a step late, millimetres deep."""
+    if dims == 2:
+        w = rl.World2D(gravity=(0, 0))
+
+        def add(x, v=0.0):
+            return w.add_box(
+                (0.05, 0.05), position=(x, 0), velocity=(v, 0), restitution=1.0, friction=0.0
+            )
+    else:
+        w = rl.World(gravity=(0, 0, 0))
+
+        def add(x, v=0.0):
+            return w.add_box(
+                (0.05, 0.05, 0.05),
+                position=(x, 0, 0),
+                velocity=(v, 0, 0),
+                restitution=1.0,
+                friction=0.0,
+            )
+
+    gap = 1e-3
+    a, b = add(0.0), add(0.1 + gap)
+    c = add(0.2 + gap + speed * w.dt / 4, -speed)
+    w.step()
+    assert b.position[0] - a.position[0] >= 0.1 - 1e-9
+    assert a.velocity[0] == pytest.approx(-speed, rel=1e-9)
+    assert abs(b.velocity[0]) < 1e-9 * speed and abs(c.velocity[0]) < 1e-9 * speed

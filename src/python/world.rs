@@ -472,9 +472,10 @@ impl PyWorld {
         sleeping: Option<&Bound<'_, PyAny>>,
         planar: bool,
     ) -> PyResult<Self> {
-        let mut w = PyWorld::wrap(World::new(Settings {
-            planar,
-            ..Settings::default()
+        let mut w = PyWorld::wrap(World::new(if planar {
+            Settings::planar()
+        } else {
+            Settings::default()
         }));
         if planar && gravity.is_none() {
             w.inner.set_gravity(DVec3::new(0.0, -9.81, 0.0)).py()?;

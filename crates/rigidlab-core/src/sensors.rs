@@ -55,11 +55,13 @@ impl SensorQuery {
                 shape: &a.0.shape,
                 position: a.1,
                 orientation: a.2,
+                planar: a.0.planar,
             },
             Posed {
                 shape: &b.0.shape,
                 position: b.1,
                 orientation: b.2,
+                planar: b.0.planar,
             },
         );
         if pa.shape.kind() > pb.shape.kind() {

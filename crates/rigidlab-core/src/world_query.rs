@@ -103,6 +103,7 @@ impl World {
                 shape: &b.shape,
                 position: b.position,
                 orientation: b.orientation,
+                planar: b.planar,
             }
         }
         separation(posed(ba), posed(bb), &mut NarrowPhase::default()).ok_or_else(|| {

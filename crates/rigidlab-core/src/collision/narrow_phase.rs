@@ -22,6 +22,8 @@ pub struct Posed<'a> {
     pub shape: &'a Shape,
     pub position: DVec3,
     pub orientation: DQuat,
+    /// A body of a 2D world: it lies in the x-y plane and turns about z.
+    pub planar: bool,
 }
 
 impl Posed<'_> {
@@ -97,6 +99,11 @@ impl NarrowPhase {
             }
             (Shape::Capsule { radius: ra, .. }, Shape::Sphere { radius: rb }) => {
                 capsule_sphere(a.core(), *ra, b.position, *rb, out)
+            }
+            (Shape::Capsule { radius: ra, .. }, Shape::Capsule { radius: rb, .. })
+                if a.planar && b.planar =>
+            {
+                planar::capsule_capsule((a.core(), *ra), (b.core(), *rb), margin, out)?
             }
             (Shape::Capsule { radius: ra, .. }, Shape::Capsule { radius: rb, .. }) => {
                 capsule_capsule(a.core(), *ra, b.core(), *rb, out)

@@ -166,11 +166,13 @@ fn find_one(
         shape: &ba.shape,
         position: ba.position,
         orientation: ba.orientation,
+        planar: ba.planar,
     };
     let posed_b = Posed {
         shape: &bb.shape,
         position: bb.position,
         orientation: bb.orientation,
+        planar: bb.planar,
     };
     let margin = inputs.margins[a] + inputs.margins[b];
     found.len = 0;

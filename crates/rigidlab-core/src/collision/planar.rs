@@ -290,6 +290,14 @@ pub fn polygon_circle(
     Some(frame.rotate(n).extend(0.0))
 }
 
+/// The two side normals of a capsule's core from `ends[0]` to `ends[1]` (a two-corner outline,
+/// counter-clockwise either way).
+fn core_normals(ends: &[DVec2; 2]) -> [DVec2; 2] {
+    let d = ends[1] - ends[0];
+    let n = DVec2::new(d.y, -d.x).normalize();
+    [n, -n]
+}
+
 /// A polygon (A) against a capsule (B) whose core runs between world points `core`.
 pub fn polygon_capsule(
     polygon: &Polygon,
@@ -300,17 +308,53 @@ pub fn polygon_capsule(
     out: &mut Vec<RawPoint>,
 ) -> Option<DVec3> {
     let ends = core.map(|p| frame.local(p.truncate()));
-    let d = ends[1] - ends[0];
-    let n = DVec2::new(d.y, -d.x).normalize();
-    let normals = [n, -n];
     contours(
         &Contour::from(polygon),
         &Contour {
             vertices: &ends,
-            normals: &normals,
+            normals: &core_normals(&ends),
             radius,
         },
         frame,
+        margin,
+        out,
+    )
+}
+
+/// Two capsules of a 2D world (cores between world points `core_a` and `core_b`), as two
+/// rounded outlines: lying along each other they touch at both ends of their overlap, so a
+/// capsule resting on another at a slant cannot pivot about one point and sink its other end
+/// into it (one point from the cores' closest points, as in 3D, lets a heap of them scissor
+/// into each other step by step). Crossed cores get the least overlap, not an arbitrary
+/// normal.
+pub fn capsule_capsule(
+    (core_a, radius_a): ([DVec3; 2], f64),
+    (core_b, radius_b): ([DVec3; 2], f64),
+    margin: f64,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
+    // In a frame at A's centre, so that large coordinates cost no digits.
+    let frame = Frame {
+        origin: (0.5 * (core_a[0] + core_a[1])).truncate(),
+        c: 1.0,
+        s: 0.0,
+    };
+    let (ea, eb) = (
+        core_a.map(|p| frame.local(p.truncate())),
+        core_b.map(|p| frame.local(p.truncate())),
+    );
+    contours(
+        &Contour {
+            vertices: &ea,
+            normals: &core_normals(&ea),
+            radius: radius_a,
+        },
+        &Contour {
+            vertices: &eb,
+            normals: &core_normals(&eb),
+            radius: radius_b,
+        },
+        &frame,
         margin,
         out,
     )
@@ -486,6 +530,54 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert!((out[0].separation + 0.01).abs() < 1e-12);
         assert!((out[0].on_b - DVec3::new(0.4, 0.49, 0.0)).length() < 1e-12);
+    }
+
+    #[test]
+    fn a_capsule_lying_at_a_slant_on_another_touches_it_at_both_ends_of_their_overlap() {
+        // A lies along x; B, 0.1 rad off it, rests on it: sinking its lower end by 1 mm and
+        // holding its upper end 2 mm clear of A's surface (a single closest point would leave
+        // B free to pivot about its lower end).
+        let (r, h) = (0.1, 0.5);
+        let a = [DVec3::new(-h, 0.0, 0.0), DVec3::new(h, 0.0, 0.0)];
+        let tilt = 0.1f64;
+        let low = DVec3::new(-0.3, 2.0 * r - 0.001, 0.0);
+        let b = [low, low + 2.0 * h * DVec3::new(tilt.cos(), tilt.sin(), 0.0)];
+        let mut out = Vec::new();
+        let margin = 2.0 * h * tilt.sin();
+        let n = capsule_capsule((a, r), (b, r), margin, &mut out).unwrap();
+        assert!((n - DVec3::Y).length() < 1e-15);
+        assert_eq!(out.len(), 2, "{out:?}");
+        // The points: B's lower end, and where A's core ends under B.
+        let gap_at = |x: f64| low.y + (x - low.x) * tilt.tan() - 2.0 * r;
+        let mut seps: Vec<f64> = out.iter().map(|p| p.separation).collect();
+        seps.sort_by(f64::total_cmp);
+        assert!((seps[0] + 0.001).abs() < 1e-12, "{seps:?}");
+        assert!((seps[1] - gap_at(h)).abs() < 1e-12, "{seps:?}");
+    }
+
+    #[test]
+    fn crossed_capsules_part_along_the_least_overlap() {
+        // B's core crosses A's end at 60 degrees: the least overlap is across B, where A's
+        // right end reaches 0.01 cos 30 deg past B's core, plus the two radii (across A it
+        // would be B's whole half-height).
+        let (r, h) = (0.05, 0.5);
+        let a = [DVec3::new(-h, 0.0, 0.0), DVec3::new(h, 0.0, 0.0)];
+        let d = DVec3::new(0.5, 3f64.sqrt() / 2.0, 0.0) * 0.2;
+        let c = DVec3::new(h - 0.01, 0.0, 0.0);
+        let mut out = Vec::new();
+        let n = capsule_capsule((a, r), ([c - d, c + d], r), 0.0, &mut out).unwrap();
+        assert!(
+            (n - DVec3::new(3f64.sqrt() / 2.0, -0.5, 0.0)).length() < 1e-12,
+            "{n:?}"
+        );
+        let deepest = out
+            .iter()
+            .map(|p| p.separation)
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (deepest + 0.01 * 3f64.sqrt() / 2.0 + 2.0 * r).abs() < 1e-12,
+            "{out:?}"
+        );
     }
 
     #[test]

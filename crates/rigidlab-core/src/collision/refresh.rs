@@ -136,11 +136,13 @@ mod tests {
             shape: &big,
             position: DVec3::new(0.1, 0.0, -0.2),
             orientation: DQuat::from_rotation_z(0.05),
+            planar: false,
         };
         let b_at = |shift: DVec3, turn: f64| Posed {
             shape: &small,
             position: a.position + a.orientation * (DVec3::new(0.05, 0.6 - 1e-4, 0.02) + shift),
             orientation: a.orientation * DQuat::from_rotation_z(turn) * tilt,
+            planar: false,
         };
         let (margin, tolerance) = (1e-3, 5e-5);
         let mut narrow = NarrowPhase::default();

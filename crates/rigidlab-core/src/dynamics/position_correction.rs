@@ -35,13 +35,21 @@ pub struct CorrectionSettings {
 /// Overlap beyond the slop, as a fraction of the slop, that does not call for another pass.
 const SETTLED: f64 = 0.1;
 
-/// Corrects the positions in `state`. `inv_inertia` is a buffer for the bodies' world inverse
-/// inertias, taken once at the stage's start: the corrections turn bodies by far less than a
-/// degree, so working them out again at every pass would change nothing that matters. `radii`
-/// holds each body's radius if it is a sphere (0 otherwise): two spheres overlap by what their
-/// centres say, along the line between them (the contact points found at the step's start say
-/// nothing true of two balls that passed each other since). Other rounded contacts are measured
-/// at the end poses too (`rounded_overlap`), from the bodies' shapes in `bodies`.
+/// What the stage works out once at its start, kept from step to step: the bodies' world
+/// inverse inertias (the corrections turn bodies by far less than a degree, so working them
+/// out again at every pass would change nothing that matters), and each manifold's rounded
+/// contact (`RoundedPoint`), if it has one.
+#[derive(Default)]
+pub struct CorrectionBuffers {
+    inv_inertia: Vec<DMat3>,
+    rounded: Vec<Option<RoundedPoint>>,
+}
+
+/// Corrects the positions in `state`. `radii` holds each body's radius if it is a sphere (0
+/// otherwise): two spheres overlap by what their centres say, along the line between them (the
+/// contact points found at the step's start say nothing true of two balls that passed each
+/// other since). Other rounded contacts are measured at the end poses too (`rounded_overlap`),
+/// from the bodies' shapes in `bodies`.
 pub fn correct_positions(
     manifolds: &[Manifold],
     masses: &[BodyMass],
@@ -49,8 +57,12 @@ pub fn correct_positions(
     bodies: &[Body],
     state: &mut State,
     set: &CorrectionSettings,
-    inv_inertia: &mut Vec<DMat3>,
+    buffers: &mut CorrectionBuffers,
 ) {
+    let CorrectionBuffers {
+        inv_inertia,
+        rounded,
+    } = buffers;
     inv_inertia.clear();
     inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| {
         if m.inv_mass > 0.0 {
@@ -59,10 +71,19 @@ pub fn correct_positions(
             DMat3::ZERO
         }
     }));
+    rounded.clear();
+    rounded.extend(manifolds.iter().map(|m| {
+        let spheres = radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0;
+        (m.points.len() == 1 && !spheres)
+            .then(|| rounded_overlap(m, &bodies[m.row_a], &bodies[m.row_b], state))
+            .flatten()
+            .map(|r| RoundedPoint::fix(r, m.row_a, m.row_b, state))
+    }));
     for _ in 0..set.iterations {
         let deepest = manifolds
             .iter()
-            .map(|m| correct_manifold(m, masses, radii, bodies, inv_inertia, state, set))
+            .zip(rounded.iter())
+            .map(|(m, r)| correct_manifold(m, r.as_ref(), masses, radii, inv_inertia, state, set))
             .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
@@ -70,12 +91,13 @@ pub fn correct_positions(
     }
 }
 
-/// One manifold's correction. Returns its deepest overlap beyond the slop before it (m).
+/// One manifold's correction (`rounded`: its rounded contact). Returns its deepest overlap
+/// beyond the slop before it (m).
 fn correct_manifold(
     m: &Manifold,
+    rounded: Option<&RoundedPoint>,
     masses: &[BodyMass],
     radii: &[f64],
-    bodies: &[Body],
     inv_inertia: &[DMat3],
     state: &mut State,
     set: &CorrectionSettings,
@@ -105,14 +127,12 @@ fn correct_manifold(
     let mut c = [0.0; block_lcp::MAX];
     let mut deepest: f64 = 0.0;
     let mut normal = m.normal;
-    let rounded = (n == 1)
-        .then(|| rounded_overlap(m, &bodies[a], &bodies[b], state))
-        .flatten();
     for (i, p) in m.points.iter().take(n).enumerate() {
         let (pa, pb, gap) = match rounded {
             Some(r) => {
-                normal = r.normal;
-                (r.on_a, r.on_b, r.gap)
+                let now = r.now(a, b, state);
+                normal = now.normal;
+                (now.on_a, now.on_b, now.gap)
             }
             None => {
                 let pa = state.x[a] + state.q[a] * p.local_a;
@@ -180,6 +200,54 @@ struct RoundedOverlap {
     on_b: DVec3,
     normal: DVec3,
     gap: f64,
+    /// The radii of A and B (0 for a polyhedron).
+    radius_a: f64,
+    radius_b: f64,
+}
+
+/// A rounded contact as the passes of one stage follow it: measured once at the stage's start
+/// (`rounded_overlap`), then carried by the bodies, each core point fixed in its body and the
+/// normal fixed in A, as Box2D's position solver carries its manifolds. Measured afresh at every
+/// pass instead, the normal of a corner resting on a round would follow the corner as the
+/// correction turns the body, lengthening the lever arm of the next pass: the passes of one
+/// step would roll a squeezed polygon off a capsule's end by a tenth of a radian and more,
+/// with no velocity to show for it.
+#[derive(Clone, Copy, Debug)]
+struct RoundedPoint {
+    /// The cores' points in their bodies' frames, and the normal in A's.
+    core_a: DVec3,
+    core_b: DVec3,
+    normal: DVec3,
+    radius_a: f64,
+    radius_b: f64,
+}
+
+impl RoundedPoint {
+    fn fix(r: RoundedOverlap, a: usize, b: usize, state: &State) -> RoundedPoint {
+        let (qa, qb) = (state.q[a].inverse(), state.q[b].inverse());
+        RoundedPoint {
+            core_a: qa * (r.on_a - r.normal * r.radius_a - state.x[a]),
+            core_b: qb * (r.on_b + r.normal * r.radius_b - state.x[b]),
+            normal: qa * r.normal,
+            radius_a: r.radius_a,
+            radius_b: r.radius_b,
+        }
+    }
+
+    /// The contact at the bodies' poses now.
+    fn now(&self, a: usize, b: usize, state: &State) -> RoundedOverlap {
+        let normal = state.q[a] * self.normal;
+        let core_a = state.x[a] + state.q[a] * self.core_a;
+        let core_b = state.x[b] + state.q[b] * self.core_b;
+        RoundedOverlap {
+            on_a: core_a + normal * self.radius_a,
+            on_b: core_b - normal * self.radius_b,
+            normal,
+            gap: (core_b - core_a).dot(normal) - self.radius_a - self.radius_b,
+            radius_a: self.radius_a,
+            radius_b: self.radius_b,
+        }
+    }
 }
 
 /// The one point of a rounded side (a sphere's or a capsule's) against a body that is not a
@@ -201,6 +269,7 @@ fn rounded_overlap(m: &Manifold, a: &Body, b: &Body, state: &State) -> Option<Ro
             shape: &body.shape,
             position: state.x[row],
             orientation: state.q[row],
+            planar: body.planar,
         }
         .rounded_core()
     };
@@ -233,6 +302,8 @@ fn rounded_overlap(m: &Manifold, a: &Body, b: &Body, state: &State) -> Option<Ro
         on_b: cb - normal * r_b,
         normal,
         gap: len - r_a - r_b,
+        radius_a: r_a,
+        radius_b: r_b,
     })
 }
 

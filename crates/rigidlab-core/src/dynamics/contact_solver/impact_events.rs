@@ -969,6 +969,7 @@ impl ContactSolver {
             shape: &bodies[row].shape,
             position: start.x[row] + l.at(t),
             orientation: turn(row, &r),
+            planar: bodies[row].planar,
         };
         let (pa, pb) = (pose(a, ma), pose(b, mb));
         if pa.shape.kind() > pb.shape.kind() {
