@@ -4,8 +4,9 @@
 //! it). See rigidlab-core for the step.
 
 pub use rigidlab_core::{
-    batch, body, collision, dynamics, error, events, filter, in_plane, limits, material, math,
-    measure, observer, profile, shape, snapshot, world, world_edit, world_links, world_query,
+    batch, body, clock, collision, dynamics, error, events, filter, in_plane, limits, material,
+    math, measure, observer, profile, shape, snapshot, speed_caps, world, world_edit, world_links,
+    world_query,
 };
 pub use rigidlab_io::{recorder, scene, stream};
 

@@ -17,13 +17,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["math", "dense", "error", "limits", "profile"],
     ),
     ("geometry and materials", &["shape", "material"]),
-    ("bodies", &["body", "filter", "in_plane"]),
+    ("bodies", &["body", "filter", "in_plane", "speed_caps"]),
     ("collision", &["collision", "sensors"]),
     ("dynamics", &["dynamics"]),
     (
         "world",
         &[
             "world",
+            "clock",
             "world_edit",
             "world_links",
             "world_query",

@@ -199,7 +199,7 @@ fn a_frame_of_an_older_scene_or_with_bad_rows_is_ignored() {
 }
 
 #[test]
-fn whole_steps_from_the_accumulator_keep_the_remainder_and_follow_the_time_scale() {
+fn whole_steps_of_the_worlds_clock_keep_the_remainder_and_follow_the_time_scale() {
     let w = bouncing_world();
     let dt = w.settings().dt;
     let mut state = ViewerState::simulate(w.to_scene(), "test").unwrap();
@@ -215,6 +215,14 @@ fn whole_steps_from_the_accumulator_keep_the_remainder_and_follow_the_time_scale
     }
     assert_eq!(steps, (total / dt + 1e-9).floor() as usize);
     assert!((state.world.time() - steps as f64 * dt).abs() < 1e-12);
+    // The world's own clock (World.advance in Python) is the viewer's.
+    let mut same = World::from_scene(w.to_scene()).unwrap();
+    let by_world: u64 = (0..20)
+        .flat_map(|_| frames)
+        .map(|f| same.advance_steps(f, None).unwrap().steps)
+        .sum();
+    assert_eq!(by_world as usize, steps);
+    assert_eq!(same.carried_time(), state.world.carried_time());
     // Half speed: half the steps.
     state.apply(Command::ScaleTime(0.5));
     let t0 = state.world.time();

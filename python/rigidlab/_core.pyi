@@ -68,6 +68,8 @@ class _SolidOptions(_Options, total=False):
     angular_damping: float
     quadratic_drag: float
     gravity_scale: float
+    max_speed: float | None
+    max_angular_speed: float | None
 
 @final
 class RayHit:
@@ -208,6 +210,8 @@ class Body:
     angular_damping: float
     quadratic_drag: float
     gravity_scale: float
+    max_speed: float | None
+    max_angular_speed: float | None
     category: int
     collides_with: int
     group: int
@@ -507,6 +511,10 @@ class World:
     def bodies(self) -> list[Body]: ...
     def step(self, n: int = 1) -> None: ...
     def run(self, seconds: float, progress: bool = False, realtime: bool | None = None) -> int: ...
+    def advance(self, real_seconds: float, *, most_steps: int | None = None) -> float: ...
+    time_scale: float
+    @property
+    def carried_time(self) -> float: ...
     def ray_cast(
         self, origin: Vec3, direction: Vec3, max_distance: float | None = None, planes: bool = True
     ) -> dict[str, Body | float | Array] | None: ...

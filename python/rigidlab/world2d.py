@@ -116,7 +116,8 @@ class Body2D:
             "id", "index", "name", "kind", "mass", "restitution", "friction",
             "static_friction", "tangential_restitution", "color", "linear_damping",
             "angular_damping", "quadratic_drag", "gravity_scale", "sleeping", "alive", "angle",
-            "kinetic_energy", "category", "collides_with", "group", "sensor",
+            "kinetic_energy", "category", "collides_with", "group", "sensor", "max_speed",
+            "max_angular_speed",
         }
     )  # fmt: skip
 
@@ -325,7 +326,8 @@ class World2D:
     Bodies take mass (kg) or density (kg/m^2, per area; default 1), position (x, y), angle
     (rad, counter-clockwise), velocity (x, y), angular_velocity (rad/s), restitution,
     friction, static_friction, tangential_restitution, kind ("dynamic", "static",
-    "kinematic"), name, color, linear_damping, angular_damping, quadratic_drag, gravity_scale.
+    "kinematic"), name, color, linear_damping, angular_damping, quadratic_drag, gravity_scale,
+    max_speed, max_angular_speed.
     """
 
     __slots__ = ("_world", "__weakref__")
@@ -354,7 +356,7 @@ class World2D:
         {
             "time", "dt", "integrator", "sleeping", "threads", "step_times", "solver_iterations",
             "solver_tolerance", "solver_iterations_done", "restitution_threshold", "viewing",
-            "candidate_pairs",
+            "candidate_pairs", "time_scale", "carried_time",
         }
     )  # fmt: skip
 
@@ -498,9 +500,15 @@ class World2D:
         """Advances the world by n steps of dt."""
         self._world.step(n)
 
-    def run(self, seconds: float, progress: bool = False, realtime: Any = None) -> None:
-        """Advances the world by `seconds` (whole steps of dt), as World.run."""
-        self._world.run(seconds, progress=progress, realtime=realtime)
+    def run(self, seconds: float, progress: bool = False, realtime: Any = None) -> int:
+        """Advances the world by `seconds` of simulated time in whole steps of dt, the
+        remainder carried into the next call; returns the steps taken (as World.run)."""
+        return self._world.run(seconds, progress=progress, realtime=realtime)
+
+    def advance(self, real_seconds: float, *, most_steps: int | None = None) -> float:
+        """The game loop's clock: whole steps of `real_seconds` times `time_scale`, the rest
+        carried; returns the fraction of a step left (as World.advance)."""
+        return self._world.advance(real_seconds, most_steps=most_steps)
 
     def view(self, **kwargs: Any) -> None:
         """Opens the viewer on this world without blocking the script (as World.view)."""

@@ -1,5 +1,6 @@
 //! `rigidlab.Body`: a handle to one body of a world, with its state as numpy arrays.
 
+use crate::speed_caps::SpeedCaps;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -454,6 +455,54 @@ impl PyBody {
     ) -> PyResult<()> {
         let c = float(quadratic_drag, "quadratic_drag")?;
         self.edit(py, |w| w.set_quadratic_drag(self.handle, c))
+    }
+
+    /// The largest speed of the body's centre (m/s), or None (no cap). After each step's
+    /// velocity solve a faster dynamic body is slowed to it along its own direction: a cap only
+    /// ever takes kinetic energy away (what lies above m v_max^2 / 2 is lost where it acts).
+    #[getter]
+    fn max_speed(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        self.read(py, |b| b.caps.linear)
+    }
+
+    #[setter(max_speed)]
+    fn set_max_speed(&self, py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let cap = opt_float(value, "max_speed")?;
+        self.edit(py, |w| {
+            let caps = w.body(self.handle)?.caps;
+            w.set_speed_caps(
+                self.handle,
+                SpeedCaps {
+                    linear: cap,
+                    ..caps
+                },
+            )
+        })
+    }
+
+    /// The largest angular speed (rad/s), or None (no cap); as `max_speed`, for rotation.
+    #[getter]
+    fn max_angular_speed(&self, py: Python<'_>) -> PyResult<Option<f64>> {
+        self.read(py, |b| b.caps.angular)
+    }
+
+    #[setter(max_angular_speed)]
+    fn set_max_angular_speed(
+        &self,
+        py: Python<'_>,
+        value: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let cap = opt_float(value, "max_angular_speed")?;
+        self.edit(py, |w| {
+            let caps = w.body(self.handle)?.caps;
+            w.set_speed_caps(
+                self.handle,
+                SpeedCaps {
+                    angular: cap,
+                    ..caps
+                },
+            )
+        })
     }
 
     /// How much of the world's gravity acts on this body (1: all, 0: none).

@@ -1,5 +1,6 @@
 //! `rigidlab.World`: the world a script builds and runs.
 
+use crate::speed_caps::SpeedCaps;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -55,6 +56,8 @@ const SOLID_KEYS: &[&str] = &[
     "angular_damping",
     "quadratic_drag",
     "gravity_scale",
+    "max_speed",
+    "max_angular_speed",
 ];
 
 /// The handle of a Body of this world; other objects and bodies of other worlds are refused.
@@ -153,6 +156,10 @@ fn body_desc(
     desc.angular_damping = float("angular_damping")?.unwrap_or(desc.angular_damping);
     desc.quadratic_drag = float("quadratic_drag")?.unwrap_or(desc.quadratic_drag);
     desc.gravity_scale = float("gravity_scale")?.unwrap_or(desc.gravity_scale);
+    desc.caps = SpeedCaps {
+        linear: float("max_speed")?,
+        angular: float("max_angular_speed")?,
+    };
     if let Some(v) = get("sensor")? {
         desc.sensor = super::convert::boolean(&v, "sensor")?;
     }
@@ -1453,7 +1460,12 @@ impl PyWorld {
         Self::step_bound(slf, n as u64)
     }
 
-    /// Runs the world for `seconds` (rounded to whole steps) and returns the number of steps.
+    /// Runs the world for `seconds` of simulated time and returns the number of steps taken.
+    /// The world moves by whole steps of dt only (`time` stays steps times dt): the run takes
+    /// the nearest whole number of steps to the time asked so far and carries the rest into
+    /// the next call, so any sequence of runs ends within dt/2 of the sum of their seconds
+    /// (100 runs of 0.01 s at dt = 0.004 s end at t = 1.0 s), and a run shorter than dt steps
+    /// once the carried time reaches half a step. `step` leaves the carried time as it is.
     /// With progress=True a tqdm progress bar is shown when tqdm is installed. With
     /// realtime=True the run takes `seconds` of wall-clock time; by default it does so while a
     /// viewer is open (see `view`) and otherwise runs as fast as it can.
@@ -1477,22 +1489,9 @@ impl PyWorld {
             .map(|r| boolean(r, "realtime"))
             .transpose()?;
         let mut realtime = asked.unwrap_or_else(|| slf.borrow_mut().viewer_open());
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(PyValueError::new_err(format!(
-                "seconds: must be a finite number >= 0 (got {seconds})"
-            )));
-        }
         let py = slf.py();
         let dt = slf.borrow().inner.settings().dt;
-        // A call that would step for days is a mistake in units more often than a plan; a
-        // long run is a loop of calls (each interruptible with Ctrl-C between them).
-        const MOST_STEPS: f64 = 1e9;
-        if (seconds / dt).round() > MOST_STEPS {
-            return Err(PyValueError::new_err(format!(
-                "seconds: {seconds} s is more than {MOST_STEPS:e} steps of dt = {dt} s; run it in parts"
-            )));
-        }
-        let steps = (seconds / dt).round() as u64;
+        let steps = slf.borrow_mut().inner.run_steps(seconds).py()?;
         let bar = if progress {
             py.import("tqdm")
                 .and_then(|m| {
@@ -1537,6 +1536,59 @@ impl PyWorld {
             link.offer(inner, true);
         }
         Ok(steps)
+    }
+
+    /// The game loop's clock: advances the world by `real_seconds` of wall-clock time times
+    /// `time_scale`, in whole steps of dt (rounded down, so the world is never ahead of the
+    /// real clock), carrying the rest to the next call, and returns the fraction of a step the
+    /// real clock is past the world's state, in [0, 1): a renderer draws the state that far
+    /// from the previous step towards the last. Call it once a frame with the frame's duration.
+    /// `most_steps` bounds the steps of one call: a longer frame drops the backlog, so a world
+    /// slower than real time runs slower instead of falling further behind each frame.
+    #[pyo3(signature = (real_seconds, *, most_steps=None))]
+    #[pyo3(text_signature = "($self, real_seconds, *, most_steps=None)")]
+    fn advance(
+        slf: &Bound<'_, Self>,
+        real_seconds: &Bound<'_, PyAny>,
+        most_steps: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<f64> {
+        let real = float(real_seconds, "real_seconds")?;
+        let most = most_steps
+            .filter(|m| !m.is_none())
+            .map(|m| int(m, "most_steps"))
+            .transpose()?;
+        if let Some(m) = most.filter(|&m| m < 1) {
+            return Err(PyValueError::new_err(format!(
+                "most_steps: must be at least 1 (got {m})"
+            )));
+        }
+        let a = slf
+            .borrow_mut()
+            .inner
+            .advance_steps(real, most.map(|m| m as u64))
+            .py()?;
+        Self::step_bound(slf, a.steps)?;
+        Ok(a.fraction)
+    }
+
+    /// Simulated seconds per real second in `advance` (and in the viewer): 1/64 (slow motion)
+    /// to 64. `run` and `step` are in simulated time and do not heed it.
+    #[getter]
+    fn time_scale(&self) -> f64 {
+        self.inner.time_scale()
+    }
+
+    #[setter(time_scale)]
+    fn set_time_scale(&mut self, scale: &Bound<'_, PyAny>) -> PyResult<()> {
+        let s = float(scale, "time_scale")?;
+        self.inner.set_time_scale(s).py()
+    }
+
+    /// Simulated seconds asked of `run` and `advance` that no step has taken yet (negative:
+    /// a run stepped ahead of what was asked, by at most half a step).
+    #[getter]
+    fn carried_time(&self) -> f64 {
+        self.inner.carried_time()
     }
 
     /// Opens the viewer on this world without blocking the script: a window of its own (another

@@ -159,9 +159,10 @@ fn initial_state(args: &Args) -> Result<ViewerState, String> {
         s.preset = Some((p.key, p.variant));
         s
     };
-    if !(args.time_scale.is_finite() && args.time_scale > 0.0) {
+    let (slowest, fastest) = crate::clock::TIME_SCALES;
+    if !(args.time_scale >= slowest && args.time_scale <= fastest) {
         return Err(format!(
-            "--time-scale: must be a positive number, got {}",
+            "--time-scale: must be between 1/64 (slow motion) and 64, got {}",
             args.time_scale
         ));
     }

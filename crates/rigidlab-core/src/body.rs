@@ -6,6 +6,7 @@ use crate::limits;
 use crate::material::Material;
 use crate::math::{rotate_tensor, DMat3, DQuat, DVec3};
 use crate::shape::Shape;
+use crate::speed_caps::SpeedCaps;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +78,8 @@ pub struct BodyDesc {
     pub quadratic_drag: f64,
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
+    /// Its largest speed and angular speed (see speed_caps.rs).
+    pub caps: SpeedCaps,
     /// What it collides with (see filter.rs).
     pub filter: Filter,
     /// A sensor detects the bodies that overlap it and never pushes them (see sensors.rs).
@@ -106,6 +109,7 @@ impl BodyDesc {
             angular_damping: 0.0,
             quadratic_drag: 0.0,
             gravity_scale: 1.0,
+            caps: SpeedCaps::default(),
             filter: Filter::default(),
             sensor: false,
             name: None,
@@ -171,6 +175,8 @@ pub struct Body {
     pub quadratic_drag: f64,
     /// Multiplies the world's gravity for this body (0: no gravity).
     pub gravity_scale: f64,
+    /// Its largest speed and angular speed (see speed_caps.rs).
+    pub caps: SpeedCaps,
     /// What it collides with (see filter.rs).
     pub filter: Filter,
     /// Whether it only senses what overlaps it (see sensors.rs).
@@ -292,6 +298,8 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         -limits::GRAVITY_SCALE,
         limits::GRAVITY_SCALE,
     )?;
+    SpeedCaps::check("max_speed", desc.caps.linear)?;
+    SpeedCaps::check("max_angular_speed", desc.caps.angular)?;
     if !desc.shape.can_be_dynamic() && desc.kind == BodyKind::Dynamic {
         return Err(Error::invalid(
             "kind",
@@ -377,6 +385,7 @@ pub fn build_body(desc: BodyDesc, id: u64) -> Result<Body> {
         angular_damping: desc.angular_damping,
         quadratic_drag: desc.quadratic_drag,
         gravity_scale: desc.gravity_scale,
+        caps: desc.caps,
         filter: desc.filter,
         sensor: desc.sensor,
         shape_mass,

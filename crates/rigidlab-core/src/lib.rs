@@ -31,6 +31,7 @@
 
 pub mod batch;
 pub mod body;
+pub mod clock;
 pub mod collision;
 pub mod contact_decisions;
 pub(crate) mod dense;
@@ -48,6 +49,7 @@ pub mod profile;
 pub mod sensors;
 pub mod shape;
 pub mod snapshot;
+pub mod speed_caps;
 pub mod world;
 pub mod world_edit;
 pub mod world_links;

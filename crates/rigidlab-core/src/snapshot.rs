@@ -44,6 +44,7 @@ impl World {
             bodies,
             base_time,
             steps_since_base,
+            clock,
             next_id,
             next_handle,
             contacts,
@@ -61,6 +62,7 @@ impl World {
         state.bodies.restore_from(bodies);
         state.base_time = *base_time;
         state.steps_since_base = *steps_since_base;
+        state.clock = *clock;
         // Ids and spring/joint handles only grow, for the same reason.
         state.next_id = state.next_id.max(*next_id);
         state.next_handle = state.next_handle.max(*next_handle);

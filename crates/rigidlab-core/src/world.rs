@@ -3,6 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::body::{BodyKind, BodySet};
+use crate::clock::Clock;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
 use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
@@ -25,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::events::ContactEvents;
 use crate::filter::Filter;
 use crate::material::{Material, MaterialRules};
-use crate::math::{DMat3, DQuat, DVec3};
+use crate::math::{integrate_orientation_exact, DMat3, DQuat, DVec3};
 use crate::observer::SharedObserver;
 use crate::profile::{Laps, Stage, StepTimes};
 use crate::sensors::{Path, SensorQuery};
@@ -149,6 +150,8 @@ pub struct WorldState {
     /// Time is base_time + steps_since_base * dt, so it does not accumulate rounding.
     pub base_time: f64,
     pub steps_since_base: u64,
+    /// Time asked for and not stepped yet, and the time scale (clock.rs).
+    pub clock: Clock,
     /// Next body id (never reused).
     pub next_id: u64,
     /// Next handle number for loads, springs and joints (never reused).
@@ -180,6 +183,7 @@ impl WorldState {
             bodies: BodySet::default(),
             base_time: 0.0,
             steps_since_base: 0,
+            clock: Clock::default(),
             next_id: 0,
             next_handle: 0,
             contacts: ContactSet::default(),
@@ -380,6 +384,7 @@ impl World {
         self.integrate_smooth_forces();
         laps.lap(Stage::Integrate);
         self.solve_velocity_constraints();
+        self.cap_speeds();
         laps.lap(Stage::Solve);
         self.correct_positions();
         laps.lap(Stage::Correct);
@@ -945,6 +950,27 @@ impl World {
             },
             &set,
         );
+    }
+
+    /// Slows the dynamic bodies that are faster than their speed caps to them (speed_caps.rs).
+    /// The slowing acts like an impulse through the step: the body's end pose moves back by
+    /// the velocity taken away times the integrator's reach (`position_weight` dt), so a body
+    /// held at its cap moves by the cap times dt each step.
+    fn cap_speeds(&mut self) {
+        let reach = self.state.settings.integrator.position_weight() * self.state.settings.dt;
+        let end = &mut self.scratch.end;
+        for (i, b) in self.state.bodies.bodies().iter().enumerate() {
+            if b.kind != BodyKind::Dynamic || b.caps.is_none() {
+                continue;
+            }
+            let (v, w) = b.caps.apply(end.v[i], end.w[i]);
+            end.x[i] -= (end.v[i] - v) * reach;
+            let turn = (end.w[i] - w) * -reach;
+            if turn != DVec3::ZERO {
+                end.q[i] = integrate_orientation_exact(end.q[i], turn, 1.0);
+            }
+            (end.v[i], end.w[i]) = (v, w);
+        }
     }
 
     /// Moves penetrating bodies apart without changing velocities.

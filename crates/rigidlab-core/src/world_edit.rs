@@ -10,6 +10,7 @@ use crate::in_plane;
 use crate::limits;
 use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec3};
+use crate::speed_caps::SpeedCaps;
 use crate::world::World;
 
 /// New values for some or all of the bodies' state, one entry per body row.
@@ -199,6 +200,16 @@ impl World {
     pub fn set_quadratic_drag(&mut self, h: BodyHandle, c2: f64) -> Result<()> {
         limits::coefficient("quadratic_drag", c2)?;
         self.body_mut(h)?.quadratic_drag = c2;
+        self.content_changed();
+        Ok(())
+    }
+
+    /// Sets a body's largest speed (m/s) and largest angular speed (rad/s); None: no cap (see
+    /// speed_caps.rs).
+    pub fn set_speed_caps(&mut self, h: BodyHandle, caps: SpeedCaps) -> Result<()> {
+        SpeedCaps::check("max_speed", caps.linear)?;
+        SpeedCaps::check("max_angular_speed", caps.angular)?;
+        self.body_mut(h)?.caps = caps;
         self.content_changed();
         Ok(())
     }

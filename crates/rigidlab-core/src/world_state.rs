@@ -30,6 +30,10 @@ impl World {
     pub fn from_state(mut state: WorldState) -> Result<World> {
         check_settings(&state.settings).map_err(|e| Error::at("settings", e))?;
         check_finite("base", state.base_time).map_err(|e| Error::at("time", e))?;
+        state
+            .clock
+            .check(state.settings.dt)
+            .map_err(|e| Error::at("time", e))?;
         let ids = state.check_bodies()?;
         let pair = |field: &str, a: u64, b: u64| {
             if ids.contains(&a) && ids.contains(&b) && a < b {

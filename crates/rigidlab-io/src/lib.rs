@@ -4,7 +4,8 @@
 
 // The engine's modules under the names the files here use.
 use rigidlab_core::{
-    body, collision, dynamics, error, filter, limits, material, math, observer, shape, world,
+    body, clock, collision, dynamics, error, filter, limits, material, math, observer, shape,
+    speed_caps, world,
 };
 
 pub mod recorder;

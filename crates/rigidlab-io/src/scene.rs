@@ -12,6 +12,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::body::{build_body, BodyDesc, BodyHandle, BodyKind, MassSpec, Sleep};
+use crate::clock::Clock;
 use crate::collision::manifold::{ContactPoint, Manifold};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
@@ -23,6 +24,7 @@ use crate::material::{CombineRule, Material};
 use crate::math::{DQuat, DVec2, DVec3};
 use crate::shape::hull::{ConvexHull, MassProperties};
 use crate::shape::{Outline, Polygon, Shape};
+use crate::speed_caps::SpeedCaps;
 use crate::world::{Settings, World, WorldState};
 
 pub const FORMAT: &str = "rigidlab-scene";
@@ -104,6 +106,19 @@ fn is_zero(x: &f64) -> bool {
 pub struct TimeData {
     pub base: f64,
     pub steps: u64,
+    /// Time asked for and not stepped yet (s), and the time scale of `advance` (clock.rs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub carried: f64,
+    #[serde(default = "unit_scale", skip_serializing_if = "is_unit")]
+    pub time_scale: f64,
+}
+
+fn unit_scale() -> f64 {
+    1.0
+}
+
+fn is_unit(x: &f64) -> bool {
+    *x == 1.0
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -179,6 +194,11 @@ pub struct BodyData {
     /// Whether it only senses what overlaps it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sensor: bool,
+    /// Its largest speed (m/s) and angular speed (rad/s) (absent: no cap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_speed: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_angular_speed: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -337,6 +357,7 @@ impl SceneIo for World {
             bodies,
             base_time,
             steps_since_base,
+            clock,
             next_id,
             next_handle,
             contacts,
@@ -373,6 +394,8 @@ impl SceneIo for World {
             time: TimeData {
                 base: *base_time,
                 steps: *steps_since_base,
+                carried: clock.carried,
+                time_scale: clock.time_scale,
             },
             next_id: *next_id,
             next_handle: *next_handle,
@@ -428,6 +451,8 @@ impl SceneIo for World {
                     angle: b.planar.then_some(b.angle),
                     filter: b.filter,
                     sensor: b.sensor,
+                    max_speed: b.caps.linear,
+                    max_angular_speed: b.caps.angular,
                 })
                 .collect(),
             pair_materials: pairs,
@@ -627,6 +652,10 @@ impl SceneIo for World {
         let mut state = WorldState::new(settings);
         state.base_time = file.time.base;
         state.steps_since_base = file.time.steps;
+        state.clock = Clock {
+            carried: file.time.carried,
+            time_scale: file.time.time_scale,
+        };
         state.next_id = file.next_id;
         state.next_handle = file.next_handle;
 
@@ -705,6 +734,10 @@ impl SceneIo for World {
                 angle: bd.angle,
                 filter: bd.filter,
                 sensor: bd.sensor,
+                caps: SpeedCaps {
+                    linear: bd.max_speed,
+                    angular: bd.max_angular_speed,
+                },
                 ..BodyDesc::new(shape)
             };
             let mut body = build_body(desc, bd.id).map_err(|e| at(&path, e))?;
@@ -895,6 +928,7 @@ impl SceneIo for World {
             bodies: _,
             base_time: _,
             steps_since_base: _,
+            clock: _,
             next_id: _,
             next_handle: _,
             contacts: _,

@@ -173,7 +173,8 @@ impl ViewerState {
                 }
             },
             Command::ScaleTime(f) => {
-                self.time_scale = (self.time_scale * f).clamp(1.0 / 64.0, 16.0)
+                let (slowest, fastest) = crate::clock::TIME_SCALES;
+                self.time_scale = (self.time_scale * f).clamp(slowest, fastest)
             }
             Command::NormalSpeed => self.time_scale = 1.0,
             Command::Select(id) => {

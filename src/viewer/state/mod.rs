@@ -1,6 +1,6 @@
 //! The viewer's state machine, apart from any window: what is shown (a world simulated here, a
-//! stream from a script, or a replay) and the clock (fixed steps from an accumulator, time
-//! scale, pause and single step). commands.rs holds what the user asks (selection, dragging
+//! stream from a script, or a replay) and the clock (the world's own, clock.rs: whole steps
+//! of each frame at the time scale, the remainder carried; pause and single step). commands.rs holds what the user asks (selection, dragging
 //! with the mouse, edits, presets, toggles), history.rs what the HUD draws over time, readout.rs the
 //! HUD's text and the scene's bounds. The app turns input into `Command`s and draws what this
 //! holds; tests drive it directly.
@@ -90,7 +90,6 @@ pub struct ViewerState {
     revision: u64,
     pub paused: bool,
     pub time_scale: f64,
-    accumulator: f64,
     /// Simulation: at most this many steps per frame; a slower world runs slower than real time.
     pub max_steps_per_frame: usize,
     pub steps_last_frame: usize,
@@ -143,7 +142,6 @@ impl ViewerState {
             revision: 0,
             paused: false,
             time_scale: 1.0,
-            accumulator: 0.0,
             max_steps_per_frame: 64,
             steps_last_frame: 0,
             contacts: Vec::new(),
@@ -217,7 +215,6 @@ impl ViewerState {
         self.index_rows();
         self.selected = None;
         self.drag = None;
-        self.accumulator = 0.0;
         self.history.clear();
         self.trails.points.clear();
         self.scene_changed = true;
@@ -328,23 +325,21 @@ impl ViewerState {
         }
     }
 
-    /// Advances by a frame's real time: whole steps from the accumulator (the remainder kept for
-    /// the next frame), or the replay's clock. Returns the steps taken.
+    /// Advances by a frame's real time: in a simulation, the world's own clock takes whole
+    /// steps of the frame at the time scale and keeps the remainder (clock.rs, as
+    /// `World.advance` in Python); in a replay, the replay's clock. Returns the steps taken.
     pub fn advance(&mut self, real_dt: f64) -> usize {
         let real_dt = real_dt.clamp(0.0, 0.25);
         let before = self.world.time();
         self.steps_last_frame = 0;
         match self.mode {
             Mode::Simulation if !self.paused => {
-                let dt = self.world.settings().dt;
-                self.accumulator += real_dt * self.time_scale;
-                let mut steps = (self.accumulator / dt).floor() as usize;
-                if steps > self.max_steps_per_frame {
-                    steps = self.max_steps_per_frame;
-                    self.accumulator = 0.0;
-                } else {
-                    self.accumulator -= steps as f64 * dt;
-                }
+                let most = self.max_steps_per_frame as u64;
+                let steps = self
+                    .world
+                    .set_time_scale(self.time_scale)
+                    .and_then(|_| self.world.advance_steps(real_dt, Some(most)))
+                    .map_or(0, |a| a.steps as usize);
                 for _ in 0..steps {
                     self.step_world();
                 }
