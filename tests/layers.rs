@@ -25,6 +25,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "world",
             "clock",
+            "reversal",
+            "history",
             "world_edit",
             "world_links",
             "world_query",

@@ -518,10 +518,18 @@ def test_bad_solver_settings(param, value):
     rejects_setting(ValueError, param, value)
 
 
-@pytest.mark.parametrize("n", [-1, -1000])
-def test_negative_steps(n):
+@pytest.mark.parametrize("n", [-6, -1000])
+def test_negative_steps_past_the_start(n):
+    """The populated world has taken 5 steps: it may step back 5 (time runs backwards), not
+    more."""
     w, *_ = populated()
     rejects(w, ValueError, "n", w.step, n)
+
+
+def test_negative_steps_where_contacts_acted():
+    w, *_ = populated()
+    w.run(1.0)  # the ball has landed
+    rejects(w, ValueError, "n", w.step, -1)
 
 
 @pytest.mark.parametrize("seconds", [-1.0, -1e-9, NAN, INF])

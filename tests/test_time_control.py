@@ -242,3 +242,201 @@ def test_most_steps_must_be_a_positive_whole_number():
     with pytest.raises(TypeError, match="most_steps"):
         w.advance(0.1, most_steps=2.5)
     assert w.time == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Running backwards: step(-n)
+
+
+def _state(w):
+    return np.concatenate(
+        [w.positions.ravel(), w.orientations.ravel(), w.velocities.ravel()]
+        + [w.angular_velocities.ravel()]
+    )
+
+
+def _reversible_scene(integrator):
+    """A bob on a spring to a fixed point, a pendulum made of a spring swinging under gravity,
+    and a box tumbling about an axis near its unstable middle one while it flies."""
+    w = rl.World(integrator=integrator)
+    bob = w.add_sphere(0.1, mass=1.0, position=(0.3, -1.0, 0.2), velocity=(0.5, 0, -0.2))
+    w.add_spring(bob, None, stiffness=40.0, rest_length=0.5)
+    swing = w.add_sphere(0.1, mass=0.5, position=(10.8, -1.0, 0.0))
+    w.add_spring(swing, None, stiffness=200.0, rest_length=1.0, anchor_b=(10.0, 0.0, 0.0))
+    w.add_box(
+        (0.1, 0.2, 0.3), position=(20, 0, 0), velocity=(0, 2, 0), angular_velocity=(0.1, 4.0, 0.2)
+    )
+    return w
+
+
+@pytest.mark.parametrize("integrator", ["verlet", "symplectic_euler"])
+def test_ten_thousand_steps_back_undo_ten_thousand_forward(integrator):
+    w = _reversible_scene(integrator)
+    start = _state(w)
+    w.step(10000)
+    moved = _state(w)
+    assert np.abs(moved - start).max() > 1.0
+    w.step(-10000)
+    assert w.time == 0.0
+    scale = np.maximum(np.abs(start), 1.0)
+    assert (np.abs(_state(w) - start) / scale).max() < 1e-9
+
+
+def test_a_2d_world_steps_back_too():
+    w = rl.World2D(integrator="verlet")
+    disc = w.add_circle(0.1, position=(1.0, 0.0), angular_velocity=5.0)
+    w.add_spring(disc, None, stiffness=30.0, rest_length=0.2)
+    start = (disc.position.copy(), disc.angle, disc.velocity.copy())
+    w.step(2000)
+    w.step(-2000)
+    assert np.abs(disc.position - start[0]).max() < 1e-9
+    assert disc.angle == pytest.approx(start[1], abs=1e-9)
+
+
+@pytest.mark.parametrize("integrator", ["euler", "rk4"])
+def test_integrators_that_are_not_symmetric_in_time_refuse_to_step_back(integrator):
+    w = rl.World(integrator=integrator)
+    w.add_sphere(0.1)
+    w.step(5)
+    before = _state(w)
+    with pytest.raises(ValueError, match="not symmetric in time.*verlet"):
+        w.step(-1)
+    assert (_state(w) == before).all() and w.time == pytest.approx(5 * w.dt)
+
+
+def _irreversible_worlds():
+    def contact():
+        w = rl.World()
+        w.add_plane()
+        w.add_sphere(0.1, position=(0, 0.1, 0))
+        return w, "contact"
+
+    def joint():
+        w = rl.World()
+        w.add_distance_joint(w.add_sphere(0.1, position=(1, 0, 0)), None)
+        return w, "joints"
+
+    def damped_spring():
+        w = rl.World()
+        w.add_spring(w.add_sphere(0.1), None, stiffness=10.0, damping=0.1)
+        return w, "damped"
+
+    def drag():
+        w = rl.World()
+        w.add_sphere(0.1, quadratic_drag=0.1)
+        return w, "damped"
+
+    def load():
+        w = rl.World()
+        w.add_sphere(0.1).apply_force((1, 0, 0), duration=10.0)
+        return w, "loads"
+
+    def cap():
+        w = rl.World()
+        w.add_sphere(0.1, max_speed=1.0)
+        return w, "speed cap"
+
+    return [contact, joint, damped_spring, drag, load, cap]
+
+
+@pytest.mark.parametrize("build", _irreversible_worlds(), ids=lambda f: f.__name__)
+def test_worlds_where_something_irreversible_acts_refuse_and_say_why(build):
+    w, why = build()
+    w.step(10)
+    before = _state(w)
+    with pytest.raises(ValueError, match=f"{why}.*history"):
+        w.step(-3)
+    assert (_state(w) == before).all()
+
+
+def test_a_world_cannot_step_back_past_its_start():
+    w = rl.World()
+    w.add_sphere(0.1)
+    w.step(3)
+    with pytest.raises(ValueError, match="3 steps"):
+        w.step(-4)
+    assert w.time == pytest.approx(3 * w.dt)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rewinding through a history
+
+
+def _busy_world(history=2.0):
+    """Balls and a tumbling box bouncing on a floor with friction, the balls left rolling and
+    the box falling asleep."""
+    w = rl.World(history=history)
+    w.add_plane(friction=0.6)
+    for i in range(6):
+        w.add_sphere(0.1, position=(0.07 * i, 0.3 + 0.22 * i, 0.01 * i), restitution=0.5)
+    w.add_box((0.1, 0.05, 0.08), position=(0.2, 1.8, 0), angular_velocity=(1, 2, 3))
+    return w
+
+
+def test_rewind_lands_bit_for_bit_on_an_earlier_state_through_contacts_and_sleep():
+    w = _busy_world(history=5.0)
+    w.run(0.7)
+    then = (_state(w), w.time, w.energy()["total"])
+    w.run(3.3)  # bounces, friction, rolling, and the box falls asleep
+    assert any(b.sleeping for b in w.bodies)
+    w.rewind(3.3)
+    assert w.time == then[1]
+    assert (_state(w) == then[0]).all()
+    # And it goes on as it did.
+    again = rl.World(history=None)
+    assert again.history is None
+    w2 = _busy_world(history=None)
+    w2.run(0.7)
+    w.run(0.5)
+    w2.run(0.5)
+    assert (_state(w) == _state(w2)).all()
+
+
+def test_rewind_replays_with_contact_callbacks_and_edits():
+    w = _busy_world()
+    seen = []
+
+    def decide(a, b, contact):
+        seen.append((a.id, b.id))
+        return True
+
+    w.on_contact(decide)
+    w.run(0.3)
+    w.bodies[2].apply_impulse((0.5, 0, 0))  # an edit between steps is kept in the history
+    w.run(0.4)
+    target = _state(w)
+    w.run(0.6)
+    calls = len(seen)
+    w.rewind(0.6)
+    assert (_state(w) == target).all()
+    assert len(seen) >= calls  # the replayed steps asked again
+
+
+def test_rewind_refuses_what_it_cannot_do_and_changes_nothing():
+    w = _busy_world(history=0.5)
+    w.run(1.0)
+    before = (_state(w), w.time)
+    with pytest.raises(ValueError, match="reaches back"):
+        w.rewind(0.9)
+    for bad in (-0.1, math.nan, math.inf):
+        with pytest.raises(ValueError, match="seconds"):
+            w.rewind(bad)
+    assert (_state(w) == before[0]).all() and w.time == before[1]
+    plain = rl.World()
+    with pytest.raises(ValueError, match="no history"):
+        plain.rewind(0.1)
+    for bad in (0.0, -1.0, math.nan):
+        with pytest.raises(ValueError, match="history"):
+            rl.World(history=bad)
+        with pytest.raises(ValueError, match="history"):
+            w.history = bad
+    assert w.history == 0.5
+
+
+def test_the_history_memory_stays_bounded():
+    """A history of 0.5 s keeps about 0.5 / 0.05 + 1 snapshots however long the world runs."""
+    w = _busy_world(history=0.5)
+    w.run(5.0)
+    w.rewind(0.5)
+    with pytest.raises(ValueError, match="reaches back"):
+        w.rewind(0.2)

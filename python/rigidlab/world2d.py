@@ -356,7 +356,7 @@ class World2D:
         {
             "time", "dt", "integrator", "sleeping", "threads", "step_times", "solver_iterations",
             "solver_tolerance", "solver_iterations_done", "restitution_threshold", "viewing",
-            "candidate_pairs", "time_scale", "carried_time",
+            "candidate_pairs", "time_scale", "carried_time", "history", "rewind",
         }
     )  # fmt: skip
 

@@ -461,9 +461,9 @@ impl PyWorld {
 #[pymethods]
 impl PyWorld {
     #[new]
-    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None, planar=false))]
+    #[pyo3(signature = (gravity=None, dt=None, integrator=None, *, solver_iterations=None, solver_tolerance=None, restitution_threshold=None, restitution_rule=None, friction_rule=None, sleeping=None, history=None, planar=false))]
     #[pyo3(
-        text_signature = "(gravity=(0, -9.81, 0), dt=0.004166666666666667, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True)"
+        text_signature = "(gravity=(0, -9.81, 0), dt=0.004166666666666667, integrator='verlet', *, solver_iterations=10, solver_tolerance=1e-5, restitution_threshold=0.0, restitution_rule='average', friction_rule='average', sleeping=True, history=None)"
     )]
     // One argument per keyword the Python constructor takes.
     #[allow(clippy::too_many_arguments)]
@@ -477,6 +477,7 @@ impl PyWorld {
         restitution_rule: Option<&Bound<'_, PyAny>>,
         friction_rule: Option<&Bound<'_, PyAny>>,
         sleeping: Option<&Bound<'_, PyAny>>,
+        history: Option<&Bound<'_, PyAny>>,
         planar: bool,
     ) -> PyResult<Self> {
         let mut w = PyWorld::wrap(World::new(if planar {
@@ -516,6 +517,7 @@ impl PyWorld {
         if let Some(v) = sleeping {
             w.set_sleeping(v)?;
         }
+        w.set_history(history)?;
         Ok(w)
     }
 
@@ -1448,14 +1450,24 @@ impl PyWorld {
 
     /// Advances the world by n steps of dt (the GIL is released while stepping, but for the
     /// calls of `on_contact` callbacks).
+    ///
+    /// A negative n steps back: time runs backwards, each step undoing a forward one to
+    /// round-off, for velocity Verlet and symplectic Euler (through its adjoint) in a world
+    /// that nothing irreversible acts on (no contact, joint, damping, drag, load, speed cap or
+    /// sleeping body); after 10 000 steps forward and as many back a spring or a tumbling box
+    /// is back where it started to about 1e-12. Explicit Euler and RK4 are refused (they are
+    /// not symmetric in time), as are worlds where something irreversible acts: the error
+    /// says why; `World(history=seconds)` and `rewind` go back in any world.
     #[pyo3(signature = (n=None))]
     #[pyo3(text_signature = "($self, n=1)")]
     fn step(slf: &Bound<'_, Self>, n: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let n = n.map(|n| int(n, "n")).transpose()?.unwrap_or(1);
         if n < 0 {
-            return Err(PyValueError::new_err(format!(
-                "n: must not be negative (got {n})"
-            )));
+            let mut w = slf.borrow_mut();
+            not_deciding(&w)?;
+            w.inner.step_back(n.unsigned_abs()).py()?;
+            w.offer_to_viewer();
+            return Ok(());
         }
         Self::step_bound(slf, n as u64)
     }
@@ -1589,6 +1601,40 @@ impl PyWorld {
     #[getter]
     fn carried_time(&self) -> f64 {
         self.inner.carried_time()
+    }
+
+    /// How far back (s) the world keeps its past for `rewind`, or None (the default): a
+    /// snapshot every 0.05 s of simulated time and at the first step after each edit, the
+    /// older ones dropped, so the memory is about 20 snapshots of the world per second of
+    /// history: some 20 kB per body per second (measured: 1 000 spheres with 10 s of history
+    /// took 198 MB more). Setting it starts a new history.
+    #[getter]
+    fn history(&self) -> Option<f64> {
+        self.inner.history().map(|h| h.seconds)
+    }
+
+    #[setter(history)]
+    fn set_history(&mut self, seconds: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let s = opt_float(seconds, "history")?;
+        self.inner.set_history(s).py()
+    }
+
+    /// Takes the world back `seconds` of simulated time (whole steps), bit for bit onto the
+    /// state it had then, whatever acted (contacts, friction, joints, damping): it restores
+    /// the latest kept snapshot before that step and steps forward again from it (calling any
+    /// `on_contact` callbacks again; recordings record those steps again). Needs a history
+    /// (`World(history=seconds)`) that reaches that far back.
+    #[pyo3(text_signature = "($self, seconds)")]
+    fn rewind(slf: &Bound<'_, Self>, seconds: &Bound<'_, PyAny>) -> PyResult<()> {
+        let s = float(seconds, "seconds")?;
+        let steps = {
+            let mut w = slf.borrow_mut();
+            not_deciding(&w)?;
+            w.inner.rewind_to(s).py()?
+        };
+        Self::step_bound(slf, steps)?;
+        slf.borrow_mut().offer_to_viewer();
+        Ok(())
     }
 
     /// Opens the viewer on this world without blocking the script: a window of its own (another

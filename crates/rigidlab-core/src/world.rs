@@ -25,6 +25,7 @@ use crate::dynamics::velocity_solve::{Constraints, Step, VelocitySolver};
 use crate::error::{Error, Result};
 use crate::events::ContactEvents;
 use crate::filter::Filter;
+use crate::history::History;
 use crate::material::{Material, MaterialRules};
 use crate::math::{integrate_orientation_exact, DMat3, DQuat, DVec3};
 use crate::observer::SharedObserver;
@@ -227,6 +228,8 @@ pub struct World {
     pub(crate) staged: Option<Staged>,
     /// Answers for the coming step.
     pub(crate) decided: Decisions,
+    /// Snapshots of the recent past for `rewind` (history.rs), when asked for.
+    pub(crate) history: Option<History>,
 }
 
 impl Default for World {
@@ -256,6 +259,7 @@ impl World {
             asks: false,
             staged: None,
             decided: Decisions::default(),
+            history: None,
         }
     }
 
@@ -320,6 +324,7 @@ impl World {
     /// Any edit of bodies or settings: wakes every body, and the state arrays no longer hold
     /// the bodies' state.
     pub(crate) fn edited(&mut self) {
+        self.history_edited();
         self.unstage();
         self.wake_all();
         self.state_current = false;
@@ -368,6 +373,7 @@ impl World {
     /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body,
     /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
+        self.keep_history();
         let mut laps = Laps::start();
         if self.staged.is_none() {
             self.check_start()?;
@@ -381,7 +387,7 @@ impl World {
         self.wake_touched();
         laps.lap(Stage::NarrowPhase);
         self.gather_state();
-        self.integrate_smooth_forces();
+        self.integrate_smooth_forces(false)?;
         laps.lap(Stage::Integrate);
         self.solve_velocity_constraints();
         self.cap_speeds();
@@ -482,7 +488,7 @@ impl World {
     }
 
     /// Copies the bodies' state, masses and this step's loads into the step's arrays.
-    fn gather_state(&mut self) {
+    pub(crate) fn gather_state(&mut self) {
         let sc = &mut self.scratch;
         let bodies = self.state.bodies.bodies();
         let n = bodies.len();
@@ -896,9 +902,10 @@ impl World {
         }
     }
 
-    /// Integrates the smooth forces with the world's integrator: the state each body would
-    /// reach without contacts.
-    fn integrate_smooth_forces(&mut self) {
+    /// Stage 3: the smooth forces (gravity, springs, drag, loads) with the world's integrator,
+    /// into the step's end arrays; `back` takes the step back instead (reversal.rs): the state
+    /// whose step is the bodies'.
+    pub(crate) fn integrate_smooth_forces(&mut self, back: bool) -> Result<()> {
         let t = self.time();
         let sc = &mut self.scratch;
         let forces = SmoothForces {
@@ -908,8 +915,14 @@ impl World {
             springs: &sc.springs,
         };
         self.integrator.kind = self.state.settings.integrator;
-        self.integrator
-            .step(&forces, t, self.state.settings.dt, &sc.start, &mut sc.end);
+        let dt = self.state.settings.dt;
+        if back {
+            return self
+                .integrator
+                .step_back(&forces, t, dt, &sc.start, &mut sc.end);
+        }
+        self.integrator.step(&forces, t, dt, &sc.start, &mut sc.end);
+        Ok(())
     }
 
     /// Contact and joint impulses (the schedule is dynamics/velocity_solve.rs's), then the
@@ -1006,8 +1019,25 @@ impl World {
             self.time(),
         );
         self.sense(self.time());
-        let end = &self.scratch.end;
         let dt = self.state.settings.dt;
+        self.write_end_state(dt);
+        self.state.steps_since_base += 1;
+        self.state.loads.retain_mut(|l| l.advance(dt));
+        self.notify_observers();
+    }
+
+    /// Writes the state a backward step reached into the bodies and takes the clock back a
+    /// step (reversal.rs); recordings see it as any step.
+    pub(crate) fn finish_step_back(&mut self) {
+        self.write_end_state(-self.state.settings.dt);
+        self.state.steps_since_base -= 1;
+        self.notify_observers();
+    }
+
+    /// Writes the step's end state into the bodies that can move, for a step of `dt` (negative
+    /// going back: a 2D body's whole turns are counted against it).
+    fn write_end_state(&mut self, dt: f64) {
+        let end = &self.scratch.end;
         for (i, b) in self.state.bodies.bodies_mut().iter_mut().enumerate() {
             if b.kind == BodyKind::Static {
                 continue;
@@ -1022,8 +1052,5 @@ impl World {
             }
         }
         self.state_current = true;
-        self.state.steps_since_base += 1;
-        self.state.loads.retain_mut(|l| l.advance(dt));
-        self.notify_observers();
     }
 }

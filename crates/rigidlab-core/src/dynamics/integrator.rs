@@ -71,7 +71,13 @@ pub struct Integrator {
     /// RK4: rates of the latest stage (x: v, q: dq/dt, v: a, w: alpha).
     rate: State,
     sum: State,
+    /// `step_back`: the forward step of its guess.
+    ahead: State,
 }
+
+/// Most refining passes of `step_back`; they stop once the miss no longer shrinks (a few
+/// passes at lab time steps).
+const REFINE_PASSES: usize = 20;
 
 impl Integrator {
     pub fn new(kind: IntegratorKind) -> Integrator {
@@ -79,6 +85,86 @@ impl Integrator {
             kind,
             ..Default::default()
         }
+    }
+
+    /// Takes `s1` (at time t) back by one step of dt into `out`: the state whose forward step
+    /// is `s1`. Velocity Verlet is its own adjoint (the step with -dt undoes a step of
+    /// position-only forces), symplectic Euler's adjoint is its position-first variant with
+    /// -dt (x -= v dt, then v -= a(x) dt); that first guess is then refined until its forward
+    /// step lands on `s1` to round-off (for velocity-dependent terms, as a tumbling body's
+    /// gyroscopic torque, the adjoint alone is only close). Explicit Euler and RK4 are not
+    /// symmetric in time, run with -dt they do not retrace their path, and they are refused.
+    pub fn step_back(
+        &mut self,
+        dyn_: &impl Dynamics,
+        t: f64,
+        dt: f64,
+        s1: &State,
+        out: &mut State,
+    ) -> Result<()> {
+        let n = s1.len();
+        out.resize(n);
+        self.k0.resize(n);
+        self.k1.resize(n);
+        match self.kind {
+            IntegratorKind::Verlet => self.verlet(dyn_, t, -dt, s1, out),
+            IntegratorKind::SymplecticEuler => {
+                out.copy_from(s1);
+                for i in 0..n {
+                    out.x[i] = s1.x[i] - s1.v[i] * dt;
+                    out.q[i] = integrate_orientation_linear(s1.q[i], s1.w[i], -dt);
+                }
+                dyn_.accelerations(t - dt, out, &mut self.k0);
+                for i in 0..n {
+                    out.v[i] = s1.v[i] - self.k0.a[i] * dt;
+                    out.w[i] = s1.w[i] - self.k0.alpha[i] * dt;
+                }
+            }
+            kind => {
+                return Err(Error::invalid(
+                    "n",
+                    "a negative number of steps",
+                    &format!(
+                        "the '{}' integrator is not symmetric in time: run backwards it does \
+                         not retrace its path. Velocity Verlet ('verlet') and symplectic Euler \
+                         ('symplectic_euler') step back exactly; any integrator goes back \
+                         through World(history=seconds) and rewind()",
+                        kind.name()
+                    ),
+                ))
+            }
+        }
+        // Newton's iteration with the identity for the Jacobian (a step is the identity to
+        // first order in dt): each pass shrinks the miss by a factor of order dt.
+        let mut ahead = std::mem::take(&mut self.ahead);
+        let mut last = f64::INFINITY;
+        for _ in 0..REFINE_PASSES {
+            self.step(dyn_, t - dt, dt, out, &mut ahead);
+            let mut miss: f64 = 0.0;
+            for i in 0..n {
+                let (dx, dv, dw) = (
+                    s1.x[i] - ahead.x[i],
+                    s1.v[i] - ahead.v[i],
+                    s1.w[i] - ahead.w[i],
+                );
+                let dq = s1.q[i] - ahead.q[i];
+                out.x[i] += dx;
+                out.v[i] += dv;
+                out.w[i] += dw;
+                out.q[i] = (out.q[i] + dq).normalize();
+                miss = miss
+                    .max(dx.abs().max_element())
+                    .max(dv.abs().max_element())
+                    .max(dw.abs().max_element())
+                    .max(dq.length());
+            }
+            if miss == 0.0 || miss >= last {
+                break;
+            }
+            last = miss;
+        }
+        self.ahead = ahead;
+        Ok(())
     }
 
     /// Advances `s0` (at time t) by dt into `out`.
