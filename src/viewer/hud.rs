@@ -31,7 +31,8 @@ pub const KEYS: &[(&str, &str)] = &[
     ("K", "toggle the selected body static / dynamic"),
     ("C / V / B / T / L", "contacts and normals / velocities / bounding boxes / trails / springs and joints"),
     ("G / U", "energy graph / HUD"),
-    (",  .  Home  End", "replay: frame back / forward, start, end; click the timeline to seek"),
+    (",  .", "simulation: scrub 0.1 s back (through the world's history) / forward; replay: a frame"),
+    ("Home  End", "replay: start, end; click the timeline to seek"),
     ("Esc", "quit"),
 ];
 

@@ -97,6 +97,17 @@ impl World {
         }
     }
 
+    /// How far back (s) `rewind` can take the world from here (0 without a history).
+    pub fn rewind_reach(&self) -> f64 {
+        let now = self.state.steps_since_base;
+        self.history
+            .as_ref()
+            .and_then(|h| h.frames.front())
+            .map_or(0.0, |&(s, _)| {
+                now.saturating_sub(s) as f64 * self.state.settings.dt
+            })
+    }
+
     /// Takes the world back `seconds` (rounded to whole steps): restores the latest snapshot
     /// at or before that step and returns how many steps must be taken again to land on it
     /// (the caller takes them, so that whatever a step asks of it is asked again). Fails,
@@ -131,6 +142,9 @@ impl World {
                 ),
             ));
         }
+        if back == 0.0 {
+            return Ok(0);
+        }
         let target = now - back as u64;
         let (step, snapshot) = h
             .frames
@@ -156,5 +170,32 @@ impl World {
     pub fn rewind(&mut self, seconds: f64) -> Result<()> {
         let steps = self.rewind_to(seconds)?;
         self.step_n(steps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::body::BodyDesc;
+    use crate::math::DVec3;
+    use crate::shape::Shape;
+    use crate::world::World;
+
+    #[test]
+    fn a_rewind_of_nothing_or_before_any_step_is_no_rewind() {
+        let mut w = World::default();
+        w.add_body(BodyDesc {
+            position: DVec3::new(0.0, 1.0, 0.0),
+            ..BodyDesc::new(Shape::sphere(0.1).unwrap())
+        })
+        .unwrap();
+        w.set_history(Some(1.0)).unwrap();
+        assert_eq!(w.rewind_to(0.0).unwrap(), 0);
+        assert!(w.rewind_to(0.1).is_err());
+        w.step_n(30).unwrap();
+        let x = w.bodies().bodies()[0].position;
+        w.step_n(30).unwrap();
+        w.rewind(30.0 * w.settings().dt).unwrap();
+        assert_eq!(w.bodies().bodies()[0].position, x);
+        assert!(w.history().is_some_and(|h| !h.is_empty()));
     }
 }

@@ -13,6 +13,9 @@ use crate::shape::{Polygon, Shape};
 use crate::world::World;
 use crate::world_links::MouseOptions;
 
+/// How far one press of `,` or `.` scrubs a simulation (s).
+const SCRUB_SECONDS: f64 = 0.1;
+
 /// A body held by the mouse at a point fixed in the body, through an engine mouse joint.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drag {
@@ -301,13 +304,15 @@ impl ViewerState {
                     self.show_replay_frame(k);
                 }
             }
-            Command::StepFrames(n) => {
-                if self.mode == Mode::Replay {
+            Command::StepFrames(n) => match self.mode {
+                Mode::Replay => {
                     let k =
                         (self.cursor as i64 + n).clamp(0, self.replay_len() as i64 - 1) as usize;
                     self.show_replay_frame(k);
                 }
-            }
+                Mode::Simulation => self.scrub(n as f64 * SCRUB_SECONDS),
+                Mode::Stream => {}
+            },
         }
     }
 

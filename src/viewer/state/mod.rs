@@ -33,6 +33,11 @@ pub enum Mode {
     Replay,
 }
 
+/// Longest history a simulated world keeps for scrubbing back (s), and the body-seconds of
+/// history it may keep at most (1 000 bodies: 5 s), so that its snapshots stay near 100 MB.
+const HISTORY_SECONDS: f64 = 10.0;
+const HISTORY_BODY_SECONDS: f64 = 5000.0;
+
 /// What is drawn besides the bodies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Toggles {
@@ -175,7 +180,40 @@ impl ViewerState {
         let world = World::from_scene(scene).map_err(|e| e.to_string())?;
         let mut s = ViewerState::with_world(world, Mode::Simulation, title.into());
         s.initial = Some(initial);
+        s.keep_history();
         Ok(s)
+    }
+
+    /// A simulated world keeps its recent past, so that it can be scrubbed back (`,` and `.`):
+    /// up to `HISTORY_SECONDS`, less for large worlds, whose snapshots cost more (history.rs).
+    fn keep_history(&mut self) {
+        if self.mode == Mode::Simulation {
+            let bodies = self.world.bodies().len().max(1) as f64;
+            let seconds = HISTORY_SECONDS.min(HISTORY_BODY_SECONDS / bodies);
+            self.world
+                .set_history(Some(seconds))
+                .expect("a positive number of seconds");
+        }
+    }
+
+    /// Scrubs a simulation: back `seconds` through the world's history (as far as it reaches),
+    /// or forward by stepping; the simulation pauses there.
+    pub(crate) fn scrub(&mut self, seconds: f64) {
+        self.paused = true;
+        if seconds < 0.0 {
+            let back = (-seconds).min(self.world.rewind_reach());
+            if let Err(e) = self.world.rewind(back) {
+                self.note = Some(e.to_string());
+            }
+            self.history.clear();
+            self.trails.points.clear();
+        } else {
+            let steps = (seconds / self.world.settings().dt).round() as u64;
+            for _ in 0..steps {
+                self.step_world();
+            }
+        }
+        self.refresh();
     }
 
     /// Waiting for a script's stream.
@@ -211,6 +249,7 @@ impl ViewerState {
     /// A new world replaces the shown one.
     fn load_world(&mut self, world: World) {
         self.world = world;
+        self.keep_history();
         self.generation += 1;
         self.index_rows();
         self.selected = None;
