@@ -564,49 +564,30 @@ fn the_2d_sandbox_draws_circles_boxes_and_polygons_and_saves_what_was_drawn() {
 fn a_simulation_scrubs_back_through_its_history_and_forward_again() {
     let w = bouncing_world();
     let mut state = ViewerState::simulate(w.to_scene(), "test").unwrap();
+    let positions = |s: &ViewerState| -> Vec<DVec3> {
+        s.world
+            .bodies()
+            .bodies()
+            .iter()
+            .map(|b| b.position)
+            .collect()
+    };
     for _ in 0..30 {
         state.advance(1.0 / 60.0);
     }
-    let then: Vec<DVec3> = state
-        .world
-        .bodies()
-        .bodies()
-        .iter()
-        .map(|b| b.position)
-        .collect();
-    let t = state.world.time();
+    let (then, t) = (positions(&state), state.world.time());
     for _ in 0..60 {
         state.advance(1.0 / 60.0);
     }
-    let later: Vec<DVec3> = state
-        .world
-        .bodies()
-        .bodies()
-        .iter()
-        .map(|b| b.position)
-        .collect();
+    let later = positions(&state);
     for _ in 0..10 {
         state.apply(Command::StepFrames(-1));
     }
     assert!(state.paused);
     assert!((state.world.time() - t).abs() < 1e-9);
-    let back: Vec<DVec3> = state
-        .world
-        .bodies()
-        .bodies()
-        .iter()
-        .map(|b| b.position)
-        .collect();
-    assert_eq!(back, then);
+    assert_eq!(positions(&state), then);
     for _ in 0..10 {
         state.apply(Command::StepFrames(1));
     }
-    let again: Vec<DVec3> = state
-        .world
-        .bodies()
-        .bodies()
-        .iter()
-        .map(|b| b.position)
-        .collect();
-    assert_eq!(again, later);
+    assert_eq!(positions(&state), later);
 }

@@ -90,8 +90,10 @@ impl World {
         (a.min(b), a.max(b))
     }
 
-    /// The broad and narrow phase of the coming step.
+    /// The broad and narrow phase of the coming step (the history keeps the state before
+    /// them, when a snapshot is due).
     pub(crate) fn stage(&mut self, laps: &mut Laps) {
+        self.keep_history();
         self.find_candidate_pairs();
         laps.lap(Stage::BroadPhase);
         let mut staged = Staged::default();

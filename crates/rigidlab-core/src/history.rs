@@ -72,8 +72,9 @@ impl World {
         }
     }
 
-    /// Called at the start of each step: keeps a snapshot when one is due, and drops those
-    /// older than the history reaches (all but the newest at or before its start).
+    /// Called at the start of each step, before its first stage: keeps a snapshot when one is
+    /// due, and drops those older than the history reaches (all but the newest at or before
+    /// its start).
     pub(crate) fn keep_history(&mut self) {
         let Some(h) = &self.history else { return };
         let dt = self.state.settings.dt;

@@ -373,11 +373,11 @@ impl World {
     /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body,
     /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
-        self.keep_history();
         let mut laps = Laps::start();
         if self.staged.is_none() {
             self.check_start()?;
             if self.at_rest() {
+                self.keep_history();
                 self.rest_step();
                 return Ok(());
             }
