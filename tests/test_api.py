@@ -1098,6 +1098,18 @@ def test_run_with_progress_bar_counts_every_step(capsys):
     assert "120/120" in capsys.readouterr().err
 
 
+def test_run_with_progress_but_no_tqdm_says_so_and_steps_nothing(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # as if tqdm were not installed
+    w = rl.World()
+    w.add_sphere(0.1)
+    with pytest.raises(ImportError, match="progress.*tqdm"):
+        w.run(0.5, progress=True)
+    assert w.time == 0.0
+    assert w.carried_time == pytest.approx(0.0, abs=1e-15)
+
+
 def test_body_colour_is_kept_edited_and_saved():
     w = rl.World()
     a = w.add_sphere(0.1, color=(1.0, 0.5, 0.0))

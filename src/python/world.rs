@@ -1478,7 +1478,8 @@ impl PyWorld {
     /// the next call, so any sequence of runs ends within dt/2 of the sum of their seconds
     /// (100 runs of 0.01 s at dt = 0.004 s end at t = 1.0 s), and a run shorter than dt steps
     /// once the carried time reaches half a step. `step` leaves the carried time as it is.
-    /// With progress=True a tqdm progress bar is shown when tqdm is installed. With
+    /// With progress=True a progress bar is shown (tqdm.auto: a widget in a notebook, text in
+    /// a terminal). With
     /// realtime=True the run takes `seconds` of wall-clock time; by default it does so while a
     /// viewer is open (see `view`) and otherwise runs as fast as it can.
     #[pyo3(signature = (seconds, progress=None, realtime=None))]
@@ -1503,17 +1504,21 @@ impl PyWorld {
         let mut realtime = asked.unwrap_or_else(|| slf.borrow_mut().viewer_open());
         let py = slf.py();
         let dt = slf.borrow().inner.settings().dt;
-        let steps = slf.borrow_mut().inner.run_steps(seconds).py()?;
+        let (steps, _) = slf.borrow().inner.plan_run(seconds).py()?;
         let bar = if progress {
-            py.import("tqdm")
-                .and_then(|m| {
-                    m.getattr("tqdm")?
-                        .call((), Some(&[("total", steps)].into_py_dict(py)?))
-                })
-                .ok()
+            let bar = py.import("tqdm.auto").and_then(|m| {
+                m.getattr("tqdm")?
+                    .call((), Some(&[("total", steps)].into_py_dict(py)?))
+            });
+            Some(bar.map_err(|e| {
+                pyo3::exceptions::PyImportError::new_err(format!(
+                    "progress: the progress bar needs tqdm (pip install tqdm): {e}"
+                ))
+            })?)
         } else {
             None
         };
+        slf.borrow_mut().inner.run_steps(seconds).py()?;
         let chunk = if realtime {
             // About one display frame of steps at a time.
             ((1.0 / 60.0) / dt).ceil().max(1.0) as u64

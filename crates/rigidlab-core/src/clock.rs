@@ -116,13 +116,19 @@ impl World {
     /// the time carried plus `seconds`, in steps of dt; the rest is carried to the next call.
     /// The caller then takes the steps.
     pub fn run_steps(&mut self, seconds: f64) -> Result<u64> {
+        let (steps, carried) = self.plan_run(seconds)?;
+        self.state.clock.carried = carried;
+        Ok(steps)
+    }
+
+    /// What `run_steps(seconds)` would do, changing nothing: the steps, and the time then
+    /// carried.
+    pub fn plan_run(&self, seconds: f64) -> Result<(u64, f64)> {
         let dt = self.state.settings.dt;
         check_seconds("seconds", seconds, dt)?;
-        let clock = &mut self.state.clock;
-        let owed = clock.carried + seconds;
+        let owed = self.state.clock.carried + seconds;
         let steps = (owed / dt).round().max(0.0);
-        clock.carried = owed - steps * dt;
-        Ok(steps as u64)
+        Ok((steps as u64, owed - steps * dt))
     }
 
     /// The game loop's accumulator: `real_seconds` of wall-clock time at the time scale,
