@@ -440,3 +440,17 @@ def test_the_history_memory_stays_bounded():
     w.rewind(0.5)
     with pytest.raises(ValueError, match="reaches back"):
         w.rewind(0.2)
+
+
+def test_an_infinite_cap_is_no_cap():
+    """max_speed = inf caps nothing: the ball falls as an uncapped one, and the world can
+    still step back."""
+    runs = []
+    for cap in (None, math.inf):
+        w = rl.World()
+        b = w.add_sphere(0.1, position=(0, 5, 0), max_speed=cap, max_angular_speed=cap)
+        w.step(100)
+        runs.append(b.position.tobytes())
+        w.step(-100)
+        assert b.position[1] == pytest.approx(5.0, abs=1e-12)
+    assert runs[0] == runs[1]

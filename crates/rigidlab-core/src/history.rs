@@ -147,23 +147,20 @@ impl World {
             return Ok(0);
         }
         let target = now - back as u64;
+        // The future from here is stepped again: its snapshots go, and the newest left is
+        // the one to restore.
+        let mut h = self.history.take().expect("checked above");
+        while h.frames.back().is_some_and(|&(s, _)| s > target) {
+            h.frames.pop_back();
+        }
         let (step, snapshot) = h
             .frames
-            .iter()
-            .rev()
-            .find(|&&(s, _)| s <= target)
-            .map(|(s, snap)| (*s, snap.clone()))
+            .back()
             .expect("the oldest snapshot is at or before the target");
-        let mut kept = self.history.take();
-        self.restore(&snapshot);
-        if let Some(h) = &mut kept {
-            // The future from here is stepped again; its snapshots go.
-            while h.frames.back().is_some_and(|&(s, _)| s > step) {
-                h.frames.pop_back();
-            }
-            h.edited = false;
-        }
-        self.history = kept;
+        let step = *step;
+        self.restore(snapshot);
+        h.edited = false;
+        self.history = Some(h);
         Ok(target - step)
     }
 

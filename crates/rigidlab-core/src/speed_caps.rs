@@ -29,8 +29,9 @@ impl SpeedCaps {
         }
     }
 
+    /// Whether no cap acts (an infinite cap is none).
     pub fn is_none(&self) -> bool {
-        self.linear.is_none() && self.angular.is_none()
+        !self.linear.is_some_and(f64::is_finite) && !self.angular.is_some_and(f64::is_finite)
     }
 
     /// The velocities (v, w) within the caps.
