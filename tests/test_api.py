@@ -6,6 +6,7 @@ Every physics number is checked against its closed form with an explicit toleran
 
 import json
 import math
+import pickle
 import time
 
 import numpy as np
@@ -83,10 +84,11 @@ def test_world_constructor_arguments():
     assert (w2.dt, w2.integrator) == (0.002, "euler")
 
 
-def test_world_gravity_is_a_copy_and_settable():
+def test_world_gravity_is_a_read_only_copy_and_settable():
     w = rl.World()
     g = w.gravity
-    g[1] = 100.0
+    with pytest.raises(ValueError, match=r"w\.gravity = "):
+        g[1] = 100.0
     np.testing.assert_array_equal(w.gravity, [0, -9.81, 0])
     w.gravity = (0, -1.0, 0)
     np.testing.assert_array_equal(w.gravity, [0, -1.0, 0])
@@ -370,20 +372,64 @@ def test_vector_property_set_and_read_back(prop, value):
         "momentum",
     ],
 )
-def test_returned_arrays_are_copies(prop):
+def test_returned_arrays_are_read_only_copies(prop):
     w = rl.World()
     b = w.add_box((0.1, 0.2, 0.3), mass=1.0, position=(1, 2, 3), velocity=(1, 1, 1))
     first = getattr(b, prop)
-    assert first.dtype == np.float64
-    keep = first.copy()
-    first[...] = 123.0
+    assert first.dtype == np.float64 and isinstance(first, np.ndarray)
+    keep = np.array(first)
+    # A write into a copy could never reach the body: it raises, naming the setter where
+    # there is one, and nothing changes.
+    settable = prop in ("position", "orientation", "velocity", "angular_velocity")
+    with pytest.raises(ValueError, match=f"b\\.{prop} = " if settable else "read-only copies"):
+        first[...] = 123.0
+    with pytest.raises(ValueError):
+        first[:2][0] = 123.0  # a view of the copy is read-only too
+    np.testing.assert_array_equal(getattr(b, prop), keep)
+    np.testing.assert_array_equal(first, keep)
+    # Arithmetic and np.array give ordinary writable arrays.
+    doubled = first * 2
+    assert type(doubled) is np.ndarray and doubled.flags.writeable
+    mine = np.array(first)
+    mine[...] = 1.0
     np.testing.assert_array_equal(getattr(b, prop), keep)
 
 
-def test_dimensions_half_extents_is_a_copy():
+@pytest.mark.parametrize("prop", ["position", "velocity", "angular_velocity"])
+def test_augmented_assignment_sets_through_the_setter(prop):
+    w = rl.World(gravity=(0, 0, 0))
+    b = w.add_box((0.1, 0.2, 0.3), position=(1, 2, 3), velocity=(1, 1, 1))
+    before = np.array(getattr(b, prop))
+    value = getattr(b, prop)
+    value += (0.5, -1.0, 2.0)
+    # The name now holds the sum; the body is unchanged until it is assigned back...
+    np.testing.assert_array_equal(value, before + (0.5, -1.0, 2.0))
+    np.testing.assert_array_equal(getattr(b, prop), before)
+    # ...which `b.velocity += ...` does.
+    if prop == "position":
+        b.position += (0.5, -1.0, 2.0)
+    elif prop == "velocity":
+        b.velocity += (0.5, -1.0, 2.0)
+    else:
+        b.angular_velocity += (0.5, -1.0, 2.0)
+    np.testing.assert_array_equal(getattr(b, prop), before + (0.5, -1.0, 2.0))
+
+
+def test_read_only_arrays_look_and_pickle_as_plain_arrays():
+    w = rl.World()
+    b = w.add_sphere(0.1, position=(0, 1, 0))
+    assert repr(b.position) == "array([0., 1., 0.])"
+    back = pickle.loads(pickle.dumps(b.position))
+    assert type(back) is np.ndarray
+    np.testing.assert_array_equal(back, [0, 1, 0])
+    assert isinstance(b.position.sum(), float) and b.position.sum() == 1.0
+
+
+def test_dimensions_half_extents_is_a_read_only_copy():
     w = rl.World()
     b = w.add_box((0.1, 0.2, 0.3))
-    b.dimensions["half_extents"][0] = 9.0
+    with pytest.raises(ValueError, match="read-only"):
+        b.dimensions["half_extents"][0] = 9.0
     np.testing.assert_array_equal(b.dimensions["half_extents"], [0.1, 0.2, 0.3])
 
 
@@ -511,15 +557,28 @@ def test_whole_world_arrays_in_insertion_order():
 
 
 @pytest.mark.parametrize("name", ["positions", "orientations", "velocities", "angular_velocities"])
-def test_whole_world_arrays_are_copies(name):
+def test_whole_world_arrays_are_read_only_copies(name):
     w = zero_g_world()
     three_bodies(w)
     arr = getattr(w, name)
-    keep = arr.copy()
-    arr[...] = 42.0
+    keep = np.array(arr)
+    with pytest.raises(ValueError, match=f"w\\.{name} = .*set_state"):
+        arr[0] = 42.0
     np.testing.assert_array_equal(getattr(w, name), keep)
     w.step()  # a step does not write into an earlier copy either
-    np.testing.assert_array_equal(arr, 42.0)
+    np.testing.assert_array_equal(arr, keep)
+
+
+@pytest.mark.parametrize("name", ["positions", "orientations", "velocities", "angular_velocities"])
+def test_whole_world_arrays_assign_as_set_state(name):
+    w = zero_g_world()
+    three_bodies(w)
+    value = STATE_VALUES[name]
+    setattr(w, name, value)
+    np.testing.assert_allclose(getattr(w, name), value, rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match=name):
+        setattr(w, name, np.zeros((2, 3)))
+    np.testing.assert_allclose(getattr(w, name), value, rtol=0, atol=1e-15)
 
 
 STATE_VALUES = {

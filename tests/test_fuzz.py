@@ -1886,10 +1886,6 @@ READ_ONLY = {
         "springs",
         "joints",
         "bodies",
-        "positions",
-        "orientations",
-        "velocities",
-        "angular_velocities",
         "viewing",
     ],
 }
@@ -1923,6 +1919,10 @@ SETTABLE = {
         "restitution_threshold",
         "sleeping",
         "threads",
+        "positions",
+        "orientations",
+        "velocities",
+        "angular_velocities",
     ],
 }
 

@@ -31,6 +31,7 @@ from ._core import (
     step_many,
 )
 from ._frames import recording_frame
+from ._readonly import ReadOnlyArray
 from .animation import animate
 from .view import stream_command
 from .world2d import Body2D, Recording2D, World2D
@@ -52,6 +53,7 @@ __all__ = [
     "RayHits",
     "RemovedBodyError",
     "SimulationError",
+    "ReadOnlyArray",
     "step_many",
     "__version__",
     "experiments",
@@ -61,7 +63,9 @@ __all__ = [
 ]
 
 # The compiled core hands some of its methods' work to Python (World.animate, World.view,
-# Recording.to_dataframe): lent to it here, so that it never imports this package.
+# Recording.to_dataframe) and its arrays out as ReadOnlyArray: lent to it here, so that it never
+# imports this package.
+_core._lend("ReadOnlyArray", ReadOnlyArray)
 _core._lend("recording_frame", recording_frame)
 _core._lend("animate", animate)
 _core._lend("stream_command", stream_command)

@@ -23,8 +23,10 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._readonly import settable
 
 _DEFAULT_GRAVITY = (0.0, -9.81)
+_STATE_SETTER = "w.{0} = ... (or w.set_state({0}=...))"
 # Areal density (kg/m^2) of a body given neither mass nor density.
 _DEFAULT_DENSITY = 1.0
 
@@ -159,7 +161,7 @@ class Body2D:
     @property
     def position(self) -> np.ndarray:
         """Centre of mass (x, y), m."""
-        return self._body.position[:2]
+        return settable(self._body.position[:2], "b.position = (x, y)")
 
     @position.setter
     def position(self, value: Any) -> None:
@@ -168,7 +170,7 @@ class Body2D:
     @property
     def velocity(self) -> np.ndarray:
         """Velocity of the centre of mass (x, y), m/s."""
-        return self._body.velocity[:2]
+        return settable(self._body.velocity[:2], "b.velocity = (vx, vy)")
 
     @velocity.setter
     def velocity(self, value: Any) -> None:
@@ -387,7 +389,7 @@ class World2D:
     @property
     def gravity(self) -> np.ndarray:
         """Gravitational acceleration (x, y), m/s^2."""
-        return self._world.gravity[:2]
+        return settable(self._world.gravity[:2], "w.gravity = (gx, gy)")
 
     @gravity.setter
     def gravity(self, value: Any) -> None:
@@ -453,22 +455,39 @@ class World2D:
     @property
     def positions(self) -> np.ndarray:
         """Centres of mass, shape (n, 2)."""
-        return self._world.positions[:, :2]
+        return settable(self._world.positions[:, :2], _STATE_SETTER.format("positions"))
+
+    @positions.setter
+    def positions(self, value: Any) -> None:
+        self.set_state(positions=value)
 
     @property
     def angles(self) -> np.ndarray:
         """Angles about z (rad, counter-clockwise, whole turns counted), shape (n,)."""
-        return self._world.angles
+        return settable(self._world.angles, _STATE_SETTER.format("angles"))
+
+    @angles.setter
+    def angles(self, value: Any) -> None:
+        self.set_state(angles=value)
 
     @property
     def velocities(self) -> np.ndarray:
         """Velocities of the centres of mass, shape (n, 2)."""
-        return self._world.velocities[:, :2]
+        return settable(self._world.velocities[:, :2], _STATE_SETTER.format("velocities"))
+
+    @velocities.setter
+    def velocities(self, value: Any) -> None:
+        self.set_state(velocities=value)
 
     @property
     def angular_velocities(self) -> np.ndarray:
         """Spins about z (rad/s), shape (n,)."""
-        return self._world.angular_velocities[:, 2]
+        spins = self._world.angular_velocities[:, 2]
+        return settable(spins, _STATE_SETTER.format("angular_velocities"))
+
+    @angular_velocities.setter
+    def angular_velocities(self, value: Any) -> None:
+        self.set_state(angular_velocities=value)
 
     def set_state(
         self,

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::convert::{
-    array3, array4, float, matrix3, opt_float, quat, string, table, vec3, vec3_or,
+    array3, array4, float, matrix3, opt_float, quat, settable, string, table, vec3, vec3_or,
 };
 use super::errors::{IntoPyResult, RemovedBodyError};
 use super::links::{lasting, PyLoad};
@@ -140,7 +140,10 @@ impl PyBody {
     /// Position of the centre of mass (m).
     #[getter]
     fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(array3(py, self.read(py, |b| b.position)?))
+        Ok(settable(
+            array3(py, self.read(py, |b| b.position)?),
+            "b.position = (x, y, z)",
+        ))
     }
 
     #[setter(position)]
@@ -152,7 +155,10 @@ impl PyBody {
     /// Orientation as a unit quaternion (x, y, z, w); set values are normalised.
     #[getter]
     fn orientation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(array4(py, self.read(py, |b| b.orientation)?))
+        Ok(settable(
+            array4(py, self.read(py, |b| b.orientation)?),
+            "b.orientation = (x, y, z, w)",
+        ))
     }
 
     #[setter(orientation)]
@@ -176,7 +182,10 @@ impl PyBody {
     /// Velocity of the centre of mass (m/s).
     #[getter]
     fn velocity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(array3(py, self.read(py, |b| b.velocity)?))
+        Ok(settable(
+            array3(py, self.read(py, |b| b.velocity)?),
+            "b.velocity = (vx, vy, vz)",
+        ))
     }
 
     #[setter(velocity)]
@@ -188,7 +197,10 @@ impl PyBody {
     /// Angular velocity in the world frame (rad/s).
     #[getter]
     fn angular_velocity<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        Ok(array3(py, self.read(py, |b| b.angular_velocity)?))
+        Ok(settable(
+            array3(py, self.read(py, |b| b.angular_velocity)?),
+            "b.angular_velocity = (wx, wy, wz)",
+        ))
     }
 
     #[setter(angular_velocity)]

@@ -183,34 +183,82 @@ pub fn rows4(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DQua
         .collect())
 }
 
+/// `array`, read-only, as the rigidlab package's ReadOnlyArray. Every array the core hands out
+/// goes through here: a copy that could be written into would silently drop the write.
+pub fn frozen<'py, A: pyo3::type_object::PyTypeCheck>(array: Bound<'py, A>) -> Bound<'py, A> {
+    let py = array.py();
+    let Ok(untyped) = array.as_any().cast::<numpy::PyUntypedArray>() else {
+        return array;
+    };
+    let raw = untyped.as_array_ptr();
+    // SAFETY: the array was made by the caller a moment ago and no Rust borrow of it exists;
+    // clearing the flag is what numpy's own setflags(write=False) does.
+    unsafe {
+        (*numpy::npyffi::_PyArray_GET_ITEM_DATA(raw)).flags &= !numpy::npyffi::NPY_ARRAY_WRITEABLE
+    };
+    let Some(class) = crate::python::hooks::lent_item(py, "ReadOnlyArray") else {
+        return array;
+    };
+    let Ok(class) = class.cast_into::<pyo3::types::PyType>() else {
+        return array;
+    };
+    // SAFETY: a view of a live array as a subtype of ndarray (the lent class is one), with the
+    // array's own dtype (null); numpy returns a new reference or null with an error set. The
+    // C call rather than `array.view(cls)` keeps reading a body's position cheap.
+    let view = unsafe {
+        let ptr = numpy::npyffi::PY_ARRAY_API.PyArray_View(
+            py,
+            raw,
+            std::ptr::null_mut(),
+            class.as_type_ptr(),
+        );
+        Bound::from_owned_ptr_or_err(py, ptr)
+    };
+    match view {
+        Ok(view) => view.cast_into::<A>().unwrap_or(array),
+        Err(_) => array,
+    }
+}
+
+/// A frozen `array` whose write error names `setter`, the way to change what it describes.
+pub fn settable<'py, A>(array: Bound<'py, A>, setter: &str) -> Bound<'py, A> {
+    // A plain ndarray (the package not imported) has no attributes to set: it keeps numpy's
+    // own read-only error.
+    let _ = array.as_any().setattr("_setter", setter);
+    array
+}
+
+/// An array of any element type from a vector, read-only.
+pub fn frozen_vec<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyArray1<T>> {
+    frozen(PyArray1::from_vec(py, v))
+}
+
 pub fn array3<'py>(py: Python<'py>, v: DVec3) -> Bound<'py, PyArray1<f64>> {
-    PyArray1::from_slice(py, &v.to_array())
+    frozen(PyArray1::from_slice(py, &v.to_array()))
 }
 
 pub fn array4<'py>(py: Python<'py>, q: DQuat) -> Bound<'py, PyArray1<f64>> {
-    PyArray1::from_slice(py, &q.to_array())
+    frozen(PyArray1::from_slice(py, &q.to_array()))
 }
 
 pub fn matrix3<'py>(py: Python<'py>, m: crate::math::DMat3) -> Bound<'py, PyArray2<f64>> {
     let t = m.transpose().to_cols_array(); // rows of m, row-major
-    Array2::from_shape_vec((3, 3), t.to_vec())
-        .expect("3x3")
-        .into_pyarray(py)
+    let a = Array2::from_shape_vec((3, 3), t.to_vec()).expect("3x3");
+    frozen(a.into_pyarray(py))
 }
 
 /// An (n, k) array built from a flat row-major buffer, without another copy.
 pub fn table<'py>(py: Python<'py>, data: Vec<f64>, k: usize) -> Bound<'py, PyArray2<f64>> {
     let n = data.len() / k;
-    Array2::from_shape_vec((n, k), data)
-        .expect("row-major buffer")
-        .into_pyarray(py)
+    let a = Array2::from_shape_vec((n, k), data).expect("row-major buffer");
+    frozen(a.into_pyarray(py))
 }
 
 /// An (n, k) array copied from a flat row-major slice (one memcpy).
 pub fn copied<'py>(py: Python<'py>, data: &[f64], k: usize) -> Bound<'py, PyArray2<f64>> {
-    numpy::ndarray::ArrayView2::from_shape((data.len() / k, k), data)
-        .expect("row-major slice")
-        .to_pyarray(py)
+    let a =
+        numpy::ndarray::ArrayView2::from_shape((data.len() / k, k), data).expect("row-major slice");
+    frozen(a.to_pyarray(py))
 }
 
 /// A real number (int, float or numpy scalar); the error names `param`.

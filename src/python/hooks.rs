@@ -29,3 +29,8 @@ pub fn borrowed<'py>(py: Python<'py>, name: &str, what: &str) -> PyResult<Bound<
         ))
     })
 }
+
+/// The object the package lent under `name`, if it did.
+pub fn lent_item<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, PyAny>> {
+    lent(py).get_item(name).ok().flatten()
+}

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::body::PyBody;
+use super::convert::{frozen, frozen_vec};
 use super::world::PyWorld;
 use crate::math::DVec3;
 
@@ -24,7 +25,7 @@ pub(crate) fn vectors<const K: usize>(
     }
     let mut arrays = Vec::with_capacity(K);
     for v in vectors {
-        arrays.push(frozen_array(PyArray1::from_vec(py, v).into_any())?);
+        arrays.push(frozen(PyArray1::from_vec(py, v)).into_any().unbind());
     }
     Ok(arrays.try_into().expect("one array per vector"))
 }
@@ -98,12 +99,6 @@ pub struct PyRayHits {
     bodies: Py<PyList>,
 }
 
-/// `array`, made read-only.
-fn frozen_array(array: Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    array.call_method1("setflags", (false,))?;
-    Ok(array.unbind())
-}
-
 #[pymethods]
 impl PyRayHits {
     /// The hits from their arrays (each with one row per ray) and the bodies hit.
@@ -119,7 +114,7 @@ impl PyRayHits {
         let py = hit.py();
         let np = py.import("numpy")?;
         let array = |a: &Bound<'_, PyAny>, dtype: &str| -> PyResult<Py<PyAny>> {
-            frozen_array(np.call_method1("array", (a, dtype))?)
+            Ok(frozen(np.call_method1("array", (a, dtype))?).unbind())
         };
         let hits = PyRayHits {
             hit: array(hit, "bool")?,
@@ -185,14 +180,14 @@ impl PyRayHits {
         }
         let table = |v: Vec<f64>| -> PyResult<Py<PyAny>> {
             let a = numpy::ndarray::Array2::from_shape_vec((k, 3), v).expect("k rows of 3");
-            frozen_array(a.into_pyarray(py).into_any())
+            Ok(frozen(a.into_pyarray(py)).into_any().unbind())
         };
         Ok(PyRayHits {
-            hit: frozen_array(PyArray1::from_vec(py, hit).into_any())?,
-            distance: frozen_array(PyArray1::from_vec(py, distance).into_any())?,
+            hit: frozen_vec(py, hit).into_any().unbind(),
+            distance: frozen_vec(py, distance).into_any().unbind(),
             point: table(point)?,
             normal: table(normal)?,
-            body_id: frozen_array(PyArray1::from_vec(py, id).into_any())?,
+            body_id: frozen_vec(py, id).into_any().unbind(),
             bodies: PyList::new(py, bodies)?.unbind(),
         })
     }

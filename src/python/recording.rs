@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::table;
+use super::convert::{frozen, table};
 use crate::recorder::{Recording, SharedRecording, ENERGY_TERMS};
 use crate::snapshot::Snapshot;
 use crate::stream::replay::Replay;
@@ -44,10 +44,12 @@ impl PyRecording {
             return Err(not_recorded(name));
         }
         let (t, n) = (rec.len(), rec.body_count());
-        Ok(Array3::from_shape_vec((t, n, k), data.clone())
-            .expect("recorded shape")
-            .into_pyarray(py)
-            .into_any())
+        Ok(frozen(
+            Array3::from_shape_vec((t, n, k), data.clone())
+                .expect("recorded shape")
+                .into_pyarray(py),
+        )
+        .into_any())
     }
 }
 
@@ -62,13 +64,13 @@ impl PyRecording {
     /// Sample times (s), shape (T,).
     #[getter]
     fn time<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, &self.lock().time)
+        frozen(PyArray1::from_slice(py, &self.lock().time))
     }
 
     /// Ids of the recorded bodies, shape (n,).
     #[getter]
     fn body_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        PyArray1::from_slice(py, &self.lock().body_ids)
+        frozen(PyArray1::from_slice(py, &self.lock().body_ids))
     }
 
     /// Steps between samples.
@@ -136,12 +138,9 @@ impl PyRecording {
             ));
         }
         let (t, n) = (rec.len(), rec.body_count());
-        Ok(
-            numpy::ndarray::Array2::from_shape_vec((t, n), rec.angles.clone())
-                .expect("recorded shape")
-                .into_pyarray(py)
-                .into_any(),
-        )
+        let a = numpy::ndarray::Array2::from_shape_vec((t, n), rec.angles.clone())
+            .expect("recorded shape");
+        Ok(frozen(a.into_pyarray(py)).into_any())
     }
 
     /// Orientations (x, y, z, w), shape (T, n, 4).
@@ -178,7 +177,7 @@ impl PyRecording {
         }
         let d = PyDict::new(py);
         for (name, v) in ENERGY_TERMS.iter().zip(&rec.energy) {
-            d.set_item(*name, PyArray1::from_slice(py, v))?;
+            d.set_item(*name, frozen(PyArray1::from_slice(py, v)))?;
         }
         Ok(d)
     }
@@ -210,7 +209,7 @@ impl PyRecording {
         if !rec.quantities.contacts {
             return Err(not_recorded("contacts"));
         }
-        Ok(PyArray1::from_slice(py, &rec.contacts))
+        Ok(frozen(PyArray1::from_slice(py, &rec.contacts)))
     }
 
     /// Everything recorded as a dict of numpy arrays (energy as a nested dict).

@@ -8,8 +8,8 @@ use pyo3::types::PyDict;
 
 use super::body::PyBody;
 use super::convert::{
-    any_rows, array3, boolean, copied, float, int, opt_float, quat, rows3, rows4, string, table,
-    thread_count, values, vec2, vec3, vec3_or,
+    any_rows, array3, boolean, copied, float, frozen_vec, int, opt_float, quat, rows3, rows4,
+    settable, string, table, thread_count, values, vec2, vec3, vec3_or,
 };
 use super::decisions::{not_deciding, step_asking, ContactCallback};
 use super::errors::{in_use, IntoPyResult, RemovedBodyError};
@@ -546,7 +546,10 @@ impl PyWorld {
     /// Gravitational acceleration (m/s^2) as a numpy array.
     #[getter]
     fn gravity<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        array3(py, self.inner.settings().gravity)
+        settable(
+            array3(py, self.inner.settings().gravity),
+            "w.gravity = (gx, gy, gz)",
+        )
     }
 
     #[setter(gravity)]
@@ -1234,8 +1237,8 @@ impl PyWorld {
         let out = PyDict::new(py);
         out.set_item("body", PyBody::new(slf.clone().unbind(), hit.body, id))?;
         out.set_item("distance", hit.t)?;
-        out.set_item("point", PyArray1::from_slice(py, &hit.point.to_array()))?;
-        out.set_item("normal", PyArray1::from_slice(py, &hit.normal.to_array()))?;
+        out.set_item("point", array3(py, hit.point))?;
+        out.set_item("normal", array3(py, hit.normal))?;
         Ok(Some(out))
     }
 
@@ -1731,7 +1734,13 @@ impl PyWorld {
     /// Positions of all bodies' centres of mass, shape (n, 3).
     #[getter]
     fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.state_table(py, |s| &s.x, |b| b.position.to_array())
+        let table = self.state_table(py, |s| &s.x, |b| b.position.to_array());
+        settable(table, "w.positions = ... (or w.set_state(positions=...))")
+    }
+
+    #[setter(positions)]
+    fn set_positions(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(Some(v), None, None, None, None)
     }
 
     /// For a 2D world: every body's angle about z (rad, whole turns counted), shape (n,).
@@ -1744,25 +1753,57 @@ impl PyWorld {
             .iter()
             .map(|b| b.angle)
             .collect();
-        numpy::IntoPyArray::into_pyarray(a, py)
+        settable(
+            frozen_vec(py, a),
+            "w.angles = ... (or w.set_state(angles=...))",
+        )
+    }
+
+    #[setter(angles)]
+    fn set_angles(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(None, None, None, None, Some(v))
     }
 
     /// Orientations of all bodies as quaternions (x, y, z, w), shape (n, 4).
     #[getter]
     fn orientations<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.state_table(py, |s| &s.q, |b| b.orientation.to_array())
+        let table = self.state_table(py, |s| &s.q, |b| b.orientation.to_array());
+        settable(
+            table,
+            "w.orientations = ... (or w.set_state(orientations=...))",
+        )
+    }
+
+    #[setter(orientations)]
+    fn set_orientations(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(None, Some(v), None, None, None)
     }
 
     /// Linear velocities of all bodies, shape (n, 3).
     #[getter]
     fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.state_table(py, |s| &s.v, |b| b.velocity.to_array())
+        let table = self.state_table(py, |s| &s.v, |b| b.velocity.to_array());
+        settable(table, "w.velocities = ... (or w.set_state(velocities=...))")
+    }
+
+    #[setter(velocities)]
+    fn set_velocities(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(None, None, Some(v), None, None)
     }
 
     /// Angular velocities of all bodies (world frame, rad/s), shape (n, 3).
     #[getter]
     fn angular_velocities<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
-        self.state_table(py, |s| &s.w, |b| b.angular_velocity.to_array())
+        let table = self.state_table(py, |s| &s.w, |b| b.angular_velocity.to_array());
+        settable(
+            table,
+            "w.angular_velocities = ... (or w.set_state(angular_velocities=...))",
+        )
+    }
+
+    #[setter(angular_velocities)]
+    fn set_angular_velocities(&mut self, v: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(None, None, None, Some(v), None)
     }
 
     /// Sets any of the whole-world arrays at once (one row per body, in row order).
@@ -1864,12 +1905,12 @@ impl PyWorld {
             }
         }
         let d = PyDict::new(py);
-        d.set_item("body_a", PyArray1::from_vec(py, ia))?;
-        d.set_item("body_b", PyArray1::from_vec(py, ib))?;
+        d.set_item("body_a", frozen_vec(py, ia))?;
+        d.set_item("body_b", frozen_vec(py, ib))?;
         d.set_item("point", table(py, point, 3))?;
         d.set_item("normal", table(py, normal, 3))?;
-        d.set_item("depth", PyArray1::from_vec(py, depth))?;
-        d.set_item("normal_impulse", PyArray1::from_vec(py, jn))?;
+        d.set_item("depth", frozen_vec(py, depth))?;
+        d.set_item("normal_impulse", frozen_vec(py, jn))?;
         d.set_item("tangent_impulse", table(py, jt, 3))?;
         Ok(d)
     }
@@ -1904,15 +1945,15 @@ impl PyWorld {
         )?;
         d.set_item(
             "body_a",
-            PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_a as i64).collect()),
+            frozen_vec(py, ev.events.iter().map(|e| e.body_a as i64).collect()),
         )?;
         d.set_item(
             "body_b",
-            PyArray1::from_vec(py, ev.events.iter().map(|e| e.body_b as i64).collect()),
+            frozen_vec(py, ev.events.iter().map(|e| e.body_b as i64).collect()),
         )?;
         d.set_item(
             "time",
-            PyArray1::from_vec(py, ev.events.iter().map(|e| e.time).collect()),
+            frozen_vec(py, ev.events.iter().map(|e| e.time).collect()),
         )?;
         d.set_item(
             "point",
@@ -1932,11 +1973,11 @@ impl PyWorld {
         )?;
         d.set_item(
             "speed",
-            PyArray1::from_vec(py, ev.events.iter().map(|e| e.speed).collect()),
+            frozen_vec(py, ev.events.iter().map(|e| e.speed).collect()),
         )?;
         d.set_item(
             "impulse",
-            PyArray1::from_vec(py, ev.events.iter().map(|e| e.impulse).collect()),
+            frozen_vec(py, ev.events.iter().map(|e| e.impulse).collect()),
         )?;
         d.set_item("dropped", ev.dropped)?;
         if clear {
