@@ -450,6 +450,17 @@ class World2D:
         """The bodies, in row order (the order of the whole-world arrays)."""
         return [Body2D(b) for b in self._world.bodies]
 
+    def body(self, key: str | int, /) -> Body2D:
+        """The body named `key` (a str) or with the id `key` (an int); `w["ball"]` is the same.
+        KeyError when no live body has it, ValueError when several share the name."""
+        return Body2D(self._world.body(key))
+
+    def __getitem__(self, key: str | int) -> Body2D:
+        return self.body(key)
+
+    def __contains__(self, key: object) -> bool:
+        return (key._body if isinstance(key, Body2D) else key) in self._world
+
     # Whole-world arrays.
 
     @property

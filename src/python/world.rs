@@ -431,6 +431,55 @@ impl PyWorld {
         Self::add(slf, desc)
     }
 
+    /// The handle and id of the body a name (str) or id (int) names.
+    fn lookup(&self, key: &Bound<'_, PyAny>) -> PyResult<(crate::body::BodyHandle, u64)> {
+        let bodies = self.inner.bodies();
+        let rows = || bodies.handles().iter().zip(bodies.bodies());
+        if let Ok(name) = key.cast::<pyo3::types::PyString>() {
+            let name = name.to_cow()?;
+            let name = name.as_ref();
+            let mut found = rows().filter(|(_, b)| b.name.as_deref() == Some(name));
+            return match (found.next(), found.count()) {
+                (Some((h, b)), 0) => Ok((*h, b.id)),
+                (Some(_), more) => Err(PyValueError::new_err(format!(
+                    "key: {} bodies are named '{name}'; look them up by id",
+                    more + 1
+                ))),
+                (None, _) => {
+                    let names: Vec<String> = rows()
+                        .filter_map(|(_, b)| b.name.as_ref().map(|n| format!("'{n}'")))
+                        .take(10)
+                        .collect();
+                    let known = if names.is_empty() {
+                        "no body has a name (give one with name=...)".to_string()
+                    } else {
+                        format!("names include {}", names.join(", "))
+                    };
+                    Err(pyo3::exceptions::PyKeyError::new_err(format!(
+                        "key: no body named '{name}'; {known}"
+                    )))
+                }
+            };
+        }
+        // Ints and numpy's integers (what w.positions' row ids and rec.body_ids hold); a bool is
+        // an int to Python, but never an id.
+        if key.is_instance_of::<pyo3::types::PyBool>() || !key.hasattr("__index__")? {
+            let t = key.get_type().name()?.to_string();
+            return Err(PyTypeError::new_err(format!(
+                "key: a body's name (str) or id (int), got {t}"
+            )));
+        }
+        let id: i128 = key.call_method0("__index__")?.extract()?;
+        rows()
+            .find(|(_, b)| i128::from(b.id) == id)
+            .map(|(h, b)| (*h, b.id))
+            .ok_or_else(|| {
+                pyo3::exceptions::PyKeyError::new_err(format!(
+                    "key: no body with id {id} (removed, or never in this world)"
+                ))
+            })
+    }
+
     /// Body handles of this world as Python Bodies.
     fn handles_to_bodies(
         slf: &Bound<'_, Self>,
@@ -1175,6 +1224,35 @@ impl PyWorld {
 
     fn __len__(&self) -> usize {
         self.inner.bodies().len()
+    }
+
+    /// The body named `key` (a str, the `name=` it was given) or with the id `key` (an int, its
+    /// `id`). `w["ball"]` is the same. Raises KeyError when no live body has that name or id,
+    /// and ValueError when several bodies share the name (look those up by id).
+    #[pyo3(signature = (key, /))]
+    fn body(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<PyBody> {
+        let (handle, id) = slf.borrow().lookup(key)?;
+        Ok(PyBody::new(slf.clone().unbind(), handle, id))
+    }
+
+    /// `w[key]`: the body with that name or id, as `w.body(key)`.
+    fn __getitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<PyBody> {
+        Self::body(slf, key)
+    }
+
+    /// `key in w`: a live body of this world, or a name or id one of its bodies has.
+    fn __contains__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> bool {
+        if let Ok(body) = key.cast::<PyBody>() {
+            let body = body.get();
+            return body.world_is(slf) && body.live_handle(&slf.borrow().inner).is_some();
+        }
+        match slf.borrow().lookup(key) {
+            Ok(_) => true,
+            Err(e) => {
+                !e.is_instance_of::<pyo3::exceptions::PyKeyError>(slf.py())
+                    && !e.is_instance_of::<PyTypeError>(slf.py())
+            }
+        }
     }
 
     /// The bodies in row order (the order of the whole-world arrays).
