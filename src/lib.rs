@@ -8,7 +8,7 @@ pub use rigidlab_core::{
     math, measure, observer, profile, shape, snapshot, speed_caps, world, world_edit, world_links,
     world_query,
 };
-pub use rigidlab_io::{recorder, scene, stream};
+pub use rigidlab_io::{recorder, recording_data, scene, stream};
 
 #[cfg(feature = "viewer")]
 pub mod viewer;

@@ -39,7 +39,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "batch",
         ],
     ),
-    ("files and streams", &["scene", "recorder", "stream"]),
+    (
+        "files and streams",
+        &["scene", "recorder", "recording_data", "stream"],
+    ),
     ("shells", &["python", "viewer"]),
 ];
 

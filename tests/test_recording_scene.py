@@ -248,6 +248,52 @@ def test_recording_to_dataframe():
     assert np.array_equal(df["energy_total"].to_numpy(), rec.energy["total"])
 
 
+def test_recording_to_long_dataframe_has_a_row_per_sample_and_body():
+    pd = pytest.importorskip("pandas")
+    w = rl.World()
+    w.add_plane(name="floor")
+    ball = w.add_sphere(0.1, position=(0, 1, 0), name="ball")
+    box = w.add_box((0.1, 0.1, 0.1), position=(1, 1, 0))
+    rec = w.record(every=3)
+    w.step(30)
+    w.remove(box)  # rows of the long frame are by id: a removal shifts nothing
+    w.step(6)
+    df = rec.to_dataframe(long=True)
+    t = len(rec)
+    assert len(df) == 3 * t
+    assert list(df.columns[:3]) == ["time", "body_id", "body"]
+    assert {"x", "y", "z", "qx", "qw", "vx", "wz"} <= set(df.columns)
+    balls = df[df["body"] == "ball"]
+    assert (balls["body_id"] == ball.id).all() and len(balls) == t
+    np.testing.assert_array_equal(balls["time"].to_numpy(), rec.time)
+    np.testing.assert_array_equal(balls["y"].to_numpy(), rec.positions[:, 1, 1])
+    np.testing.assert_array_equal(balls["vy"].to_numpy(), rec.velocities[:, 1, 1])
+    unnamed = df[df["body_id"] == box.id]
+    assert (unnamed["body"] == f"body {box.id}").all()
+    assert np.isnan(unnamed["x"].to_numpy()[-1])  # removed: NaN, as in the arrays
+    # The tidy frame groups as pandas users expect.
+    top = df.groupby("body", observed=True)["y"].max()
+    assert top["ball"] == pytest.approx(1.0)
+    assert isinstance(df, pd.DataFrame)
+
+
+def test_2d_recording_frames_use_2d_columns():
+    pytest.importorskip("pandas")
+    w = rl.World2D()
+    disc = w.add_circle(0.1, position=(0, 1), angular_velocity=2.0, name="disc")
+    rec = w.record()
+    w.step(5)
+    long = rec.to_dataframe(long=True)
+    assert list(long.columns) == ["time", "body_id", "body", "x", "y", "angle", "vx", "vy", "w"]
+    np.testing.assert_array_equal(long["angle"].to_numpy(), rec.angles[:, 0])
+    np.testing.assert_array_equal(long["w"].to_numpy(), rec.angular_velocities[:, 0])
+    wide = rec.to_dataframe()
+    assert {f"x[{disc.id}]", f"angle[{disc.id}]", "momentum_y", "angular_momentum"} <= set(
+        wide.columns
+    )
+    assert "z[0]" not in wide.columns
+
+
 def test_long_recording_runs_inside_the_engine():
     """10 000 steps of 100 bodies: one call, every sample kept."""
     w = rl.World(gravity=(0, 0, 0))

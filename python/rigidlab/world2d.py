@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._frames import recording_frame
 from ._readonly import settable
 
 _DEFAULT_GRAVITY = (0.0, -9.81)
@@ -141,6 +142,9 @@ class Body2D:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Body2D) and self._body == other._body
+
+    def __reduce__(self) -> tuple[Any, tuple[_core.Body]]:
+        return (Body2D, (self._body,))
 
     def __hash__(self) -> int:
         return hash(self._body)
@@ -276,11 +280,35 @@ class Recording2D:
     def __len__(self) -> int:
         return len(self._rec)
 
+    def __reduce__(self) -> tuple[Any, tuple[_core.Recording]]:
+        return (Recording2D, (self._rec,))
+
+    def to_dataframe(self, *, long: bool = False) -> Any:
+        """A pandas DataFrame: wide, one row per sample (time, energy terms, contacts,
+        momentum_x/_y, angular_momentum, per body "x[3]", "y[3]", "angle[3]", "vx[3]", ...), or
+        long (`long=True`), one row per sample and body (time, body_id, body, x, y, angle, vx,
+        vy, w)."""
+        return recording_frame(self, long=long, planar=True)
+
+    def save_npz(self, path: Any) -> None:
+        """Saves the recording's data as a numpy .npz file (see rigidlab.Recording.save_npz)."""
+        self._rec.save_npz(path)
+
+    @classmethod
+    def load(cls, path: Any) -> Recording2D:
+        """A recording of a 2D world saved with save_npz."""
+        rec = _core.Recording.load(path)
+        if not rec.planar:
+            raise ValueError(
+                "path: a recording of a 3D world; read it with rigidlab.Recording.load"
+            )
+        return cls(rec)
+
     def __repr__(self) -> str:
         return repr(self._rec).replace("Recording", "Recording2D", 1)
 
     def __getattr__(self, name: str) -> Any:
-        if name in {"time", "body_ids", "every", "quantities", "active", "stop", "save",
+        if name in {"time", "body_ids", "body_names", "planar", "every", "quantities", "active", "stop", "save",
                     "energy", "contacts"}:  # fmt: skip
             return getattr(self._rec, name)
         raise AttributeError(f"'Recording2D' object has no attribute '{name}'")
@@ -383,8 +411,10 @@ class World2D:
             f"integrator='{self.integrator}', gravity=({gx}, {gy}))"
         )
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return (World2D.from_json, (self.to_json(),))
+    def __reduce__(self) -> tuple[Any, tuple[_core.World]]:
+        # As the engine world it wraps (which pickles as its scene): bodies, springs, joints and
+        # snapshots pickled alongside refer to that same world and come back into it.
+        return (World2D._wrap, (self._world,))
 
     @property
     def gravity(self) -> np.ndarray:

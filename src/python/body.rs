@@ -107,6 +107,37 @@ impl PyBody {
 
 #[pymethods]
 impl PyBody {
+    /// The body with id `id` of `world`, as a pickle holds it (a removed one stays removed).
+    #[staticmethod]
+    fn _of(world: Bound<'_, PyWorld>, id: u64) -> PyBody {
+        let handle = {
+            let w = world.borrow();
+            let bodies = w.inner.bodies();
+            bodies
+                .handles()
+                .iter()
+                .zip(bodies.bodies())
+                .find(|(_, b)| b.id == id)
+                .map(|(h, _)| *h)
+        };
+        // No slot has this handle: every use of it raises RemovedBodyError.
+        let gone = BodyHandle {
+            index: u32::MAX,
+            generation: u32::MAX,
+        };
+        PyBody::new(world.unbind(), handle.unwrap_or(gone), id)
+    }
+
+    /// Pickles as a reference into its world, which is pickled with it (once, when both are
+    /// in one pickle: a pickled list of bodies and their world comes back as one world).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> super::Reduced<'py, (Py<PyWorld>, u64)> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_of")?,
+            (me.world.clone_ref(slf.py()), me.id),
+        ))
+    }
+
     /// Unique id of the body in its world (never reused).
     #[getter]
     fn id(&self) -> u64 {

@@ -162,6 +162,21 @@ impl PyLoad {
 
 #[pymethods]
 impl PyLoad {
+    /// The load with this handle number in `world`, as a pickle holds it.
+    #[staticmethod]
+    fn _of(world: Bound<'_, PyWorld>, handle: u64) -> PyLoad {
+        PyLoad::new(world.unbind(), LoadHandle(handle))
+    }
+
+    /// Pickles as a reference into its world, which is pickled with it.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> super::Reduced<'py, (Py<PyWorld>, u64)> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_of")?,
+            (me.world.clone_ref(slf.py()), me.handle.0),
+        ))
+    }
+
     /// Whether the load still acts.
     #[getter]
     fn active(&self, py: Python<'_>) -> PyResult<bool> {
@@ -224,6 +239,21 @@ impl PySpring {
 
 #[pymethods]
 impl PySpring {
+    /// The spring with this handle number in `world`, as a pickle holds it.
+    #[staticmethod]
+    fn _of(world: Bound<'_, PyWorld>, handle: u64) -> PySpring {
+        PySpring::new(world.unbind(), SpringHandle(handle))
+    }
+
+    /// Pickles as a reference into its world, which is pickled with it.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> super::Reduced<'py, (Py<PyWorld>, u64)> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_of")?,
+            (me.world.clone_ref(slf.py()), me.handle.0),
+        ))
+    }
+
     /// The body at anchor_a.
     #[getter]
     fn body_a(&self, py: Python<'_>) -> PyResult<PyBody> {
@@ -356,6 +386,21 @@ impl PyJoint {
 
 #[pymethods]
 impl PyJoint {
+    /// The joint with this handle number in `world`, as a pickle holds it.
+    #[staticmethod]
+    fn _of(world: Bound<'_, PyWorld>, handle: u64) -> PyJoint {
+        PyJoint::new(world.unbind(), JointHandle(handle))
+    }
+
+    /// Pickles as a reference into its world, which is pickled with it.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> super::Reduced<'py, (Py<PyWorld>, u64)> {
+        let me = slf.get();
+        Ok((
+            slf.get_type().getattr("_of")?,
+            (me.world.clone_ref(slf.py()), me.handle.0),
+        ))
+    }
+
     /// Whether the two joined bodies collide with each other (default False: a joint's bodies
     /// pass through each other where they meet, as links of a chain do).
     #[getter]

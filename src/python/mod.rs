@@ -15,6 +15,9 @@ mod world;
 
 use pyo3::prelude::*;
 
+/// What a `__reduce__` returns: the callable that rebuilds the object, and its arguments.
+type Reduced<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
+
 /// The compiled core of rigidlab. Import `rigidlab` rather than this module.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -4,13 +4,15 @@
 use std::sync::{Arc, MutexGuard};
 
 use numpy::ndarray::Array3;
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::convert::{frozen, table};
 use crate::recorder::{Recording, SharedRecording, ENERGY_TERMS};
+use crate::recording_data::{RecordingArrays, RecordingHeader, LAYOUT};
+use crate::scene::SceneIo;
 use crate::snapshot::Snapshot;
 use crate::stream::replay::Replay;
 
@@ -51,6 +53,64 @@ impl PyRecording {
         )
         .into_any())
     }
+}
+
+impl PyRecording {
+    /// The header (as a 0-d string array) and every recorded array, by name, with its shape.
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let rec = self.lock();
+        let header = rec.header();
+        let d = PyDict::new(py);
+        let np = py.import("numpy")?;
+        d.set_item("header", np.call_method1("array", (header.to_json(),))?)?;
+        d.set_item("time", PyArray1::from_slice(py, &rec.time))?;
+        let t = rec.len();
+        for (name, _, _) in LAYOUT {
+            if !header.has(name) {
+                continue;
+            }
+            let flat = PyArray1::from_vec(py, rec.array(name));
+            let shape = header.shape(name, t);
+            let mut array = flat.into_any().call_method1("reshape", (shape,))?;
+            if name == "contacts" {
+                array = array.call_method1("astype", ("uint64",))?;
+            }
+            d.set_item(name, array)?;
+        }
+        Ok(d)
+    }
+}
+
+/// `value` as float64 numbers (with `shape`, when given), flat; the errors name `name`.
+fn numbers(
+    np: &Bound<'_, PyModule>,
+    value: &Bound<'_, PyAny>,
+    name: &str,
+    shape: Option<&[usize]>,
+) -> PyResult<Vec<f64>> {
+    let array = np
+        .call_method1("ascontiguousarray", (value, "float64"))
+        .map_err(|e| PyValueError::new_err(format!("{name}: not an array of numbers ({e})")))?;
+    let got: Vec<usize> = array.getattr("shape")?.extract()?;
+    match shape {
+        Some(want) if got != want => {
+            return Err(PyValueError::new_err(format!(
+                "{name}: expected shape {want:?}, got {got:?}"
+            )))
+        }
+        None if got.len() != 1 => {
+            return Err(PyValueError::new_err(format!(
+                "{name}: expected one dimension, got shape {got:?}"
+            )))
+        }
+        _ => {}
+    }
+    let array = array.cast_into::<numpy::PyArrayDyn<f64>>()?;
+    let view = array.readonly();
+    Ok(view
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?
+        .to_vec())
 }
 
 fn not_recorded(name: &str) -> PyErr {
@@ -96,6 +156,23 @@ impl PyRecording {
         .into_iter()
         .filter_map(|(n, on)| on.then_some(n))
         .collect()
+    }
+
+    /// The recorded bodies' names (None for a body without one), in the order of body_ids.
+    #[getter]
+    fn body_names(&self) -> Vec<Option<String>> {
+        self.lock()
+            .start
+            .bodies
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    }
+
+    /// Whether this is a recording of a 2D world.
+    #[getter]
+    fn planar(&self) -> bool {
+        self.lock().start.settings.planar
     }
 
     /// Whether the recording is still filling.
@@ -223,11 +300,140 @@ impl PyRecording {
         Ok(d)
     }
 
-    /// A pandas DataFrame with one row per sample (needs pandas): time, the energy terms,
-    /// contacts, momentum and angular momentum components, and per body columns such as
-    /// "x[3]" or "vy[3]" named by body id.
-    fn to_dataframe<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        super::hooks::borrowed(slf.py(), "recording_frame", "Recording.to_dataframe")?.call1((slf,))
+    /// A pandas DataFrame (needs pandas). Wide (the default): one row per sample with time,
+    /// the energy terms, contacts, momentum and angular momentum components, and per body
+    /// columns such as "x[3]" or "vy[3]" named by body id. Long (`long=True`), the tidy form
+    /// for grouping and plotting: one row per sample and body, with columns time, body_id,
+    /// body (its name) and the recorded per-body quantities (x, y, z, qx, ..., vx, ..., wx, ...).
+    #[pyo3(signature = (*, long=false))]
+    fn to_dataframe<'py>(slf: &Bound<'py, Self>, long: bool) -> PyResult<Bound<'py, PyAny>> {
+        let frame = super::hooks::borrowed(slf.py(), "recording_frame", "Recording.to_dataframe")?;
+        let kwargs = PyDict::new(slf.py());
+        kwargs.set_item("long", long)?;
+        frame.call((slf,), Some(&kwargs))
+    }
+
+    /// Saves the recording's data as a numpy .npz file (compressed): its arrays under their
+    /// names (time, positions, ...; energy as (T, 6) with its terms in the header) and a JSON
+    /// header (what was recorded, the bodies, the world when it began). Read it back with
+    /// Recording.load, or with numpy.load.
+    fn save_npz(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = path.py();
+        let target = super::convert::path(path, "path")?;
+        let arrays = self.arrays(py)?;
+        py.import("numpy")?
+            .getattr("savez_compressed")?
+            .call((target.clone(),), Some(&arrays))
+            .map_err(|e| {
+                PyOSError::new_err(format!("path: cannot write {}: {e}", target.display()))
+            })?;
+        Ok(())
+    }
+
+    /// A recording saved with save_npz. The header and every array's shape are checked: a
+    /// corrupt or foreign file raises ValueError naming what is wrong.
+    #[staticmethod]
+    fn load(path: &Bound<'_, PyAny>) -> PyResult<PyRecording> {
+        let py = path.py();
+        let source = super::convert::path(path, "path")?;
+        if !source.is_file() {
+            return Err(PyOSError::new_err(format!(
+                "path: no such file {}",
+                source.display()
+            )));
+        }
+        let np = py.import("numpy")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("allow_pickle", false)?;
+        let file = np
+            .call_method("load", (source.clone(),), Some(&kwargs))
+            .map_err(|e| {
+                PyValueError::new_err(format!(
+                    "path: {} is not a recording saved by save_npz ({e})",
+                    source.display()
+                ))
+            })?;
+        let arrays = PyDict::new(py);
+        let read = || -> PyResult<()> {
+            for key in file.getattr("files")?.try_iter()? {
+                let key = key?;
+                arrays.set_item(&key, file.get_item(&key)?)?;
+            }
+            Ok(())
+        };
+        let outcome = read();
+        let _ = file.call_method0("close");
+        outcome.map_err(|e| {
+            PyValueError::new_err(format!(
+                "path: {} is not a recording saved by save_npz ({e})",
+                source.display()
+            ))
+        })?;
+        Self::_from_arrays(&arrays)
+            .map_err(|e| PyValueError::new_err(format!("{}: {}", source.display(), e.value(py))))
+    }
+
+    /// The recording from the arrays of save_npz (a dict-like of name to array).
+    #[staticmethod]
+    fn _from_arrays(arrays: &Bound<'_, PyAny>) -> PyResult<PyRecording> {
+        let py = arrays.py();
+        let np = py.import("numpy")?;
+        let get = |name: &str| -> PyResult<Bound<'_, PyAny>> {
+            arrays.get_item(name).map_err(|_| {
+                PyValueError::new_err(format!("{name}: missing from the recording's arrays"))
+            })
+        };
+        let header = get("header")?;
+        let header: String = np
+            .call_method1("asarray", (header,))?
+            .call_method0("item")?
+            .extract()
+            .map_err(|_| PyValueError::new_err("header: expected JSON text"))?;
+        let header = RecordingHeader::from_json(&header).map_err(PyValueError::new_err)?;
+        let time: Vec<f64> = numbers(&np, &get("time")?, "time", None)?;
+        let t = time.len();
+        let mut data = RecordingArrays {
+            time,
+            ..RecordingArrays::default()
+        };
+        for (name, _, _) in LAYOUT {
+            if !header.has(name) {
+                continue;
+            }
+            let shape = header.shape(name, t);
+            let value = get(name)?;
+            if name == "contacts" {
+                let v: Vec<f64> = numbers(&np, &value, name, Some(&shape))?;
+                if v.iter()
+                    .any(|c| *c < 0.0 || c.fract() != 0.0 || !c.is_finite())
+                {
+                    return Err(PyValueError::new_err(
+                        "contacts: must be counts (whole numbers, not negative)",
+                    ));
+                }
+                data.contacts = v.iter().map(|&c| c as u64).collect();
+                continue;
+            }
+            let v = numbers(&np, &value, name, Some(&shape))?;
+            *match name {
+                "positions" => &mut data.positions,
+                "orientations" => &mut data.orientations,
+                "angles" => &mut data.angles,
+                "velocities" => &mut data.velocities,
+                "angular_velocities" => &mut data.angular_velocities,
+                "energy" => &mut data.energy,
+                "momentum" => &mut data.momentum,
+                _ => &mut data.angular_momentum,
+            } = v;
+        }
+        let rec = Recording::from_data(header, data).map_err(PyValueError::new_err)?;
+        Ok(PyRecording::new(Arc::new(std::sync::Mutex::new(rec))))
+    }
+
+    /// Pickles as its data (a recording still filling pickles what it holds so far, stopped).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> super::Reduced<'py, (Bound<'py, PyDict>,)> {
+        let from_arrays = slf.get_type().getattr("_from_arrays")?;
+        Ok((from_arrays, (slf.get().arrays(slf.py())?,)))
     }
 
     fn __len__(&self) -> usize {
@@ -250,11 +456,34 @@ impl PyRecording {
 #[pyclass(name = "Snapshot", module = "rigidlab", frozen)]
 pub struct PySnapshot {
     pub(crate) inner: Arc<Snapshot>,
-    pub(crate) world_id: usize,
+    /// The world it was taken of: the only one it can be restored into.
+    pub(crate) world: Py<super::world::PyWorld>,
 }
 
 #[pymethods]
 impl PySnapshot {
+    /// The snapshot a pickle holds, of `world` (unpickled with it): the state as scene JSON.
+    #[staticmethod]
+    fn _of(world: Bound<'_, super::world::PyWorld>, text: &str) -> PyResult<PySnapshot> {
+        let state = crate::world::World::from_json(text)
+            .map_err(|e| PyValueError::new_err(format!("text: not a snapshot's scene ({e})")))?;
+        Ok(PySnapshot {
+            inner: Arc::new(state.snapshot()),
+            world: world.unbind(),
+        })
+    }
+
+    /// Pickles with its world (pickled once, when both are in one pickle), so an unpickled
+    /// snapshot restores into the unpickled world.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> super::Reduced<'py, (Py<super::world::PyWorld>, String)> {
+        let of = slf.get_type().getattr("_of")?;
+        let snap = slf.get();
+        let text = snap.inner.to_world().to_json_compact();
+        Ok((of, (snap.world.clone_ref(slf.py()), text)))
+    }
+
     /// Simulated time of the snapshot (s).
     #[getter]
     fn time(&self) -> f64 {

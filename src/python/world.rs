@@ -2172,7 +2172,7 @@ impl PyWorld {
     fn snapshot(slf: &Bound<'_, Self>) -> PySnapshot {
         PySnapshot {
             inner: std::sync::Arc::new(slf.borrow().inner.snapshot()),
-            world_id: slf.as_ptr() as usize,
+            world: slf.clone().unbind(),
         }
     }
 
@@ -2183,7 +2183,7 @@ impl PyWorld {
             PyTypeError::new_err("snapshot: expected a rigidlab.Snapshot from World.snapshot()")
         })?;
         let snap = snap.get();
-        if snap.world_id != slf.as_ptr() as usize {
+        if !snap.world.bind(slf.py()).is(slf) {
             return Err(PyValueError::new_err("snapshot: taken from another World"));
         }
         slf.borrow_mut().inner.restore(&snap.inner);

@@ -23,6 +23,14 @@ impl Snapshot {
     pub fn body_count(&self) -> usize {
         self.state.bodies.len()
     }
+
+    /// A new world in the snapshot's state (to write a snapshot out as a scene).
+    pub fn to_world(&self) -> World {
+        let mut w = World::from_state(self.state.clone())
+            .expect("a snapshot holds the state of a world, which passed every check");
+        w.restore(self);
+        w
+    }
 }
 
 impl World {

@@ -9,5 +9,6 @@ use rigidlab_core::{
 };
 
 pub mod recorder;
+pub mod recording_data;
 pub mod scene;
 pub mod stream;

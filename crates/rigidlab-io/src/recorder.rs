@@ -197,6 +197,45 @@ impl StepObserver for Recording {
 pub type SharedRecording = Arc<Mutex<Recording>>;
 
 impl Recording {
+    /// A finished recording from its parts (read back by recording_data.rs, which checks
+    /// them): per-body arrays positions, orientations, angles, velocities, angular velocities;
+    /// the energy terms; momentum and angular momentum.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn finished(
+        every: u64,
+        quantities: Quantities,
+        body_ids: Vec<u64>,
+        (start, start_revision): (Box<crate::scene::SceneFile>, u64),
+        time: Vec<f64>,
+        per_body: [Vec<f64>; 5],
+        energy: [Vec<f64>; 6],
+        totals: [Vec<f64>; 2],
+        contacts: Vec<u64>,
+    ) -> Recording {
+        let [positions, orientations, angles, velocities, angular_velocities] = per_body;
+        let [momentum, angular_momentum] = totals;
+        Recording {
+            every,
+            quantities,
+            body_ids,
+            start,
+            start_revision,
+            handles: Vec::new(),
+            steps_since_sample: 0,
+            active: false,
+            time,
+            positions,
+            orientations,
+            angles,
+            velocities,
+            angular_velocities,
+            energy,
+            momentum,
+            angular_momentum,
+            contacts,
+        }
+    }
+
     /// Starts recording `quantities` of `world` now and every `every` steps; the returned
     /// recording fills while the world steps, until stopped (`active = false`) or dropped by
     /// its reader.
