@@ -1218,3 +1218,47 @@ def test_animate_draws_the_run_and_advances_the_world(tmp_path):
             w.animate(0.1, **bad)
     with pytest.raises(ValueError, match="seconds"):
         w.animate(-1)
+
+
+def test_position_places_a_wedge_by_its_corner_or_its_centroid():
+    length, height, width = 1.2, 0.6, 0.4
+    w = rl.World(gravity=(0, 0, 0))
+    tilt = rl.Rotation.from_axis_angle((0, 1, 0), 0.7)
+    p = np.array([2.0, 1.0, -3.0])
+    corner = w.add_wedge(length, height, width, position=p, orientation=tilt)
+    # A right triangle's centroid is a third of the way along each leg.
+    np.testing.assert_allclose(
+        corner.position, p + tilt.apply((length / 3, height / 3, 0)), rtol=0, atol=1e-12
+    )
+    centred = w.add_wedge(length, height, width, position=p, orientation=tilt, anchor="centroid")
+    np.testing.assert_allclose(centred.position, p, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["convex", "prism", "polygon"])
+def test_anchor_is_one_rule_for_bodies_made_from_points(kind):
+    p = (0.5, 2.0, 0.0)
+    outline = [(0, 0), (1, 0), (1, 0.5), (0, 1)]
+    if kind == "polygon":
+        w = rl.World2D(gravity=(0, 0))
+        make = lambda **kw: w.add_polygon(outline, **kw)  # noqa: E731
+        p = p[:2]
+    else:
+        w = rl.World(gravity=(0, 0, 0))
+        if kind == "convex":
+            pts = [(x, y, z) for x, y in outline for z in (0.0, 0.3)]
+            make = lambda **kw: w.add_convex(pts, **kw)  # noqa: E731
+        else:
+            make = lambda **kw: w.add_prism(outline, 0.3, **kw)  # noqa: E731
+    at_origin = make(position=p)
+    default = make(position=p, anchor="origin")
+    at_centroid = make(position=p, anchor="centroid")
+    np.testing.assert_array_equal(default.position, at_origin.position)
+    np.testing.assert_allclose(at_centroid.position, p, rtol=0, atol=1e-12)
+    offset = np.asarray(at_origin.position) - np.asarray(p)
+    assert np.linalg.norm(offset) > 0.1  # the two rules differ by the centroid's offset
+    n = len(w)
+    with pytest.raises(ValueError, match="anchor: expected 'origin' or 'centroid', got 'middle'"):
+        make(position=p, anchor="middle")
+    with pytest.raises(TypeError, match="anchor"):
+        make(position=p, anchor=1)
+    assert len(w) == n

@@ -9,7 +9,8 @@ Build a world of bodies, run it, and read every quantity back as numpy arrays::
     w.run(2.0)
     print(ball.position, w.energy()["total"])
 
-SI units throughout, y up, quaternions (x, y, z, w).
+SI units throughout, y up, quaternions (x, y, z, w), scalar last; rigidlab.Rotation makes
+orientations from axis-angle, Euler angles, matrices or scalar-first quaternions.
 """
 
 from . import _core, experiments, plot, presets, presets2d
@@ -33,6 +34,7 @@ from ._core import (
 from ._frames import recording_frame
 from ._readonly import ReadOnlyArray
 from .animation import animate
+from .rotation import Rotation
 from .view import stream_command
 from .world2d import Body2D, Recording2D, World2D
 
@@ -54,6 +56,7 @@ __all__ = [
     "RemovedBodyError",
     "SimulationError",
     "ReadOnlyArray",
+    "Rotation",
     "step_many",
     "__version__",
     "experiments",

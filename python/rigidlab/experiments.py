@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._core import Body, World
+from .presets import axis_angle
 
 __all__ = [
     "bouncing_balls",
@@ -156,12 +157,6 @@ def restitution_lab(
     return result
 
 
-def _axis_angle(axis, angle: float) -> np.ndarray:
-    a = np.asarray(axis, dtype=float)
-    a = a / np.linalg.norm(a)
-    return np.concatenate([a * np.sin(angle / 2.0), [np.cos(angle / 2.0)]])
-
-
 def incline(
     angle_deg: float,
     mu_s: float = 0.5,
@@ -186,7 +181,7 @@ def incline(
     w.add_box(
         (20.0, 0.5, 2.0),
         position=tuple(-0.5 * n),
-        orientation=_axis_angle((0, 0, 1), -th),
+        orientation=axis_angle((0, 0, 1), -th),
         kind="static",
         name="ramp",
     )
@@ -194,7 +189,7 @@ def incline(
         b = w.add_box(
             (size,) * 3,
             position=tuple(size * n),
-            orientation=_axis_angle((0, 0, 1), -th),
+            orientation=axis_angle((0, 0, 1), -th),
             mass=1.0,
             friction=mu_k,
             static_friction=mu_s,
@@ -363,7 +358,7 @@ def spinning_top(
     a, h = half_width, half_length
     th = np.radians(tilt_deg)
     axis = np.array([np.sin(th), np.cos(th), 0.0])
-    q = _axis_angle((0, 0, 1), -th)
+    q = axis_angle((0, 0, 1), -th)
     top = w.add_box((a, h, a), mass=m, position=tuple(arm * axis), orientation=q, name="top")
     w.add_ball_joint(top, None, anchor=(0.0, 0.0, 0.0))
     g = float(-w.gravity[1])
@@ -477,7 +472,7 @@ def photogate(
         y = np.array([0.0, 1.0, 0.0])
         axis = np.cross(y, n)
         angle = float(np.arctan2(np.linalg.norm(axis), y @ n))
-        q = _axis_angle(axis if np.linalg.norm(axis) > 1e-12 else (1.0, 0.0, 0.0), angle)
+        q = axis_angle(axis if np.linalg.norm(axis) > 1e-12 else (1.0, 0.0, 0.0), angle)
         sensor = world.add_box(
             (width / 2, thickness / 2, width / 2),
             kind="static",

@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 
 from ._core import Body, World
+from .rotation import Rotation
 
 __all__ = [
     "FEATURE_PAIRS",
@@ -47,31 +48,9 @@ FEATURE_PAIRS = (
 
 
 def axis_angle(axis: Sequence[float], angle: float) -> np.ndarray:
-    """The quaternion (x, y, z, w) of a rotation by `angle` (rad) about `axis`."""
-    a = np.asarray(axis, dtype=float)
-    a = a / np.linalg.norm(a)
-    return np.concatenate([a * np.sin(angle / 2.0), [np.cos(angle / 2.0)]])
-
-
-def _arc(u: Sequence[float], v: Sequence[float]) -> np.ndarray:
-    """The shortest rotation taking direction u to direction v, as a quaternion."""
-    u = np.asarray(u, float) / np.linalg.norm(u)
-    v = np.asarray(v, float) / np.linalg.norm(v)
-    q = np.concatenate([np.cross(u, v), [1.0 + np.dot(u, v)]])
-    return q / np.linalg.norm(q)
-
-
-def _mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Quaternion product a b (apply b, then a)."""
-    (ax, ay, az, aw), (bx, by, bz, bw) = a, b
-    return np.array(
-        [
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-            aw * bw - ax * bx - ay * by - az * bz,
-        ]
-    )
+    """The quaternion (x, y, z, w) of a rotation by `angle` (rad) about `axis`
+    (rigidlab.Rotation.from_axis_angle(axis, angle).as_quat())."""
+    return Rotation.from_axis_angle(axis, angle).as_quat()
 
 
 def feature_pair(
@@ -91,19 +70,19 @@ def feature_pair(
         if kind in ("vertex-edge", "vertex-face", "edge-face")
         else kind.split("-")
     )
-    identity = np.array([0.0, 0.0, 0.0, 1.0])
+    identity = Rotation.identity()
     up_feature = {
         "face": (identity, size),
-        "edge": (axis_angle((0, 0, 1), np.pi / 4), size * np.sqrt(2.0)),
-        "vertex": (_arc((1, 1, 1), (0, 1, 0)), size * np.sqrt(3.0)),
+        "edge": (Rotation.from_axis_angle((0, 0, 1), np.pi / 4), size * np.sqrt(2.0)),
+        "vertex": (Rotation.align((1, 1, 1), (0, 1, 0)), size * np.sqrt(3.0)),
     }
     down_feature = {
         "face": (identity, size),
         # An edge along x, crossing a lower edge (along z) at right angles.
-        "edge": (axis_angle((1, 0, 0), np.pi / 4), size * np.sqrt(2.0)),
+        "edge": (Rotation.from_axis_angle((1, 0, 0), np.pi / 4), size * np.sqrt(2.0)),
         # A corner down, turned about y so no face is parallel to one below.
         "vertex": (
-            _mul(axis_angle((0, 1, 0), 0.4), _arc((1, 1, 1), (0, -1, 0))),
+            Rotation.from_axis_angle((0, 1, 0), 0.4) * Rotation.align((1, 1, 1), (0, -1, 0)),
             size * np.sqrt(3.0),
         ),
     }
@@ -112,7 +91,7 @@ def feature_pair(
     if high != "face":
         # Tipped by 3 degrees, so that after the first touch it falls over instead of
         # balancing on its edge or corner.
-        q_high = _mul(axis_angle((1, 0, 2), np.radians(3.0)), q_high)
+        q_high = Rotation.from_axis_angle((1, 0, 2), 3.0, degrees=True) * q_high
     w = World()
     w.add_plane(name="floor")
     lower_y = top if low != "face" else size

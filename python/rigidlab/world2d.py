@@ -442,10 +442,11 @@ class World2D:
     def add_polygon(self, points: Any, **kwargs: Any) -> Body2D:
         """Adds the convex polygon with corners `points` ((m, 2), in order round it, either way).
 
-        The points are in the body frame, whose origin is placed at `position` (default: the
-        world origin, so points given in world coordinates stay where they are); the body's
-        position is then the polygon's centroid. A corner on the line between its neighbours
-        is dropped; an outline that is not convex, crosses itself or has no area is refused.
+        `position` places the origin of the points' frame (``anchor="origin"``, the default:
+        points given in world coordinates with no position stay where they are), or their
+        centroid (``anchor="centroid"``); either way ``b.position`` reads the centroid. A
+        corner on the line between its neighbours is dropped; an outline that is not convex,
+        crosses itself or has no area is refused.
         """
         return Body2D(self._world._add_polygon(points, **_body_keywords(kwargs)))
 

@@ -100,8 +100,48 @@ pub fn vec3_or(obj: Option<&Bound<'_, PyAny>>, param: &str, default: DVec3) -> P
     }
 }
 
-/// A quaternion (x, y, z, w), scalar last; not normalised here.
+/// An orientation: a quaternion (x, y, z, w), scalar last (not normalised here); a rotation
+/// object with `as_quat()` in that order (rigidlab.Rotation, scipy's Rotation); or a 3x3
+/// rotation matrix.
 pub fn quat(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DQuat> {
+    if !obj.is_instance_of::<pyo3::types::PyString>() && obj.hasattr("as_quat")? {
+        let q = obj.call_method0("as_quat").map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{param}: as_quat() of {} failed: {e}",
+                describe(obj)
+            ))
+        })?;
+        return quaternion(&q, param);
+    }
+    let a = as_array(
+        obj,
+        param,
+        "4 numbers (x, y, z, w) or a 3x3 rotation matrix",
+    )?;
+    if a.shape() == [3, 3] {
+        let m = a.as_array();
+        let cols = [0, 1, 2].map(|j| DVec3::new(m[[0, j]], m[[1, j]], m[[2, j]]));
+        let r = crate::math::DMat3::from_cols(cols[0], cols[1], cols[2]);
+        let off = (r.transpose() * r - crate::math::DMat3::IDENTITY)
+            .to_cols_array()
+            .iter()
+            .fold(0.0_f64, |worst, x| worst.max(x.abs()));
+        // A matrix rounded to 6 or more digits, as printed or typed, still reads as the
+        // rotation it stands for; further off, it is not a rotation.
+        if !r.is_finite() || off > 1e-6 || r.determinant() < 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "{param}: a 3x3 matrix must be a rotation (orthonormal columns, determinant +1)"
+            )));
+        }
+        return Ok(DQuat::from_mat3(&r));
+    }
+    let q = quaternion(obj, param)?;
+    warn_if_scalar_first(obj.py(), q, param)?;
+    Ok(q)
+}
+
+/// 4 numbers (x, y, z, w).
+fn quaternion(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DQuat> {
     let a = as_array(obj, param, "4 numbers (x, y, z, w)")?;
     if a.shape() != [4] {
         return Err(PyValueError::new_err(format!(
@@ -111,6 +151,25 @@ pub fn quat(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<DQuat> {
     }
     let v = a.as_array();
     Ok(DQuat::from_xyzw(v[0], v[1], v[2], v[3]))
+}
+
+/// (1, 0, 0, 0) is the identity written scalar first, (w, x, y, z), as MuJoCo and Eigen write
+/// it; read as (x, y, z, w) it is a half turn about x. Both are meant, so it is accepted, but
+/// not silently.
+fn warn_if_scalar_first(py: Python<'_>, q: DQuat, param: &str) -> PyResult<()> {
+    if q.x.abs() == 1.0 && q.y == 0.0 && q.z == 0.0 && q.w == 0.0 {
+        let message = format!(
+            "{param}: ({}, 0, 0, 0) is a half turn about x in rigidlab's (x, y, z, w) order; the \
+             identity is (0, 0, 0, 1). Pass rigidlab.Rotation.from_axis_angle((1, 0, 0), pi) to \
+             mean the half turn without this warning, or Rotation.from_quat(q, scalar_first=True) \
+             for a (w, x, y, z) quaternion",
+            q.x
+        );
+        let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+        let message = std::ffi::CString::new(message).expect("no NUL in the message");
+        PyErr::warn(py, &category, &message, 2)?;
+    }
+    Ok(())
 }
 
 /// Rows of an (n, k) array, checked against the expected row count.
@@ -177,6 +236,14 @@ pub fn rows3(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DVec
 }
 
 pub fn rows4(obj: &Bound<'_, PyAny>, param: &str, n: usize) -> PyResult<Vec<DQuat>> {
+    // A stack of n rotations (scipy's Rotation) gives its quaternions, scalar last.
+    let quats;
+    let obj = if obj.hasattr("as_quat")? {
+        quats = obj.call_method0("as_quat")?;
+        &quats
+    } else {
+        obj
+    };
     Ok(rows(obj, param, n, 4)?
         .chunks_exact(4)
         .map(|c| DQuat::from_xyzw(c[0], c[1], c[2], c[3]))

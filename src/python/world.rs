@@ -95,6 +95,27 @@ fn not_none<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, 
 
 /// Reads the keyword arguments of an add_* method into a body description.
 /// `base` holds the defaults the keywords override.
+/// Where `position` puts a hull or polygon made from points (the `anchor` keyword, taken out of
+/// `kwargs`): the origin of the points' frame ("origin", the default), or their centroid
+/// ("centroid"), which is also what `b.position` reads back.
+fn centroid_anchor(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<bool> {
+    let Some(kw) = kwargs else { return Ok(false) };
+    let Some(anchor) = kw.get_item("anchor")? else {
+        return Ok(false);
+    };
+    kw.del_item("anchor")?;
+    if anchor.is_none() {
+        return Ok(false);
+    }
+    match string(&anchor, "anchor")?.as_str() {
+        "origin" => Ok(false),
+        "centroid" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "anchor: expected 'origin' or 'centroid', got '{other}'"
+        ))),
+    }
+}
+
 fn body_desc(
     func: &str,
     base: BodyDesc,
@@ -426,8 +447,11 @@ impl PyWorld {
                 (_, e) => e,
             })
             .py()?;
+        let at_centroid = centroid_anchor(kwargs)?;
         let mut desc = body_desc(func, BodyDesc::new(shape), kwargs, true)?;
-        desc.place_frame_origin(centroid);
+        if !at_centroid {
+            desc.place_frame_origin(centroid);
+        }
         Self::add(slf, desc)
     }
 
@@ -770,11 +794,13 @@ impl PyWorld {
 
     /// Adds the convex hull of `points` (an (m, 3) array, m >= 4, not all in one plane).
     ///
-    /// The points are in the body frame, whose origin is placed at `position` (default: the
-    /// world origin, so points given in world coordinates stay where they are). The body's
-    /// position is then its centre of mass: `b.position` reads the hull's centroid. Mass,
-    /// centroid and inertia come from splitting the hull into tetrahedra (uniform density).
-    /// Takes the same keywords as add_sphere.
+    /// Where it goes, one rule for every body made from points (add_convex, add_wedge,
+    /// add_prism, and World2D.add_polygon): `position` places the origin of the points' frame
+    /// (`anchor="origin"`, the default: points given in world coordinates with no position
+    /// stay where they are), or their centroid (`anchor="centroid"`). Either way the body's
+    /// position is its centre of mass: `b.position` reads the centroid. Mass, centroid and
+    /// inertia come from splitting the hull into tetrahedra (uniform density). Other
+    /// keywords as add_sphere.
     #[pyo3(signature = (points, **kwargs))]
     fn add_convex(
         slf: &Bound<'_, Self>,
@@ -795,7 +821,8 @@ impl PyWorld {
     /// y), extruded by `width` along z. The slope rises towards -x at atan(height / length).
     ///
     /// `position` places the corner under the high end, on the bottom face at mid-width (the
-    /// origin of the body frame); `b.position` reads the centroid. Keywords as add_convex.
+    /// origin of the body frame), or with `anchor="centroid"` the centroid; `b.position` reads
+    /// the centroid. Keywords as add_convex.
     #[pyo3(signature = (length, height, width, **kwargs))]
     fn add_wedge(
         slf: &Bound<'_, Self>,
@@ -816,8 +843,9 @@ impl PyWorld {
     }
 
     /// Adds a prism: a convex polygon in the body's x-y plane (a (k, 2) array) extruded along
-    /// z by `depth`, centred on z = 0. `position` places the polygon's origin; `b.position`
-    /// reads the centroid. Keywords as add_convex.
+    /// z by `depth`, centred on z = 0. `position` places the polygon's origin, or with
+    /// `anchor="centroid"` the centroid; `b.position` reads the centroid. Keywords as
+    /// add_convex.
     #[pyo3(signature = (polygon, depth, **kwargs))]
     fn add_prism(
         slf: &Bound<'_, Self>,
@@ -888,13 +916,16 @@ impl PyWorld {
     ) -> PyResult<PyBody> {
         let (polygon, centroid) =
             crate::shape::Polygon::convex(&points2(points, "points")?).py()?;
+        let at_centroid = centroid_anchor(kwargs)?;
         let mut desc = body_desc(
             "add_polygon",
             BodyDesc::new(Shape::polygon(polygon)),
             kwargs,
             true,
         )?;
-        desc.place_frame_origin(centroid.extend(0.0));
+        if !at_centroid {
+            desc.place_frame_origin(centroid.extend(0.0));
+        }
         Self::add(slf, desc)
     }
 
