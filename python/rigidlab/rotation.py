@@ -107,7 +107,9 @@ class Rotation:
         return cls(np.concatenate([a * math.sin(t / 2.0), [math.cos(t / 2.0)]]))
 
     @classmethod
-    def from_rotvec(cls, rotvec: Sequence[float] | npt.ArrayLike, *, degrees: bool = False) -> Rotation:
+    def from_rotvec(
+        cls, rotvec: Sequence[float] | npt.ArrayLike, *, degrees: bool = False
+    ) -> Rotation:
         """From a rotation vector: its direction the axis, its length the angle."""
         v = np.asarray(rotvec, dtype=float)
         if v.shape != (3,) or not np.isfinite(v).all():
