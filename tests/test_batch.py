@@ -1,5 +1,7 @@
 """rl.step_many: many independent worlds stepped in parallel, each exactly as if alone."""
 
+import os
+
 import numpy as np
 import pytest
 import rigidlab as rl
@@ -105,3 +107,16 @@ def test_bad_input_names_the_parameter_and_leaves_worlds_unchanged(args, kwargs,
         rl.step_many(first, *args[1:], **kwargs)
     assert np.array_equal(state(a), before[0]) and np.array_equal(state(b), before[1])
     assert a.time == 0.0 and b.time == 0.0
+
+
+def test_step_many_reuses_its_threads_across_calls():
+    # A pool per call would start (and leak) threads on every call of a sweep's loop.
+    worlds = [rl.World() for _ in range(6)]
+    for w in worlds:
+        w.add_sphere(0.1)
+    tasks = lambda: len(os.listdir("/proc/self/task"))  # noqa: E731
+    rl.step_many(worlds, 2, threads=3)
+    before = tasks()
+    for _ in range(20):
+        rl.step_many(worlds, 2, threads=3)
+    assert tasks() == before

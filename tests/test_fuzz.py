@@ -1131,6 +1131,19 @@ def body_targets(ctx):
     return ctx.bodies + [ctx.gone, ctx.foreign]
 
 
+def dynamic_targets(ctx):
+    """The bodies forces may be applied to (a static or kinematic body refuses them), with the
+    removed and foreign ones whose errors are checked."""
+
+    def dynamic(b):
+        try:
+            return b.kind == "dynamic"
+        except IndexError:
+            return True
+
+    return [b for b in ctx.bodies if dynamic(b)] + [ctx.gone, ctx.foreign]
+
+
 def spring_targets(ctx):
     return [ctx.spring, ctx.dead_spring]
 
@@ -1690,7 +1703,7 @@ def specs():
             "body.apply_force",
             "method",
             attr="apply_force",
-            targets=body_targets,
+            targets=dynamic_targets,
             examples=100,
             params=[
                 P("force", v(lambda: vec(-100, 100)), h_vec, True),
@@ -1715,7 +1728,7 @@ def specs():
             "body.apply_torque",
             "method",
             attr="apply_torque",
-            targets=body_targets,
+            targets=dynamic_targets,
             params=[
                 P("torque", v(lambda: vec(-100, 100)), h_vec, True),
                 P(
@@ -1729,7 +1742,7 @@ def specs():
             "body.apply_impulse",
             "method",
             attr="apply_impulse",
-            targets=body_targets,
+            targets=dynamic_targets,
             params=[
                 P("impulse", v(lambda: vec(-10, 10)), h_vec, True),
                 P("point", lambda ctx, kw=None: _st().none() | vec(-10, 10), h_vec),

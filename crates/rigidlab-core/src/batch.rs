@@ -22,9 +22,7 @@ pub fn step_many(worlds: &mut [&mut World], steps: u64, threads: Option<usize>) 
         None => run(worlds),
         Some(0) => return Err(Error::invalid("threads", 0, "must be at least 1")),
         Some(1) => worlds.iter_mut().map(|w| w.step_n(steps)).collect(),
-        Some(k) => rayon::ThreadPoolBuilder::new()
-            .num_threads(k)
-            .build()
+        Some(k) => crate::collision::pair_contacts::pool_of(k)
             .map_err(|e| {
                 Error::invalid("threads", k, &format!("could not start the threads: {e}"))
             })?

@@ -384,7 +384,7 @@ impl World {
         if let Lasting::For(d) = lasting {
             check_positive("duration", d)?;
         }
-        self.body(h)?;
+        moved_by_forces(self.body(h)?)?;
         self.state.next_handle += 1;
         self.edited();
         let handle = load.handle;
@@ -458,10 +458,8 @@ impl World {
             limits::coordinate3("point", p)?;
             self.planar_vector("point", p)?;
         }
+        moved_by_forces(self.body(h)?)?;
         let b = self.body_mut(h)?;
-        if !b.is_dynamic() {
-            return Ok(());
-        }
         b.velocity += impulse * b.inv_mass();
         if let Some(p) = point {
             let dw = b.inv_inertia_world() * (p - b.position).cross(impulse);
@@ -618,4 +616,18 @@ impl World {
         self.state.settings.materials.restitution_rule = restitution;
         self.state.settings.materials.friction_rule = friction;
     }
+}
+
+/// Only a dynamic body answers forces, torques and impulses: on a static or kinematic one they
+/// would do nothing, which a caller should hear about rather than find out.
+fn moved_by_forces(b: &Body) -> Result<()> {
+    if b.is_dynamic() {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        "body",
+        format!("{} body {}", b.kind.name(), b.id),
+        "only a dynamic body moves under forces, torques and impulses (make it dynamic with \
+         kind=\"dynamic\"; a kinematic body moves at the velocity it is given)",
+    ))
 }

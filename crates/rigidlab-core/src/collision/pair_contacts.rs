@@ -41,6 +41,20 @@ impl PairContact {
     }
 }
 
+/// A pool of `n` threads, made once per process for each `n` and shared by every world and
+/// batch that asks for that many: starting threads costs more than a small step.
+pub fn pool_of(n: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
+    static POOLS: std::sync::Mutex<std::collections::BTreeMap<usize, Arc<rayon::ThreadPool>>> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(pool) = pools.get(&n) {
+        return Ok(pool.clone());
+    }
+    let pool = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).build()?);
+    pools.insert(n, pool.clone());
+    Ok(pool)
+}
+
 /// The threads a world's narrow phase may use.
 #[derive(Clone, Default)]
 pub enum Threads {
@@ -59,9 +73,7 @@ impl Threads {
         Ok(if n <= 1 {
             Threads::One
         } else {
-            Threads::Pool(Arc::new(
-                rayon::ThreadPoolBuilder::new().num_threads(n).build()?,
-            ))
+            Threads::Pool(pool_of(n)?)
         })
     }
 
