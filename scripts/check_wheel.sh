@@ -10,6 +10,13 @@ trap 'rm -rf "$tmp"' EXIT
 "$tmp/venv/bin/python" -m pip install --quiet dist/*.whl
 # Run from elsewhere so the source tree's python/ cannot shadow the installed package.
 (cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/README.md")
+# The installed package's public types are complete for pyright (as an editor sees them).
+if ! (cd "$tmp" && PATH="$tmp/venv/bin:$PATH" "$OLDPWD/.venv/bin/basedpyright" \
+    --verifytypes rigidlab --ignoreexternal > "$tmp/verifytypes.txt"); then
+    cat "$tmp/verifytypes.txt"
+    exit 1
+fi
+grep "Type completeness score" "$tmp/verifytypes.txt"
 # The viewer ships in the wheel: its console script runs the Rust viewer's command line.
 # (Read whole: grep -q would stop reading at its match and leave the viewer writing to a
 # closed pipe.)

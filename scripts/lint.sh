@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The code's gates, each failing the test command: Rust formatted (rustfmt.toml) and without
 # clippy warnings in any target or feature; Python linted and formatted by ruff (pyproject.toml);
-# the type stubs checked against the compiled module by mypy's stubtest. Needs the virtualenv
-# that scripts/setup.sh makes.
+# the type stubs checked against the compiled module by mypy's stubtest, and the README, the
+# notebooks and tests/typing type-checked by pyright against them. Needs the virtualenv that
+# scripts/setup.sh makes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
@@ -14,3 +15,4 @@ cargo clippy --quiet --workspace --all-targets --features python,viewer -- -D wa
 # marks moot.
 "$VENV/bin/python" -m mypy.stubtest rigidlab._core --ignore-disjoint-bases \
     --allowlist python/stubtest-allowlist.txt
+"$VENV/bin/python" scripts/check_types.py "$VENV"

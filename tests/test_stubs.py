@@ -1,6 +1,6 @@
 """The type stubs (_core.pyi) describe exactly what the compiled module exports, and every
-public name has a docstring. Private stub classes (keyword-option TypedDicts) exist only for
-type checkers."""
+public name has a docstring. Private stub classes (keyword-option TypedDicts) and the
+TypedDicts of results exist only for type checkers."""
 
 import ast
 from pathlib import Path
@@ -16,7 +16,9 @@ def stub_classes() -> dict[str, set[str]]:
     tree = ast.parse(STUB.read_text())
     classes = {}
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+        # TypedDicts name the dicts results come as, for type checkers only.
+        typed_dict = any(isinstance(b, ast.Name) and b.id == "TypedDict" for b in node.bases)
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_") and not typed_dict:
             names = set()
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):

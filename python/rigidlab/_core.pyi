@@ -2,7 +2,7 @@
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypedDict, final
+from typing import Any, Literal, Protocol, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -31,11 +31,22 @@ __all__ = [
 ]
 
 Vec3: TypeAlias = Sequence[float] | npt.NDArray[np.float64]
-Quat: TypeAlias = Sequence[float] | npt.NDArray[np.float64]
+
+class _AsQuat(Protocol):
+    """A rotation object: rigidlab.Rotation, scipy.spatial.transform.Rotation."""
+
+    def as_quat(self) -> Any: ...
+
+Quat: TypeAlias = Sequence[float] | npt.NDArray[np.float64] | _AsQuat | Sequence[Sequence[float]]
+"""An orientation: 4 numbers (x, y, z, w), scalar last; a Rotation; or a 3x3 matrix."""
 Array: TypeAlias = npt.NDArray[np.float64]
 IntegratorName: TypeAlias = Literal["euler", "symplectic_euler", "verlet", "rk4"]
 KindName: TypeAlias = Literal["dynamic", "static", "kinematic"]
 CombineName: TypeAlias = Literal["average", "min", "max", "multiply"]
+# Names given to rigidlab may be any str (a loop over names, a value read from a file): the
+# engine checks them and names the choices in its error. The Literal types are what it returns.
+AnyIntegratorName: TypeAlias = IntegratorName | str
+AnyKindName: TypeAlias = KindName | str
 
 class _Options(TypedDict, total=False):
     """Keywords every add_* method takes."""
@@ -45,7 +56,7 @@ class _Options(TypedDict, total=False):
     static_friction: float | None
     tangential_restitution: float | None
     name: str | None
-    color: Vec3
+    color: Vec3 | None
     velocity: Vec3
     angular_velocity: Vec3
     category: int
@@ -59,9 +70,9 @@ class _PlaneOptions(_Options, total=False):
 class _SolidOptions(_Options, total=False):
     """Keywords of the add_* methods of solids: mass or density (kg/m^3, default 1000)."""
 
-    kind: KindName
-    mass: float
-    density: float
+    kind: AnyKindName
+    mass: float | None
+    density: float | None
     position: Vec3
     orientation: Quat
     linear_damping: float
@@ -70,6 +81,75 @@ class _SolidOptions(_Options, total=False):
     gravity_scale: float
     max_speed: float | None
     max_angular_speed: float | None
+
+class _HullOptions(_SolidOptions, total=False):
+    anchor: Literal["origin", "centroid"]
+
+class Dimensions(TypedDict):
+    """A body's sizes. Which keys it holds depends on the shape: sphere radius; box
+    half_extents; capsule radius, half_height; hull vertices, faces; plane normal, offset; 2D
+    polygon vertices; 2D segment radius, vertices."""
+
+    radius: float
+    half_extents: Array
+    half_height: float
+    vertices: Array
+    faces: list[list[int]]
+    normal: Array
+    offset: float
+
+class Energy(TypedDict):
+    """The world's energy (J) by term."""
+
+    translational: float
+    rotational: float
+    kinetic: float
+    gravitational: float
+    elastic: float
+    total: float
+
+class EnergySeries(TypedDict):
+    """A recording's energy terms (J), each of shape (T,)."""
+
+    translational: Array
+    rotational: Array
+    kinetic: Array
+    gravitational: Array
+    elastic: Array
+    total: Array
+
+class RayCastHit(TypedDict):
+    """The first body a ray meets (World.ray_cast)."""
+
+    body: Body
+    distance: float
+    point: Array
+    normal: Array
+
+class Contacts(TypedDict):
+    """The contact points after the last step, one entry per point (World.contacts)."""
+
+    body_a: npt.NDArray[np.int64]
+    body_b: npt.NDArray[np.int64]
+    point: Array
+    normal: Array
+    depth: Array
+    normal_impulse: Array
+    tangent_impulse: Array
+
+class ContactEvents(TypedDict):
+    """Contacts and sensor overlaps that began or ended (World.contact_events): kind is
+    "begin", "end", "sensor_begin" or "sensor_end"; dropped counts events lost to the cap."""
+
+    kind: list[str]
+    body_a: npt.NDArray[np.int64]
+    body_b: npt.NDArray[np.int64]
+    time: Array
+    point: Array
+    normal: Array
+    speed: Array
+    impulse: Array
+    dropped: int
 
 @final
 class RayHit:
@@ -181,10 +261,22 @@ class Body:
     def index(self) -> int: ...
     @property
     def sleeping(self) -> bool: ...
-    position: Array
-    orientation: Array
-    velocity: Array
-    angular_velocity: Array
+    @property
+    def position(self) -> Array: ...
+    @position.setter
+    def position(self, value: Vec3) -> None: ...
+    @property
+    def orientation(self) -> Array: ...
+    @orientation.setter
+    def orientation(self, value: Quat) -> None: ...
+    @property
+    def velocity(self) -> Array: ...
+    @velocity.setter
+    def velocity(self, value: Vec3) -> None: ...
+    @property
+    def angular_velocity(self) -> Array: ...
+    @angular_velocity.setter
+    def angular_velocity(self, value: Vec3) -> None: ...
     angle: float
     """For a body of a 2D world: its angle about z (rad), whole turns counted."""
     @property
@@ -193,7 +285,10 @@ class Body:
     def inertia(self) -> Array: ...
     @property
     def inertia_body(self) -> Array: ...
-    kind: KindName
+    @property
+    def kind(self) -> KindName: ...
+    @kind.setter
+    def kind(self, value: AnyKindName) -> None: ...
     name: str | None
     color: tuple[float, float, float] | None
     @property
@@ -201,7 +296,7 @@ class Body:
         self,
     ) -> Literal["sphere", "box", "capsule", "convex", "plane", "polygon", "segment"]: ...
     @property
-    def dimensions(self) -> dict[str, float | Array]: ...
+    def dimensions(self) -> Dimensions: ...
     restitution: float | None
     friction: float | None
     static_friction: float | None
@@ -354,7 +449,7 @@ class Recording:
     @property
     def angular_velocities(self) -> Array: ...
     @property
-    def energy(self) -> dict[str, Array]: ...
+    def energy(self) -> EnergySeries: ...
     @property
     def momentum(self) -> Array: ...
     @property
@@ -387,20 +482,26 @@ class World:
         cls,
         gravity: Vec3 = (0, -9.81, 0),
         dt: float = ...,  # 1/240 s
-        integrator: IntegratorName = "verlet",
+        integrator: AnyIntegratorName = "verlet",
         *,
         solver_iterations: int = 10,
         solver_tolerance: float = 1e-5,
         restitution_threshold: float = 0.0,
-        restitution_rule: CombineName = "average",
-        friction_rule: CombineName = "average",
+        restitution_rule: CombineName | str = "average",
+        friction_rule: CombineName | str = "average",
         sleeping: bool = True,
         history: float | None = None,
     ) -> World: ...
     time: float
     dt: float
-    gravity: Array
-    integrator: IntegratorName
+    @property
+    def gravity(self) -> Array: ...
+    @gravity.setter
+    def gravity(self, value: Vec3) -> None: ...
+    @property
+    def integrator(self) -> IntegratorName: ...
+    @integrator.setter
+    def integrator(self, value: AnyIntegratorName) -> None: ...
     solver_iterations: int
     solver_tolerance: float
     @property
@@ -417,12 +518,12 @@ class World:
     def add_capsule(
         self, radius: float, half_height: float, **options: Unpack[_SolidOptions]
     ) -> Body: ...
-    def add_convex(self, points: npt.ArrayLike, **options: Unpack[_SolidOptions]) -> Body: ...
+    def add_convex(self, points: npt.ArrayLike, **options: Unpack[_HullOptions]) -> Body: ...
     def add_wedge(
-        self, length: float, height: float, width: float, **options: Unpack[_SolidOptions]
+        self, length: float, height: float, width: float, **options: Unpack[_HullOptions]
     ) -> Body: ...
     def add_prism(
-        self, polygon: npt.ArrayLike, depth: float, **options: Unpack[_SolidOptions]
+        self, polygon: npt.ArrayLike, depth: float, **options: Unpack[_HullOptions]
     ) -> Body: ...
     def add_plane(
         self, normal: Vec3 = (0, 1, 0), offset: float = 0.0, **options: Unpack[_PlaneOptions]
@@ -530,7 +631,7 @@ class World:
     def carried_time(self) -> float: ...
     def ray_cast(
         self, origin: Vec3, direction: Vec3, max_distance: float | None = None, planes: bool = True
-    ) -> dict[str, Body | float | Array] | None: ...
+    ) -> RayCastHit | None: ...
     def animate(
         self,
         seconds: float,
@@ -576,14 +677,14 @@ class World:
         *,
         angles: npt.ArrayLike | None = None,
     ) -> None: ...
-    def energy(self) -> dict[str, float]: ...
+    def energy(self) -> Energy: ...
     def contact_forces(self) -> Array: ...
     def contact_torques(self) -> Array: ...
     def momentum(self) -> Array: ...
     def angular_momentum(self, about: Vec3 | None = None) -> Array: ...
-    def contacts(self) -> dict[str, Array]: ...
+    def contacts(self) -> Contacts: ...
     def record(
-        self, every: int = 1, quantities: Sequence[QuantityName] | None = None
+        self, every: int = 1, quantities: Sequence[QuantityName | str] | None = None
     ) -> Recording: ...
     def snapshot(self) -> Snapshot: ...
     def restore(self, snapshot: Snapshot) -> None: ...
@@ -593,7 +694,7 @@ class World:
     def save(self, path: str | os.PathLike[str]) -> None: ...
     @staticmethod
     def load(path: str | os.PathLike[str]) -> World: ...
-    def contact_events(self, clear: bool = True) -> dict[str, Array | list[str] | int]: ...
+    def contact_events(self, clear: bool = True) -> ContactEvents: ...
     def set_pair(
         self,
         a: Body,

@@ -6,6 +6,7 @@ no video encoder) or a GIF. ``World.animate`` calls this.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
 
@@ -86,14 +87,14 @@ def _pair(value, param, ok, what):
 
 
 def animate(
-    world,
+    world: Any,
     seconds: float,
     fps: float = 30.0,
     plane: str = "xy",
-    size: tuple = (6.0, 4.0),
-    limits=None,
+    size: tuple[float, float] = (6.0, 4.0),
+    limits: Any = None,
     save: str | None = None,
-):
+) -> Any:
     """Runs `world` for `seconds` (it advances), drawing it `fps` times a second (at most 1000) seen along the
     axis missing from `plane` ("xy": the side view with y up; "xz": from above; "zy"). Returns
     an IPython HTML animation when IPython is there (a notebook shows it), else the matplotlib

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -86,11 +87,11 @@ class RestitutionResult:
     #: height of each ball's lowest point above the floor (m), shape (T, n)
     heights: np.ndarray
     #: apex heights after each bounce, one array per ball
-    apexes: list = field(default_factory=list)
+    apexes: list[np.ndarray] = field(default_factory=list)
     #: apex / previous apex (the first divided by the drop height), one array per ball
-    ratios: list = field(default_factory=list)
+    ratios: list[np.ndarray] = field(default_factory=list)
     #: impact speed (m/s) of each bounce that was measured, one array per ball
-    impact_speeds: list = field(default_factory=list)
+    impact_speeds: list[np.ndarray] = field(default_factory=list)
 
     def table(self) -> str:
         """The measured ratios beside e^2, as text."""
@@ -342,7 +343,7 @@ def spinning_top(
     arm: float = 0.05,
     dt: float = 1.0 / 1000.0,
     integrator: str = "rk4",
-) -> tuple[World, Body, dict]:
+) -> tuple[World, Body, dict[str, float]]:
     """A symmetric top: a square plate (half sizes `half_width`, `half_length` along its axis)
     whose centre is `arm` metres along its axis from a fixed pivot (a ball joint at the origin),
     the axis tilted `tilt_deg` from the vertical, spinning at `spin` rad/s about its axis and
@@ -401,7 +402,7 @@ class Photogate:
     #: The slab's thickness along the path (m).
     thickness: float
 
-    def times(self, body=None) -> tuple[np.ndarray, np.ndarray]:
+    def times(self, body: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """When bodies entered and left the slab (s), in order: the "sensor_begin" and
         "sensor_end" events of the world's unread events (read without clearing them, so read
         the gate before clearing them with `world.contact_events()`). With `body`, only that
@@ -415,7 +416,9 @@ class Photogate:
         t = np.asarray(events["time"])
         return t[mine & (kinds == "sensor_begin")], t[mine & (kinds == "sensor_end")]
 
-    def speeds(self, size: float, body=None, acceleration: float | None = None) -> np.ndarray:
+    def speeds(
+        self, size: float, body: Any = None, acceleration: float | None = None
+    ) -> np.ndarray:
         """The speed through the gate of a body `size` long along the path (a ball's
         diameter), for each passage. A school photogate reports the mean speed, L / dt_gate
         with L = size + thickness; given the body's `acceleration` along the path (g for a
@@ -432,9 +435,9 @@ class Photogate:
 
 
 def photogate(
-    world,
-    position,
-    normal=None,
+    world: Any,
+    position: Any,
+    normal: Any = None,
     width: float = 0.2,
     thickness: float = 1e-3,
     name: str | None = None,

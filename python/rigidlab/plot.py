@@ -5,14 +5,19 @@ be refined with the usual matplotlib calls. Needs matplotlib (``pip install rigi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["energy", "trajectory", "against_theory"]
 
 
-def _axes(ax):
+def _axes(ax: Axes | None) -> Axes:
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
@@ -21,11 +26,11 @@ def _axes(ax):
 
 
 def energy(
-    recording,
-    ax=None,
+    recording: Any,
+    ax: Axes | None = None,
     parts: Sequence[str] = ("kinetic", "gravitational", "elastic", "total"),
     relative: bool = False,
-):
+) -> Axes:
     """Energy terms of a Recording (or a dict with 'time' and 'energy') against time. With
     relative=True the total is drawn as (E - E0) / |E0|, the drift a lab checks."""
     ax = _axes(ax)
@@ -45,12 +50,12 @@ def energy(
 
 
 def trajectory(
-    positions: np.ndarray,
+    positions: npt.ArrayLike,
     axes: tuple[int, int] = (0, 1),
-    ax=None,
+    ax: Axes | None = None,
     labels: Sequence[str] | None = None,
-    **style,
-):
+    **style: Any,
+) -> Axes:
     """Paths of bodies in a plane: positions of shape (T, 3) for one body or (T, n, 3) for
     several (as Recording.positions), projected on the two coordinate `axes` (0 x, 1 y, 2 z)."""
     ax = _axes(ax)
@@ -69,16 +74,16 @@ def trajectory(
 
 
 def against_theory(
-    x,
-    measured,
-    theory,
+    x: npt.ArrayLike,
+    measured: npt.ArrayLike,
+    theory: npt.ArrayLike | Callable[[np.ndarray], npt.ArrayLike],
     xlabel: str = "",
     ylabel: str = "",
     label: str = "rigidlab",
     theory_label: str = "theory",
     relative: bool = False,
-    axes=None,
-):
+    axes: tuple[Axes, Axes] | None = None,
+) -> tuple[Axes, Axes]:
     """Measured values (points) against theory (a line) above their residuals
     (measured - theory, or relative to theory). `theory` is an array over x, or a function of
     x drawn smoothly. Returns the two axes (values, residuals)."""

@@ -31,6 +31,41 @@ use crate::world_edit::StateUpdate;
 use crate::world_links::MouseOptions;
 
 /// Keywords every add_* method takes, and those only bodies with volume take.
+/// The keywords of the add_* methods of solids, for their help texts (the same list is
+/// SOLID_KEYS and COMMON_KEYS below).
+macro_rules! solid_keywords_doc {
+    () => {
+        "\nKeywords (all optional):\n\n\
+- mass (kg) or density (kg/m^3, default 1000): one or the other\n\
+- position (m, default the origin), orientation (a quaternion (x, y, z, w), a \
+rigidlab.Rotation, a scipy Rotation or a 3x3 matrix; default none), velocity (m/s), \
+angular_velocity (rad/s, world frame)\n\
+- kind: \"dynamic\" (default), \"static\" (never moves) or \"kinematic\" (moves at its \
+velocity, pushed by nothing)\n\
+- restitution, friction (kinetic), static_friction (default: friction), \
+tangential_restitution (in impacts: -1 keeps the slip, 0 stops it, 1 reverses it; default 0); \
+None uses the world's combine rule with the other body's\n\
+- name (find it again with w[name]), color ((r, g, b) in 0..1, for the viewer)\n\
+- linear_damping (force -c v), angular_damping (torque -c w), quadratic_drag (force \
+-c2 |v| v), gravity_scale (share of the world's gravity, default 1)\n\
+- max_speed (m/s), max_angular_speed (rad/s): caps, None for none\n\
+- category, collides_with (32-bit masks, default 1 and all), group (same non-zero group: \
+never collide), sensor (True: reports overlaps, pushes nothing)"
+    };
+}
+
+/// The text signature of the keywords of solids' add_* methods.
+macro_rules! solid_keywords_signature {
+    () => {
+        "*, mass=None, density=None, position=(0, 0, 0), orientation=(0, 0, 0, 1), \
+velocity=(0, 0, 0), angular_velocity=(0, 0, 0), kind='dynamic', restitution=None, \
+friction=None, static_friction=None, tangential_restitution=None, name=None, color=None, \
+linear_damping=0.0, angular_damping=0.0, quadratic_drag=0.0, gravity_scale=1.0, \
+max_speed=None, max_angular_speed=None, category=1, collides_with=4294967295, group=0, \
+sensor=False"
+    };
+}
+
 const COMMON_KEYS: &[&str] = &[
     "restitution",
     "friction",
@@ -739,15 +774,10 @@ impl PyWorld {
             .py()
     }
 
+    #[doc = concat!("add_sphere($self, radius, ", solid_keywords_signature!(), ")\n--\n")]
     /// Adds a sphere of the given radius (m) and returns its Body.
-    ///
-    /// Keywords: mass (kg) or density (kg/m^3, default 1000), position, orientation (x, y, z, w),
-    /// velocity, angular_velocity, restitution, friction (kinetic), static_friction (default:
-    /// friction), tangential_restitution (in impacts: -1 keeps the slip, 0 stops it, 1 reverses
-    /// it; default 0), kind ("dynamic", "static", "kinematic"), name, linear_damping (force -c v),
-    /// angular_damping (torque -c w), quadratic_drag (force -c2 |v| v), gravity_scale (share of
-    /// the world's gravity, default 1).
-    #[pyo3(signature = (radius, **kwargs))]
+    #[doc = solid_keywords_doc!()]
+    #[pyo3(signature = (radius, **kwargs), text_signature = None)]
     fn add_sphere(
         slf: &Bound<'_, Self>,
         radius: &Bound<'_, PyAny>,
@@ -760,9 +790,10 @@ impl PyWorld {
         )
     }
 
+    #[doc = concat!("add_box($self, half_extents, ", solid_keywords_signature!(), ")\n--\n")]
     /// Adds a box with the given half extents (m, along the body axes) and returns its Body.
-    /// Takes the same keywords as add_sphere.
-    #[pyo3(signature = (half_extents, **kwargs))]
+    #[doc = solid_keywords_doc!()]
+    #[pyo3(signature = (half_extents, **kwargs), text_signature = None)]
     fn add_box(
         slf: &Bound<'_, Self>,
         half_extents: &Bound<'_, PyAny>,
@@ -775,9 +806,15 @@ impl PyWorld {
         )
     }
 
+    #[doc = concat!(
+        "add_capsule($self, radius, half_height, ",
+        solid_keywords_signature!(),
+        ")\n--\n"
+    )]
     /// Adds a capsule: the points within `radius` of a segment of length 2 * half_height along
-    /// the body's y axis (m). Takes the same keywords as add_sphere.
-    #[pyo3(signature = (radius, half_height, **kwargs))]
+    /// the body's y axis (m), and returns its Body.
+    #[doc = solid_keywords_doc!()]
+    #[pyo3(signature = (radius, half_height, **kwargs), text_signature = None)]
     fn add_capsule(
         slf: &Bound<'_, Self>,
         radius: &Bound<'_, PyAny>,
@@ -792,6 +829,11 @@ impl PyWorld {
         )
     }
 
+    #[doc = concat!(
+        "add_convex($self, points, ",
+        solid_keywords_signature!(),
+        ", anchor='origin')\n--\n"
+    )]
     /// Adds the convex hull of `points` (an (m, 3) array, m >= 4, not all in one plane).
     ///
     /// Where it goes, one rule for every body made from points (add_convex, add_wedge,
@@ -799,9 +841,9 @@ impl PyWorld {
     /// (`anchor="origin"`, the default: points given in world coordinates with no position
     /// stay where they are), or their centroid (`anchor="centroid"`). Either way the body's
     /// position is its centre of mass: `b.position` reads the centroid. Mass, centroid and
-    /// inertia come from splitting the hull into tetrahedra (uniform density). Other
-    /// keywords as add_sphere.
-    #[pyo3(signature = (points, **kwargs))]
+    /// inertia come from splitting the hull into tetrahedra (uniform density).
+    #[doc = solid_keywords_doc!()]
+    #[pyo3(signature = (points, **kwargs), text_signature = None)]
     fn add_convex(
         slf: &Bound<'_, Self>,
         points: &Bound<'_, PyAny>,
@@ -817,13 +859,19 @@ impl PyWorld {
         Self::add_hull(slf, "add_convex", &pts, kwargs)
     }
 
+    #[doc = concat!(
+        "add_wedge($self, length, height, width, ",
+        solid_keywords_signature!(),
+        ", anchor='origin')\n--\n"
+    )]
     /// Adds a wedge (a ramp): a right triangle with legs `length` (along x) and `height` (along
     /// y), extruded by `width` along z. The slope rises towards -x at atan(height / length).
     ///
     /// `position` places the corner under the high end, on the bottom face at mid-width (the
     /// origin of the body frame), or with `anchor="centroid"` the centroid; `b.position` reads
-    /// the centroid. Keywords as add_convex.
-    #[pyo3(signature = (length, height, width, **kwargs))]
+    /// the centroid.
+    #[doc = solid_keywords_doc!()]
+    #[pyo3(signature = (length, height, width, **kwargs), text_signature = None)]
     fn add_wedge(
         slf: &Bound<'_, Self>,
         length: &Bound<'_, PyAny>,
@@ -842,11 +890,16 @@ impl PyWorld {
         Self::add_hull(slf, "add_wedge", &ConvexHull::wedge_points(l, h, w), kwargs)
     }
 
+    #[doc = concat!(
+        "add_prism($self, polygon, depth, ",
+        solid_keywords_signature!(),
+        ", anchor='origin')\n--\n"
+    )]
     /// Adds a prism: a convex polygon in the body's x-y plane (a (k, 2) array) extruded along
     /// z by `depth`, centred on z = 0. `position` places the polygon's origin, or with
-    /// `anchor="centroid"` the centroid; `b.position` reads the centroid. Keywords as
-    /// add_convex.
-    #[pyo3(signature = (polygon, depth, **kwargs))]
+    /// `anchor="centroid"` the centroid; `b.position` reads the centroid.
+    #[doc = solid_keywords_doc!()]
+    #[pyo3(signature = (polygon, depth, **kwargs), text_signature = None)]
     fn add_prism(
         slf: &Bound<'_, Self>,
         polygon: &Bound<'_, PyAny>,
@@ -882,10 +935,18 @@ impl PyWorld {
 
     /// Adds an infinite plane {x : normal . x = offset}, solid on the side opposite the normal.
     ///
-    /// Planes are static (or kinematic, with a velocity); keywords: restitution, friction,
-    /// static_friction, tangential_restitution, kind, name, velocity, angular_velocity.
+    ///
+    /// Keywords (all optional):
+    ///
+    /// - kind: "static" (default) or "kinematic" (moving at its velocity, as a conveyor)
+    /// - velocity (m/s), angular_velocity (rad/s) of a kinematic plane
+    /// - restitution, friction (kinetic), static_friction, tangential_restitution, as for
+    ///   add_sphere
+    /// - name, color, category, collides_with, group, sensor, as for add_sphere
     #[pyo3(signature = (normal=None, offset=None, **kwargs))]
-    #[pyo3(text_signature = "($self, normal=(0, 1, 0), offset=0.0, **kwargs)")]
+    #[pyo3(
+        text_signature = "($self, normal=(0, 1, 0), offset=0.0, *, kind='static', velocity=(0, 0, 0), angular_velocity=(0, 0, 0), restitution=None, friction=None, static_friction=None, tangential_restitution=None, name=None, color=None, category=1, collides_with=4294967295, group=0, sensor=False)"
+    )]
     fn add_plane(
         slf: &Bound<'_, Self>,
         normal: Option<&Bound<'_, PyAny>>,
