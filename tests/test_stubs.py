@@ -16,9 +16,10 @@ def stub_classes() -> dict[str, set[str]]:
     tree = ast.parse(STUB.read_text())
     classes = {}
     for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
+            continue
         # TypedDicts name the dicts results come as, for type checkers only.
-        typed_dict = any(isinstance(b, ast.Name) and b.id == "TypedDict" for b in node.bases)
-        if isinstance(node, ast.ClassDef) and not node.name.startswith("_") and not typed_dict:
+        if not any(isinstance(b, ast.Name) and b.id == "TypedDict" for b in node.bases):
             names = set()
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
