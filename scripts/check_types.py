@@ -19,8 +19,13 @@ with tempfile.TemporaryDirectory() as tmp:
     for notebook in sorted((root / "notebooks").glob("*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
         code = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
-        # Shell and magic lines (%pip install ...) are the notebook's, not Python.
-        lines = [line for line in code.splitlines() if not line.lstrip().startswith(("%", "!"))]
+        # Shell and magic lines (%pip install ...) are IPython's, not Python: a pass in their place.
+        lines = [
+            line[: len(line) - len(line.lstrip())] + "pass"
+            if line.lstrip().startswith(("%", "!"))
+            else line
+            for line in code.splitlines()
+        ]
         (out / f"{notebook.stem}.py").write_text("\n".join(lines) + "\n")
     for typed in sorted((root / "tests" / "typing").glob("*.py")):
         (out / typed.name).write_text(typed.read_text())

@@ -6,6 +6,17 @@ rm -rf dist
 scripts/wheel.sh >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Its tag is what auditwheel (the manylinux checker) says it may be, and it carries the licence
+# and the type marker.
+.venv/bin/auditwheel show dist/*.whl > "$tmp/audit.txt"
+grep -q 'consistent with the following platform tag:' "$tmp/audit.txt"
+grep -q '"manylinux_2_17_x86_64"' "$tmp/audit.txt" || { cat "$tmp/audit.txt"; exit 1; }
+.venv/bin/python - dist/*.whl <<'PY'
+import sys, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+for wanted in ("/licenses/LICENSE", "rigidlab/py.typed", "rigidlab/_core.pyi"):
+    assert any(n.endswith(wanted) for n in names), f"the wheel lacks {wanted}"
+PY
 "${PYTHON:-python3}" -m venv "$tmp/venv"
 "$tmp/venv/bin/python" -m pip install --quiet dist/*.whl
 # Run from elsewhere so the source tree's python/ cannot shadow the installed package.
