@@ -93,6 +93,27 @@ def test_add_methods_show_every_keyword(method, extra):
         assert key in text.split("Keywords", 1)[1], (method.__name__, key)
 
 
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("add_circle", (0.1,)),
+        ("add_box", ((0.1, 0.2),)),
+        ("add_capsule", (0.1, 0.2)),
+        ("add_polygon", ([(0, 0), (1, 0), (0, 1)],)),
+    ],
+)
+def test_2d_add_methods_show_every_keyword(name, args):
+    method = getattr(rl.World2D, name)
+    params = inspect.signature(method).parameters
+    keywords = {p.name for p in params.values() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert {"mass", "density", "position", "angle", "kind", "name", "sensor"} <= keywords
+    assert ("anchor" in keywords) == (name == "add_polygon")
+    w = rl.World2D(gravity=(0, 0))
+    for key in keywords - {"mass"}:  # mass and density exclude each other
+        getattr(w, name)(*args, **{key: params[key].default})
+    assert "angle (rad" in method.__doc__.split("Keywords", 1)[1]
+
+
 def test_importing_rigidlab_warns_of_nothing():
     # A SyntaxWarning or DeprecationWarning at import would show in every notebook.
     out = subprocess.run(

@@ -17,6 +17,7 @@ engine puts each body back in it exactly after every step.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -83,6 +84,68 @@ def _rows2(value: Any, name: str) -> np.ndarray:
     if a.ndim != 2 or a.shape[1] != 2:
         raise ValueError(f"{name}: expected an array of shape (n, 2), got shape {a.shape}")
     return np.column_stack([a, np.zeros(len(a))])
+
+
+# The keywords of the add_* methods of 2D solids, with their defaults, for signatures and help.
+_SOLID_KEYWORDS: tuple[tuple[str, Any], ...] = (
+    ("mass", None),
+    ("density", _DEFAULT_DENSITY),
+    ("position", (0.0, 0.0)),
+    ("angle", 0.0),
+    ("velocity", (0.0, 0.0)),
+    ("angular_velocity", 0.0),
+    ("kind", "dynamic"),
+    ("restitution", None),
+    ("friction", None),
+    ("static_friction", None),
+    ("tangential_restitution", None),
+    ("name", None),
+    ("color", None),
+    ("linear_damping", 0.0),
+    ("angular_damping", 0.0),
+    ("quadratic_drag", 0.0),
+    ("gravity_scale", 1.0),
+    ("max_speed", None),
+    ("max_angular_speed", None),
+    ("category", 1),
+    ("collides_with", 0xFFFFFFFF),
+    ("group", 0),
+    ("sensor", False),
+)
+
+_SOLID_KEYWORDS_DOC = """
+
+Keywords (all optional):
+
+- mass (kg) or density (kg/m^2, default 1): one or the other
+- position (x, y) (m), angle (rad, counter-clockwise), velocity (x, y) (m/s), angular_velocity
+  (rad/s)
+- kind: "dynamic" (default), "static" (never moves) or "kinematic" (moves at its velocity,
+  pushed by nothing)
+- restitution, friction (kinetic), static_friction (default: friction), tangential_restitution;
+  None uses the world's combine rule with the other body's
+- name (find it again with w[name]), color ((r, g, b) in 0..1, for the viewer)
+- linear_damping, angular_damping, quadratic_drag, gravity_scale (share of gravity, default 1)
+- max_speed (m/s), max_angular_speed (rad/s): caps, None for none
+- category, collides_with (32-bit masks), group (same non-zero group: never collide), sensor
+"""
+
+
+def _solid(anchor: bool = False) -> Callable[[Callable[..., Body2D]], Callable[..., Body2D]]:
+    """Gives an add_* method of a 2D solid its full signature and the keywords in its help."""
+
+    def mark(method: Callable[..., Body2D]) -> Callable[..., Body2D]:
+        sig = inspect.signature(method)
+        named = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        keywords = list(_SOLID_KEYWORDS) + ([("anchor", "origin")] if anchor else [])
+        named += [
+            inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=d) for k, d in keywords
+        ]
+        setattr(method, "__signature__", sig.replace(parameters=named))  # noqa: B010
+        method.__doc__ = (method.__doc__ or "").rstrip() + _SOLID_KEYWORDS_DOC
+        return method
+
+    return mark
 
 
 def _body_keywords(kwargs: dict[str, Any], solid: bool = True) -> dict[str, Any]:
@@ -427,10 +490,12 @@ class World2D:
 
     # Bodies.
 
+    @_solid()
     def add_circle(self, radius: float, **kwargs: Any) -> Body2D:
         """Adds a disc of `radius` (m); its moment of inertia is 1/2 m r^2."""
         return Body2D(self._world.add_sphere(radius, **_body_keywords(kwargs)))
 
+    @_solid()
     def add_box(self, half_extents: Any, **kwargs: Any) -> Body2D:
         """Adds a rectangle of half extents (hx, hy) (m) along its body axes."""
         return Body2D(
@@ -439,6 +504,7 @@ class World2D:
             )
         )
 
+    @_solid(anchor=True)
     def add_polygon(self, points: Any, **kwargs: Any) -> Body2D:
         """Adds the convex polygon with corners `points` ((m, 2), in order round it, either way).
 
@@ -450,6 +516,7 @@ class World2D:
         """
         return Body2D(self._world._add_polygon(points, **_body_keywords(kwargs)))
 
+    @_solid()
     def add_capsule(self, radius: float, half_length: float, **kwargs: Any) -> Body2D:
         """Adds a stadium: the points within `radius` of a segment of length 2 * half_length
         along the body's y axis (turn it with angle=pi/2 to lay it along x)."""
