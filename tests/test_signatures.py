@@ -122,3 +122,10 @@ def test_importing_rigidlab_warns_of_nothing():
         text=True,
     )
     assert out.returncode == 0, out.stderr
+    # Nor the viewer run as a module, as World.view() runs it.
+    out = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "rigidlab.view", "--list-presets"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0 and not out.stderr, out.stderr

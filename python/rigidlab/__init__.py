@@ -32,10 +32,10 @@ from ._core import (
     step_many,
 )
 from ._frames import recording_frame
+from ._launch import stream_command
 from ._readonly import ReadOnlyArray
 from .animation import animate
 from .rotation import Rotation
-from .view import stream_command
 from .world2d import Body2D, Recording2D, World2D
 
 __all__ = [

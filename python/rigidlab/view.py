@@ -13,23 +13,12 @@ the window for the keys.
 
 from __future__ import annotations
 
-import os
-import shlex
 import sys
 
 from . import _core
+from ._launch import stream_command
 
 __all__ = ["main", "stream_command"]
-
-
-def stream_command() -> list[str]:
-    """The command ``World.view()`` starts: this Python running the viewer on a stream from
-    standard input. The environment variable RIGIDLAB_VIEWER replaces it (a shell-style command
-    line, which gets ``--stream`` appended)."""
-    custom = os.environ.get("RIGIDLAB_VIEWER")
-    if custom:
-        return [*shlex.split(custom), "--stream"]
-    return [sys.executable, "-m", "rigidlab.view", "--stream"]
 
 
 def main(argv: list[str] | None = None) -> int:
