@@ -142,20 +142,7 @@ impl PyRecording {
     /// The recorded quantities' names.
     #[getter]
     fn quantities(&self) -> Vec<&'static str> {
-        let q = self.lock().quantities;
-        [
-            ("positions", q.positions),
-            ("orientations", q.orientations),
-            ("velocities", q.velocities),
-            ("angular_velocities", q.angular_velocities),
-            ("energy", q.energy),
-            ("momentum", q.momentum),
-            ("angular_momentum", q.angular_momentum),
-            ("contacts", q.contacts),
-        ]
-        .into_iter()
-        .filter_map(|(n, on)| on.then_some(n))
-        .collect()
+        self.lock().quantities.names()
     }
 
     /// The recorded bodies' names (None for a body without one), in the order of body_ids.

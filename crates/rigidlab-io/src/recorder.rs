@@ -55,6 +55,33 @@ impl Quantities {
         }
     }
 
+    /// Each quantity's name with whether it is kept, in the order recordings list them.
+    fn flags(&self) -> [(&'static str, bool); 8] {
+        [
+            ("positions", self.positions),
+            ("orientations", self.orientations),
+            ("velocities", self.velocities),
+            ("angular_velocities", self.angular_velocities),
+            ("energy", self.energy),
+            ("momentum", self.momentum),
+            ("angular_momentum", self.angular_momentum),
+            ("contacts", self.contacts),
+        ]
+    }
+
+    /// The names of the quantities kept.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.flags()
+            .into_iter()
+            .filter_map(|(n, on)| on.then_some(n))
+            .collect()
+    }
+
+    /// Whether the quantity `name` is kept.
+    pub fn has(&self, name: &str) -> bool {
+        self.flags().iter().any(|&(n, on)| on && n == name)
+    }
+
     /// Adds a quantity by name.
     pub fn add(&mut self, param: &str, name: &str) -> Result<()> {
         let flag = match name {
@@ -197,42 +224,36 @@ impl StepObserver for Recording {
 pub type SharedRecording = Arc<Mutex<Recording>>;
 
 impl Recording {
-    /// A finished recording from its parts (read back by recording_data.rs, which checks
-    /// them): per-body arrays positions, orientations, angles, velocities, angular velocities;
-    /// the energy terms; momentum and angular momentum.
-    #[allow(clippy::too_many_arguments)]
+    /// A finished recording of what `header` describes, holding `arrays` (read back by
+    /// recording_data.rs, which checks their sizes first).
     pub(crate) fn finished(
-        every: u64,
+        header: crate::recording_data::RecordingHeader,
         quantities: Quantities,
-        body_ids: Vec<u64>,
-        (start, start_revision): (Box<crate::scene::SceneFile>, u64),
-        time: Vec<f64>,
-        per_body: [Vec<f64>; 5],
-        energy: [Vec<f64>; 6],
-        totals: [Vec<f64>; 2],
-        contacts: Vec<u64>,
+        arrays: crate::recording_data::RecordingArrays,
     ) -> Recording {
-        let [positions, orientations, angles, velocities, angular_velocities] = per_body;
-        let [momentum, angular_momentum] = totals;
+        let t = arrays.time.len();
+        let terms = ENERGY_TERMS.len();
+        let energy =
+            std::array::from_fn(|j| (0..t).map(|i| arrays.energy[i * terms + j]).collect());
         Recording {
-            every,
+            every: header.every,
             quantities,
-            body_ids,
-            start,
-            start_revision,
+            body_ids: header.body_ids,
+            start: Box::new(header.start),
+            start_revision: header.start_revision,
             handles: Vec::new(),
             steps_since_sample: 0,
             active: false,
-            time,
-            positions,
-            orientations,
-            angles,
-            velocities,
-            angular_velocities,
+            time: arrays.time,
+            positions: arrays.positions,
+            orientations: arrays.orientations,
+            angles: arrays.angles,
+            velocities: arrays.velocities,
+            angular_velocities: arrays.angular_velocities,
             energy,
-            momentum,
-            angular_momentum,
-            contacts,
+            momentum: arrays.momentum,
+            angular_momentum: arrays.angular_momentum,
+            contacts: arrays.contacts,
         }
     }
 

@@ -111,20 +111,13 @@ impl RecordingHeader {
         Ok(q)
     }
 
-    /// Whether the array `name` is part of a recording with this header.
+    /// Whether the array `name` is part of a recording with this header (a 2D world's angles
+    /// come with its orientations).
     pub fn has(&self, name: &str) -> bool {
         let q = self.recorded().unwrap_or(Quantities::none());
         match name {
-            "positions" => q.positions,
-            "orientations" => q.orientations,
             "angles" => q.orientations && self.start.settings.planar,
-            "velocities" => q.velocities,
-            "angular_velocities" => q.angular_velocities,
-            "energy" => q.energy,
-            "momentum" => q.momentum,
-            "angular_momentum" => q.angular_momentum,
-            "contacts" => q.contacts,
-            _ => false,
+            _ => q.has(name),
         }
     }
 
@@ -148,25 +141,15 @@ impl RecordingHeader {
 impl Recording {
     /// The header of this recording.
     pub fn header(&self) -> RecordingHeader {
-        let q = self.quantities;
-        let names = [
-            ("positions", q.positions),
-            ("orientations", q.orientations),
-            ("velocities", q.velocities),
-            ("angular_velocities", q.angular_velocities),
-            ("energy", q.energy),
-            ("momentum", q.momentum),
-            ("angular_momentum", q.angular_momentum),
-            ("contacts", q.contacts),
-        ];
         RecordingHeader {
             format: FORMAT.into(),
             version: VERSION,
             every: self.every,
-            quantities: names
+            quantities: self
+                .quantities
+                .names()
                 .iter()
-                .filter(|(_, on)| *on)
-                .map(|(n, _)| n.to_string())
+                .map(|n| n.to_string())
                 .collect(),
             body_ids: self.body_ids.clone(),
             energy_terms: ENERGY_TERMS.iter().map(|t| t.to_string()).collect(),
@@ -232,25 +215,6 @@ impl Recording {
                 ));
             }
         }
-        let terms = ENERGY_TERMS.len();
-        let energy =
-            std::array::from_fn(|j| (0..t).map(|i| arrays.energy[i * terms + j]).collect());
-        Ok(Recording::finished(
-            header.every,
-            quantities,
-            header.body_ids,
-            (Box::new(header.start), header.start_revision),
-            arrays.time,
-            [
-                arrays.positions,
-                arrays.orientations,
-                arrays.angles,
-                arrays.velocities,
-                arrays.angular_velocities,
-            ],
-            energy,
-            [arrays.momentum, arrays.angular_momentum],
-            arrays.contacts,
-        ))
+        Ok(Recording::finished(header, quantities, arrays))
     }
 }
