@@ -402,16 +402,9 @@ impl PyRecording {
                 continue;
             }
             let v = numbers(&np, &value, name, Some(&shape))?;
-            *match name {
-                "positions" => &mut data.positions,
-                "orientations" => &mut data.orientations,
-                "angles" => &mut data.angles,
-                "velocities" => &mut data.velocities,
-                "angular_velocities" => &mut data.angular_velocities,
-                "energy" => &mut data.energy,
-                "momentum" => &mut data.momentum,
-                _ => &mut data.angular_momentum,
-            } = v;
+            if let Some(field) = data.numbers_mut(name) {
+                *field = v;
+            }
         }
         let rec = Recording::from_data(header, data).map_err(PyValueError::new_err)?;
         Ok(PyRecording::new(Arc::new(std::sync::Mutex::new(rec))))

@@ -49,6 +49,24 @@ pub struct RecordingArrays {
     pub contacts: Vec<u64>,
 }
 
+impl RecordingArrays {
+    /// The array of numbers named `name` (LAYOUT's names but contacts, which are counts).
+    pub fn numbers_mut(&mut self, name: &str) -> Option<&mut Vec<f64>> {
+        Some(match name {
+            "time" => &mut self.time,
+            "positions" => &mut self.positions,
+            "orientations" => &mut self.orientations,
+            "angles" => &mut self.angles,
+            "velocities" => &mut self.velocities,
+            "angular_velocities" => &mut self.angular_velocities,
+            "energy" => &mut self.energy,
+            "momentum" => &mut self.momentum,
+            "angular_momentum" => &mut self.angular_momentum,
+            _ => return None,
+        })
+    }
+}
+
 /// The array names of a recording and how many numbers each holds per sample and body
 /// (`per_body`) or per sample.
 pub const LAYOUT: [(&str, usize, bool); 9] = [
