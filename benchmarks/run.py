@@ -19,17 +19,17 @@ import plots
 from engines import available
 from engines.base import DT, with_one_thread
 from machine import cpu
-from scenes import accuracy, batch, export, filters, gas, heap, pile, pyramid, scaling
+from scenes import accuracy, batch, export, filters, gas, heap, pile, pyramid, scaling, untuned
 from timing import BUDGET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCENES = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+SCENES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-9)"
+        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-10)"
     )
     parser.add_argument(
         "--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)"
@@ -74,6 +74,13 @@ def arguments():
     parser.add_argument("--gas-steps", type=int, default=1000, help="scene 8")
     parser.add_argument("--filter-spheres", type=int, default=10000, help="scene 9")
     parser.add_argument("--filter-steps", type=int, default=300, help="scene 9")
+    parser.add_argument("--untuned-bodies", type=int, default=1000, help="scene 10: each drop")
+    parser.add_argument("--untuned-base", type=int, default=40, help="scene 10: the big pyramid")
+    parser.add_argument(
+        "--untuned-pyramids", default="10,10", help="scene 10: how many small pyramids, base"
+    )
+    parser.add_argument("--untuned-chains", default="20,20", help="scene 10: chains, links")
+    parser.add_argument("--untuned-steps", type=int, default=500, help="scene 10")
     parser.add_argument("--engines", default="all", help="comma-separated names, or all")
     parser.add_argument(
         "--output",
@@ -181,6 +188,23 @@ def main():
             filters.measure(args.filter_spheres, args.filter_steps, args.repeats),
             args.filter_spheres,
             args.filter_steps,
+        )
+    if 10 in scenes:
+        pyramids, small_base = (int(x) for x in args.untuned_pyramids.split(","))
+        chains, links = (int(x) for x in args.untuned_chains.split(","))
+        sections[10] = untuned.section(
+            untuned.measure(
+                contact,
+                args.untuned_steps,
+                args.repeats,
+                bodies=args.untuned_bodies,
+                base=args.untuned_base,
+                pyramids=pyramids,
+                small_base=small_base,
+                chains=chains,
+                links=links,
+            ),
+            args.untuned_steps,
         )
     lines = header(engines, args)
     if pile_rows or pyramid_rows:

@@ -319,3 +319,59 @@ def available() -> dict[str, type]:
         except ImportError:
             continue
     return found
+
+
+# --- Scenes nobody tuned for (scene 10) ---------------------------------------------------------
+
+
+def drop_layout(
+    kind: str, n: int, size: float, seed: int = 7
+) -> tuple[list[str], np.ndarray, np.ndarray, float]:
+    """n bodies dropped into the bin from a tall column: their kinds ("sphere" or "cube" for all,
+    or the mixed heap's four shuffled), centres at random in the column (each in its own cell of
+    a coarse lattice, moved anywhere within it, so none overlap and none sit on a lattice), up to
+    n/100 m high (landing at 20 to 30 m/s for thousands), random orientations (x y z w; spheres'
+    too), and the bin's wall height, 1 m over the highest start."""
+    rng = np.random.default_rng(seed)
+    if kind == "mixed":
+        kinds = [HEAP_KINDS[k] for k in rng.permutation(np.arange(n) % len(HEAP_KINDS))]
+    else:
+        kinds = [kind] * n
+    reach = max(math.sqrt(3) * size if k == "cube" else heap_radius(k, size) for k in set(kinds))
+    per_row = int(BIN // (2.2 * reach))
+    layers = math.ceil(n / per_row**2)
+    top = max(n / 100.0, layers * 2.2 * reach)
+    pitch = np.array([BIN / per_row, top / layers, BIN / per_row])
+    k = rng.permutation(per_row * per_row * layers)[:n]
+    cell = np.stack([k % per_row, k // (per_row * per_row), (k // per_row) % per_row], axis=1)
+    edge = np.array([-BIN / 2, 0.0, -BIN / 2])
+    slack = pitch - 2 * reach
+    centres = edge + cell * pitch + reach + rng.uniform(0.0, 1.0, (n, 3)) * slack
+    quats = rng.normal(size=(n, 4))
+    quats /= np.linalg.norm(quats, axis=1, keepdims=True)
+    return kinds, centres, quats, float(centres[:, 1].max()) + 1.0
+
+
+def pyramid_rows(count: int, base: int, half: float) -> np.ndarray:
+    """Centres of `count` pyramids of base `base` in a row along z, 1 m apart."""
+    one = pyramid_boxes(base, half)
+    gap = 2 * half + 1.0
+    return np.concatenate([one + (0.0, 0.0, (i - (count - 1) / 2) * gap) for i in range(count)])
+
+
+#: The chains: links (spheres of this radius, this far apart centre to centre) hanging from
+#: fixed points 1 m apart, started swinging as a straight line at 60 degrees from the vertical.
+CHAIN_LINK = 0.05
+CHAIN_PITCH = 0.12
+CHAIN_TOP = 10.0
+
+
+def chain_layout(count: int, links: int) -> tuple[np.ndarray, np.ndarray]:
+    """Fixed anchor points (count, 3), and link centres (count, links, 3): link 0 hangs from
+    the anchor, link i + 1 from link i, each joined by a ball joint at the midpoint."""
+    anchors = np.stack(
+        [np.zeros(count), np.full(count, CHAIN_TOP), np.arange(count) - (count - 1) / 2], axis=1
+    )
+    direction = np.array([math.sin(math.radians(60)), -math.cos(math.radians(60)), 0.0])
+    k = np.arange(1, links + 1)[:, None] * CHAIN_PITCH * direction
+    return anchors, anchors[:, None, :] + k[None, :, :]

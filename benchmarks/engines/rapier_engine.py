@@ -15,9 +15,12 @@ from .base import (
     WALL_HEIGHT,
     Engine,
     G,
+    CHAIN_LINK,
     batch_starts,
     bin_walls,
+    chain_layout,
     cradle_centres,
+    drop_layout,
     gas_layout,
     gas_walls,
     heap_layout,
@@ -26,6 +29,7 @@ from .base import (
     incline_pose,
     pendulum_bob,
     pyramid_boxes,
+    pyramid_rows,
     sphere_grid,
 )
 
@@ -96,6 +100,51 @@ class Rapier(Engine):
             self._add(shape[k](mass=DENSITY * heap_volume(k, size)), q)
             for k, q in zip(kinds, centres)
         ]
+
+    def drop(self, kind, n, size, sleeping):
+        kinds, centres, quats, height = drop_layout(kind, n, size)
+        self._bin(height=height)
+        shape = {
+            "sphere": lambda **kw: r.Collider.ball(size, **kw),
+            "cube": lambda **kw: r.Collider.cuboid(size, size, size, **kw),
+            "box": lambda **kw: r.Collider.cuboid(*(size * f for f in BOX), **kw),
+            "capsule": lambda **kw: r.Collider.capsule_y(
+                CAPSULE[1] * size, CAPSULE[0] * size, **kw
+            ),
+            "hull": lambda **kw: r.Collider.convex_hull(hull_points(size), **kw),
+        }
+        self.handles = [
+            self._add(shape[k](density=DENSITY), p, rotation=scaled_axis(q), can_sleep=sleeping)
+            for k, p, q in zip(kinds, centres, quats)
+        ]
+
+    def pyramids(self, count, base, half, sleeping):
+        self._world()
+        self._floor()
+        self.handles = [
+            self._add(r.Collider.cuboid(half, half, half, mass=1.0), q, can_sleep=sleeping)
+            for q in pyramid_rows(count, base, half)
+        ]
+
+    def chains(self, count, links, sleeping):
+        anchors, centres = chain_layout(count, links)
+        self._world()
+        self.handles = []
+        for anchor, row in zip(anchors, centres):
+            previous = self.w.add_body(r.RigidBody.fixed(translation=tuple(anchor)))
+            joint = anchor
+            for c in row:
+                link = self._add(r.Collider.ball(CHAIN_LINK, density=DENSITY), c, can_sleep=sleeping)
+                here = self.w.rigid_bodies.get(previous).translation
+                self.w.impulse_joints.insert(
+                    previous,
+                    link,
+                    r.SphericalJointBuilder()
+                    .local_anchor1(tuple(np.subtract(joint, tuple(here))))
+                    .local_anchor2(tuple(np.subtract(joint, c))),
+                )
+                self.handles.append(link)
+                previous, joint = link, c
 
     def gas(self, n, radius):
         centres, velocities, side = gas_layout(n, radius)

@@ -12,9 +12,12 @@ from .base import (
     PIVOT,
     WALL_HEIGHT,
     Engine,
+    CHAIN_LINK,
     batch_starts,
     bin_walls,
+    chain_layout,
     cradle_centres,
+    drop_layout,
     gas_layout,
     gas_walls,
     heap_layout,
@@ -23,6 +26,7 @@ from .base import (
     incline_pose,
     pendulum_bob,
     pyramid_boxes,
+    pyramid_rows,
     sphere_grid,
 )
 
@@ -86,6 +90,47 @@ class Rigidlab(Engine):
                 for k, p in zip(kinds, centres)
             ]
         )
+
+    def drop(self, kind, n, size, sleeping):
+        kinds, centres, quats, height = drop_layout(kind, n, size)
+        self.w = self._bin(height=height)
+        self.w.sleeping = sleeping
+        add = {
+            "sphere": lambda **kw: self.w.add_sphere(size, **kw),
+            "cube": lambda **kw: self.w.add_box((size,) * 3, **kw),
+            "box": lambda **kw: self.w.add_box(tuple(size * f for f in BOX), **kw),
+            "capsule": lambda **kw: self.w.add_capsule(CAPSULE[0] * size, CAPSULE[1] * size, **kw),
+            "hull": lambda **kw: self.w.add_convex(hull_points(size), **kw),
+        }
+        self._track(
+            [
+                add[k](position=tuple(p), orientation=tuple(q), density=DENSITY)
+                for k, p, q in zip(kinds, centres, quats)
+            ]
+        )
+
+    def pyramids(self, count, base, half, sleeping):
+        self.w = rl.World(dt=DT, sleeping=sleeping)
+        self.w.add_plane()
+        self._track(
+            [
+                self.w.add_box((half,) * 3, position=tuple(p), mass=1.0)
+                for p in pyramid_rows(count, base, half)
+            ]
+        )
+
+    def chains(self, count, links, sleeping):
+        anchors, centres = chain_layout(count, links)
+        self.w = rl.World(dt=DT, sleeping=sleeping)
+        bodies = []
+        for anchor, row in zip(anchors, centres):
+            previous, joint = None, anchor
+            for c in row:
+                link = self.w.add_sphere(CHAIN_LINK, position=tuple(c), density=DENSITY)
+                self.w.add_ball_joint(link, previous, anchor=tuple(joint))
+                bodies.append(link)
+                previous, joint = link, c
+        self._track(bodies)
 
     def gas(self, n, radius):
         centres, velocities, side = gas_layout(n, radius)
