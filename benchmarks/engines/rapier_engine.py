@@ -9,13 +9,13 @@ from .base import (
     BOB,
     BOX,
     CAPSULE,
+    CHAIN_LINK,
     DENSITY,
     DT,
     PIVOT,
     WALL_HEIGHT,
     Engine,
     G,
-    CHAIN_LINK,
     batch_starts,
     bin_walls,
     chain_layout,
@@ -134,7 +134,9 @@ class Rapier(Engine):
             previous = self.w.add_body(r.RigidBody.fixed(translation=tuple(anchor)))
             joint = anchor
             for c in row:
-                link = self._add(r.Collider.ball(CHAIN_LINK, density=DENSITY), c, can_sleep=sleeping)
+                link = self._add(
+                    r.Collider.ball(CHAIN_LINK, density=DENSITY), c, can_sleep=sleeping
+                )
                 here = self.w.rigid_bodies.get(previous).translation
                 self.w.impulse_joints.insert(
                     previous,

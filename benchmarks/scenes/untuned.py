@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 from engines.base import BIN, CHAIN_PITCH, chain_layout
-from scenes.pile import largest_overlap
 from timing import medians, run_scene, turns
+
+from .pile import largest_overlap
 
 SIZE = 0.05
 #: A pyramid whose cubes moved less than this (m) still stands.
