@@ -448,10 +448,11 @@ impl JointTree {
         }
         // Forward elimination.
         for j in 0..count {
-            let Some(kjj) = self.links[j].iter().find(|(o, _)| *o == j).map(|x| x.1) else {
-                return false;
-            };
-            let Some(inv) = kjj.inverse() else {
+            let Some(inv) = self.links[j]
+                .iter()
+                .find(|(o, _)| *o == j)
+                .and_then(|(_, kjj)| kjj.inverse())
+            else {
                 return false;
             };
             self.pivots[j] = Some(inv);
@@ -466,16 +467,19 @@ impl JointTree {
             );
             for &(i, _) in &rest {
                 // K_ij, the coupling of i with j, is in i's list.
-                let Some(kij) = self.links[i].iter().find(|(o, _)| *o == j).map(|x| x.1) else {
+                let Some(f) = self.links[i]
+                    .iter()
+                    .find(|(o, _)| *o == j)
+                    .map(|(_, kij)| kij.mul(&inv))
+                else {
                     continue;
                 };
-                let f = kij.mul(&inv);
                 let d = f.mul_vec(&self.rhs[j]);
                 for (x, dx) in self.rhs[i].iter_mut().zip(d) {
                     *x -= dx;
                 }
-                for &(k, kjk) in &rest {
-                    let upd = f.mul(&kjk);
+                for (k, kjk) in &rest {
+                    let (k, upd) = (*k, f.mul(kjk));
                     match self.links[i].iter_mut().find(|(o, _)| *o == k) {
                         Some((_, b)) => b.sub_assign(&upd),
                         None => {
@@ -491,7 +495,8 @@ impl JointTree {
         // Back substitution, from the last eliminated.
         for j in (0..count).rev() {
             let mut r = self.rhs[j];
-            for &(k, kjk) in &self.links[j] {
+            for (k, kjk) in &self.links[j] {
+                let k = *k;
                 if k > j {
                     let d = kjk.mul_vec(&self.lambda[k]);
                     for (x, dx) in r.iter_mut().zip(d) {

@@ -101,11 +101,19 @@ impl VelocitySolver {
             sb.carry_impacts_to_end(step.masses[i].inv_inertia_body, free);
         }
         let tolerance = c.joints.is_empty().then_some(set.tolerance);
-        self.iterate(c.joints, step.end, set, tolerance);
+        // With no contact, and every joint held by the exact tree solve, a second iteration
+        // would find nothing to change: the tree solve makes all the relative velocities zero
+        // at once (a chain or a ragdoll in the air).
+        let iterations = if c.manifolds.is_empty() && self.joints.tree_holds_all(c.joints) {
+            1
+        } else {
+            set.iterations
+        };
+        self.iterate(c.joints, step.end, set, iterations, tolerance);
         // A contact that static friction cannot hold slides from this step on, with kinetic
         // friction: solve again with it let go (when kinetic friction is the weaker).
         if self.contacts.release_saturated() {
-            self.iterate(c.joints, step.end, set, tolerance);
+            self.iterate(c.joints, step.end, set, iterations, tolerance);
         }
         self.contacts.store_impulses(c.manifolds);
         self.joints.store_impulses(c.joints);
@@ -121,10 +129,11 @@ impl VelocitySolver {
         joints: &[Joint],
         end: &State,
         set: &SolverSettings,
+        iterations: u32,
         tolerance: Option<f64>,
     ) {
         let tolerance = tolerance.filter(|_| self.contacts.warm);
-        for _ in 0..set.iterations {
+        for _ in 0..iterations {
             self.iterations_done += 1;
             let change = self.contacts.solve_iteration();
             self.joints

@@ -236,6 +236,15 @@ impl JointSolver {
         }
     }
 
+    /// Whether the tree solve of the last position phase took every joint, with no motor or
+    /// limit left for the sweeps: its velocity solve is then exact by itself.
+    pub fn tree_holds_all(&self, joints: &[Joint]) -> bool {
+        joints
+            .iter()
+            .enumerate()
+            .all(|(j, joint)| self.tree.takes(j) && !acts_beyond_tree(joint))
+    }
+
     /// Phase 2: one sweep of velocity impulses.
     pub fn solve_velocities(
         &mut self,
@@ -252,15 +261,7 @@ impl JointSolver {
             });
         for (j, (row, joint)) in self.rows.iter_mut().zip(joints).enumerate() {
             // A joint of the tree solve holds already, unless a motor or limit acts on it.
-            let extra = matches!(
-                joint.kind,
-                JointKind::Hinge { motor: Some(_), .. }
-                    | JointKind::Hinge {
-                        limits: Some(_),
-                        ..
-                    }
-            );
-            if self.tree.takes(j) && !extra {
+            if self.tree.takes(j) && !acts_beyond_tree(joint) {
                 continue;
             }
             let mut s = Sides {
@@ -280,6 +281,18 @@ impl JointSolver {
             joint.angular_impulse = row.angular_impulse;
         }
     }
+}
+
+/// Whether a motor or limit acts on a joint of the tree solve, which leaves them to the sweeps.
+fn acts_beyond_tree(joint: &Joint) -> bool {
+    matches!(
+        joint.kind,
+        JointKind::Hinge { motor: Some(_), .. }
+            | JointKind::Hinge {
+                limits: Some(_),
+                ..
+            }
+    )
 }
 
 /// Lever arms and anchor separation (b's anchor minus a's) at the predicted end poses.
