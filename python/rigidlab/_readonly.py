@@ -34,9 +34,10 @@ class ReadOnlyArray(np.ndarray):
     _setter: str | None = None
 
     def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False) -> Any:
-        # Results of arithmetic are new data, not copies of state: plain, writable arrays.
+        # Results of arithmetic are new data, not copies of state: plain, writable arrays, and
+        # a number where a plain array gives one (a reduction: numpy 1 asks for no scalar).
         plain = np.asarray(array).view(np.ndarray)
-        return plain[()] if return_scalar else plain
+        return plain[()] if return_scalar or plain.ndim == 0 else plain
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if self.flags.writeable:

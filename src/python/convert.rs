@@ -263,7 +263,8 @@ pub fn frozen<'py, A: pyo3::type_object::PyTypeCheck>(array: Bound<'py, A>) -> B
     unsafe {
         (*numpy::npyffi::_PyArray_GET_ITEM_DATA(raw)).flags &= !numpy::npyffi::NPY_ARRAY_WRITEABLE
     };
-    let Some(class) = crate::python::hooks::lent_item(py, "ReadOnlyArray") else {
+    let Some(class) = crate::python::hooks::lent_item(py, pyo3::intern!(py, "ReadOnlyArray"))
+    else {
         return array;
     };
     let Ok(class) = class.cast_into::<pyo3::types::PyType>() else {

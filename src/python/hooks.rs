@@ -30,7 +30,10 @@ pub fn borrowed<'py>(py: Python<'py>, name: &str, what: &str) -> PyResult<Bound<
     })
 }
 
-/// The object the package lent under `name`, if it did.
-pub fn lent_item<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, PyAny>> {
+/// The object the package lent under `name`, if it did (`name` interned by hot callers).
+pub fn lent_item<'py>(
+    py: Python<'py>,
+    name: &Bound<'py, pyo3::types::PyString>,
+) -> Option<Bound<'py, PyAny>> {
     lent(py).get_item(name).ok().flatten()
 }
