@@ -9,6 +9,7 @@
 //! gives up to two points. Cores apart and meeting corner to corner give one point along the
 //! line between the corners instead, the direction in which they first touch.
 
+use super::closest::segment_segment;
 use super::manifold::RawPoint;
 use crate::math::{DQuat, DVec2, DVec3};
 use crate::shape::Polygon;
@@ -192,7 +193,14 @@ pub fn contours(
                 count += 1;
             }
         }
-        n
+        match nearer_than_clipped(rf, inc, (v1, v2), (w1, w2), &points[..count], margin) {
+            Some((point, u)) => {
+                points[0] = point;
+                count = 1;
+                u
+            }
+            None => n,
+        }
     };
     let world = |p: DVec2| frame.apply(p).extend(0.0);
     for &(on_ref, on_inc, gap, feature) in &points[..count] {
@@ -210,6 +218,46 @@ pub fn contours(
     }
     let normal = frame.rotate(if flip { -normal } else { normal });
     (count > 0).then(|| normal.extend(0.0))
+}
+
+/// Rounded outlines meet where their cores are nearest, which the clipped part of the incident
+/// edge can leave out: a capsule's end cap against another's end cap beyond the reference
+/// edge's end (two capsules end to end at a right angle, a cap against a wall's top). The
+/// separating axis test sees them overlap (the axis between the two ends is not an edge
+/// normal), the clipped points lie farther in along the edge and clear of each other, and a
+/// contact some millimetres deep went unseen until the bodies had sunk a centimetre into each
+/// other in a heap. So when the cores' nearest points are nearer than every clipped point (by
+/// more than round-off; lying along each other they are one of them), they are the contact:
+/// one point, along the line between them (crossed cores, at no distance, keep the edge's
+/// normal). Some((point, normal)) from the reference outline to the incident one.
+fn nearer_than_clipped(
+    rf: &Contour,
+    inc: &Contour,
+    (v1, v2): (DVec2, DVec2),
+    (w1, w2): (DVec2, DVec2),
+    clipped: &[(DVec2, DVec2, f64, u64)],
+    margin: f64,
+) -> Option<((DVec2, DVec2, f64, u64), DVec2)> {
+    let radii = rf.radius + inc.radius;
+    if radii == 0.0 {
+        return None;
+    }
+    let (p, q, _, _) = segment_segment(
+        v1.extend(0.0),
+        v2.extend(0.0),
+        w1.extend(0.0),
+        w2.extend(0.0),
+    );
+    let d = (q - p).truncate();
+    let dist = d.length();
+    let gap = dist - radii;
+    let shallowest = clipped.iter().map(|c| c.2).fold(f64::INFINITY, f64::min);
+    if dist <= APART || gap > margin || gap >= shallowest - TIE {
+        return None;
+    }
+    let u = d / dist;
+    let (p, q) = (p.truncate(), q.truncate());
+    Some(((p + u * rf.radius, q - u * inc.radius, gap, CORNERS), u))
 }
 
 /// The nearest points of segments [a0, a1] and [b0, b1] when both are corners (an end of each),
@@ -578,6 +626,35 @@ mod tests {
             (deepest + 0.01 * 3f64.sqrt() / 2.0 + 2.0 * r).abs() < 1e-12,
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn capsules_meeting_cap_to_cap_beyond_the_clipped_part_touch_there() {
+        // A leaning capsule's top cap under the left cap of a lying one, whose core starts
+        // just beyond the top of the leaning one's (as two met in a 2D heap): the caps
+        // overlap by 1.3 cm, while the part of the leaning core under the lying one (the
+        // part the clipping keeps) clears it. At any turn of the pair, the contact is at the
+        // caps, along the line between the cores' ends.
+        let r = 0.018;
+        for turn in [0.0, 0.3, 1.2, -2.0] {
+            let rot = |v: DVec3| {
+                let (s, c) = f64::sin_cos(turn);
+                DVec3::new(c * v.x - s * v.y, s * v.x + c * v.y, 0.0)
+            };
+            let a = [DVec3::new(0.0091, -0.0471, 0.0), DVec3::ZERO].map(rot);
+            let start = DVec3::new(0.0073, 0.0221, 0.0);
+            let b = [start, start + DVec3::new(0.0478, -0.0044, 0.0)].map(rot);
+            let mut out = Vec::new();
+            let n = capsule_capsule((a, r), (b, r), 0.0, &mut out).unwrap();
+            let dist = start.length();
+            assert!((n - rot(start / dist)).length() < 1e-12, "{n:?}");
+            assert_eq!(out.len(), 1);
+            assert!(
+                (out[0].separation - (dist - 2.0 * r)).abs() < 1e-12,
+                "{out:?}"
+            );
+            assert!((out[0].on_a - rot(start * (r / dist))).length() < 1e-12);
+        }
     }
 
     #[test]
