@@ -937,6 +937,7 @@ impl World {
             position_weight: settings.integrator.position_weight(),
             touching: settings.linear_slop,
             down: settings.gravity.normalize_or_zero(),
+            planar: settings.planar,
         };
         let sc = &mut self.scratch;
         let bodies = &self.state.bodies;

@@ -41,6 +41,9 @@ pub struct Patch {
     /// Accumulated impulse: along t1, along t2, twist / radius.
     pub impulse: DVec3,
     pub law: Coulomb,
+    /// In a 2D world, the spins a unit impulse along t1 gives A and B (see `solve_planar`);
+    /// None in 3D.
+    planar: Option<(DVec3, DVec3)>,
 }
 
 /// Coulomb's law for one patch: static and kinetic coefficients, and whether the surfaces were
@@ -56,7 +59,11 @@ pub struct Coulomb {
 impl Patch {
     /// The patch of points with lever arms `ra`, `rb` (one per point) and common normal n
     /// between bodies A and B. `tangent` are the points' friction impulses of the last step
-    /// (world vectors), the warm start.
+    /// (world vectors), the warm start. `planar`: the bodies are those of a 2D world, which
+    /// move in the x-y plane and turn about z only, and n lies in the plane: the patch can only
+    /// slide along the plane's tangent t1 (t2 is z, and a twist about n would turn the bodies
+    /// out of the plane), so it has that one unknown.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         ba: &SolverBody,
         bb: &SolverBody,
@@ -65,6 +72,7 @@ impl Patch {
         rb: &[DVec3],
         tangent: &[DVec3],
         law: Coulomb,
+        planar: bool,
     ) -> Patch {
         let count = ra.len().max(1) as f64;
         let (ca, cb) = (
@@ -72,7 +80,11 @@ impl Patch {
             rb.iter().sum::<DVec3>() / count,
         );
         let offsets = || ra.iter().map(move |&r| flat(r - ca, n));
-        let radius = offsets().map(DVec3::length).sum::<f64>() / count;
+        let radius = if planar {
+            0.0
+        } else {
+            offsets().map(DVec3::length).sum::<f64>() / count
+        };
         let (t1, t2) = crate::math::tangents(n);
         // Per unknown: the linear direction, the angular parts of the row on A and B, and the
         // spins a unit impulse gives them.
@@ -122,6 +134,7 @@ impl Patch {
             k_inv,
             impulse,
             law,
+            planar: planar.then_some((spin_a[0], spin_b[0])),
         }
     }
 
@@ -172,6 +185,9 @@ impl Patch {
         if normal == 0.0 && self.impulse == DVec3::ZERO {
             return 0.0;
         }
+        if let Some(spins) = self.planar {
+            return self.solve_planar(bodies, a, b, normal, reach, spins);
+        }
         let (ba, bb) = (&bodies[a], &bodies[b]);
         let limit = self.limit(normal);
         let old = self.impulse;
@@ -194,6 +210,35 @@ impl Patch {
         }
         self.apply(bodies, a, b, new - old, reach);
         (self.k * (new - old)).abs().max_element()
+    }
+
+    /// `solve` of a 2D world's patch, whose one unknown is the impulse along t1 (the others
+    /// stay zero): the 3D update reduced to it (K is block diagonal there, t1 apart from t2 and
+    /// the twist, whose slips are zero), without the 3D update's matrix products.
+    fn solve_planar(
+        &mut self,
+        bodies: &mut [SolverBody],
+        a: usize,
+        b: usize,
+        normal: f64,
+        reach: f64,
+        (spin_a, spin_b): (DVec3, DVec3),
+    ) -> f64 {
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let v = (bb.v + bb.w.cross(self.rb)) - (ba.v + ba.w.cross(self.ra));
+        let limit = self.limit(normal);
+        let old = self.impulse.x;
+        let new = (old - self.k_inv.x_axis.x * self.t1.dot(v)).clamp(-limit, limit);
+        if new == old {
+            return 0.0;
+        }
+        self.impulse.x = new;
+        let d = new - old;
+        let ba = &mut bodies[a];
+        ba.change(self.t1 * (-d * ba.inv_mass), spin_a * -d, reach);
+        let bb = &mut bodies[b];
+        bb.change(self.t1 * (d * bb.inv_mass), spin_b * d, reach);
+        (self.k.x_axis.x * d).abs()
     }
 
     /// Applies an impulse of the three unknowns to bodies a and b.
@@ -294,11 +339,12 @@ mod tests {
             &rb,
             &[DVec3::ZERO; 4],
             law(0.5, 0.5, true),
+            false,
         );
         p.impulse = DVec3::new(0.3, -0.2, 0.7);
         let mut out = [DVec3::ZERO; 4];
         p.at_points(&ra, &[1.0, 2.0, 0.0, 0.5], &mut out);
-        let back = Patch::new(&ba, &bb, n, &ra, &rb, &out, law(0.5, 0.5, true));
+        let back = Patch::new(&ba, &bb, n, &ra, &rb, &out, law(0.5, 0.5, true), false);
         assert!(
             (back.impulse - p.impulse).length() < 1e-12,
             "{:?}",
@@ -307,6 +353,54 @@ mod tests {
         // The twist part adds no net force.
         let force: DVec3 = out.iter().sum();
         assert!((force - (p.t1 * 0.3 - p.t2 * 0.2)).length() < 1e-12);
+    }
+
+    #[test]
+    fn a_2d_patch_solves_as_the_3d_one_does_in_the_plane() {
+        // Two 2D bodies (moving in x-y, turning about z; their inertias about x and y are a
+        // lamina's) meeting along an in-plane normal at two points: the one-unknown update
+        // gives the 3D update's impulses and velocities, holding or sliding.
+        let lamina = |inv_mass: f64, izz: f64| SolverBody {
+            inv_mass,
+            inv_inertia: DMat3::from_diagonal(DVec3::new(2.0 * izz, 2.0 * izz, izz)),
+            touched: true,
+            ..Default::default()
+        };
+        let angle: f64 = 0.7;
+        let n = DVec3::new(angle.cos(), angle.sin(), 0.0);
+        let t = DVec3::new(-n.y, n.x, 0.0);
+        let ra = [t * 0.2 + n * 0.1, t * -0.15 + n * 0.1];
+        let rb = [t * 0.25 - n * 0.3, t * -0.1 - n * 0.3];
+        for (normal, warm) in [(50.0, 0.0), (0.2, 0.0), (50.0, 0.4), (0.2, -0.3)] {
+            let run = |planar: bool| {
+                let mut bodies = [lamina(0.5, 3.0), lamina(0.8, 5.0)];
+                bodies[0].v = DVec3::new(0.3, -0.2, 0.0);
+                bodies[0].w = DVec3::new(0.0, 0.0, 1.5);
+                bodies[1].v = DVec3::new(-0.6, 0.4, 0.0);
+                bodies[1].w = DVec3::new(0.0, 0.0, -0.7);
+                let tangent = [t * warm, t * warm];
+                let mut p = Patch::new(
+                    &bodies[0],
+                    &bodies[1],
+                    n,
+                    &ra,
+                    &rb,
+                    &tangent,
+                    law(0.5, 0.4, true),
+                    planar,
+                );
+                let change = p.solve(&mut bodies, 0, 1, normal, 0.01);
+                (p.impulse, change, bodies)
+            };
+            let (i2, c2, b2) = run(true);
+            let (i3, c3, b3) = run(false);
+            assert!((i2 - i3).length() < 1e-12, "{i2:?} {i3:?}");
+            assert!((c2 - c3).abs() < 1e-12, "{c2} {c3}");
+            for (p, q) in b2.iter().zip(&b3) {
+                assert!((p.v - q.v).length() < 1e-12 && (p.w - q.w).length() < 1e-12);
+                assert!(p.v.z == 0.0 && p.w.x == 0.0 && p.w.y == 0.0);
+            }
+        }
     }
 
     #[test]
@@ -328,6 +422,7 @@ mod tests {
                 &rb,
                 &[DVec3::ZERO; 4],
                 law(0.4, 0.4, false),
+                false,
             );
             p.solve(&mut bodies, 0, 1, normal, 0.0);
             let held = p.slip(&bodies[0], &bodies[1]).length() < 1e-9;

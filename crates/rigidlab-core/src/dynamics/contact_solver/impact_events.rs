@@ -1124,6 +1124,7 @@ impl ContactSolver {
             &rb[..len],
             &[DVec3::ZERO; block_lcp::MAX][..len],
             bl.patch.law,
+            self.planar,
         );
         if bl.coupling != NO_COUPLING {
             let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {

@@ -48,6 +48,8 @@ pub struct SolverSettings {
     pub touching: f64,
     /// The unit direction of gravity (zero without gravity).
     pub down: DVec3,
+    /// Whether the world is 2D (see `Patch::new`).
+    pub planar: bool,
 }
 
 /// How many steps of the smooth forces' speed-up an approach of a resting contact may reach
@@ -192,6 +194,8 @@ pub struct ContactSolver {
     /// load to guess, none is struck. Only then does a small change per iteration mean the
     /// iterations have converged (from a guess, it may mean they are still far from it).
     pub warm: bool,
+    /// Whether the world is 2D: its friction patches have one unknown (see `Patch::new`).
+    planar: bool,
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
@@ -253,6 +257,7 @@ impl ContactSolver {
         set: &SolverSettings,
     ) {
         let n = start.len();
+        self.planar = set.planar;
         self.bodies.clear();
         // Resting contacts' reach (see `prepare`'s points), the one most impulses have.
         let resting_reach = set.position_weight * set.dt;
@@ -598,7 +603,16 @@ impl ContactSolver {
         let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
         let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
-        let patch = Patch::new(ba, bb, n, &ra[..len], &rb[..len], &tangent[..len], law);
+        let patch = Patch::new(
+            ba,
+            bb,
+            n,
+            &ra[..len],
+            &rb[..len],
+            &tangent[..len],
+            law,
+            self.planar,
+        );
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
             let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
