@@ -18,6 +18,7 @@ use crate::collision::narrow_phase::Posed;
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
+use crate::dynamics::tuning::MAX_CORRECTION_TURN;
 use crate::math::{integrate_orientation_linear, rotate_tensor, DMat3, DVec3};
 use crate::shape::Shape;
 
@@ -321,9 +322,16 @@ fn rounded_overlap(m: &Manifold, a: &Body, b: &Body, state: &State) -> Option<Ro
 }
 
 /// Moves a body by a small shift and rotation (a rotation vector: a correction turns a body by
-/// far less than a degree, so the first-order update is as good as the exact one and cheaper).
+/// a few degrees at most, `MAX_CORRECTION_TURN`, so the first-order update is as good as the
+/// exact one and cheaper).
 fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
     state.x[row] += shift;
+    let turn = rotation.length();
+    let rotation = if turn > MAX_CORRECTION_TURN {
+        rotation * (MAX_CORRECTION_TURN / turn)
+    } else {
+        rotation
+    };
     if rotation != DVec3::ZERO {
         state.q[row] = integrate_orientation_linear(state.q[row], rotation, 1.0);
     }
