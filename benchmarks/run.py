@@ -19,26 +19,43 @@ import plots
 from engines import available
 from engines.base import DT, with_one_thread
 from machine import cpu
-from scenes import accuracy, batch, export, filters, gas, heap, pile, pyramid, scaling, untuned
+from scenes import (
+    accuracy,
+    batch,
+    export,
+    filters,
+    flat,
+    gas,
+    heap,
+    pile,
+    pyramid,
+    scaling,
+    untuned,
+)
 from timing import BUDGET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCENES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+SCENES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+
+
+#: Largest disc pile of scene 11 (the sizes of scene 1 up to it): pymunk takes over 100 ms a
+#: step beyond it (section 1).
+FLAT_MOST_DISCS = 4000
 
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-10)"
+        "--scenes", default=",".join(map(str, SCENES)), help="comma-separated scene numbers (1-11)"
     )
     parser.add_argument(
         "--sizes", default="1000,4000,16000", help="sphere counts for the pile (scene 1)"
     )
-    parser.add_argument("--steps", type=int, default=1000, help="steps of scenes 1-3")
+    parser.add_argument("--steps", type=int, default=1000, help="steps of scenes 1-3 and 11")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--base", type=int, default=20, help="pyramid base (scene 2)")
+    parser.add_argument("--base", type=int, default=20, help="pyramid base (scenes 2 and 11)")
     parser.add_argument(
-        "--heap-bodies", type=int, default=1000, help="bodies in the mixed heap (scene 3)"
+        "--heap-bodies", type=int, default=1000, help="bodies in the mixed heap (scenes 3 and 11)"
     )
     parser.add_argument("--export-bodies", type=int, default=10000, help="scene 4")
     parser.add_argument("--batch-worlds", type=int, default=1000, help="scene 5")
@@ -205,6 +222,18 @@ def main():
                 links=links,
             ),
             args.untuned_steps,
+        )
+    if 11 in scenes:
+        sections[11] = flat.section(
+            flat.measure(
+                engines,
+                args.steps,
+                args.repeats,
+                [int(s) for s in args.sizes.split(",") if int(s) <= FLAT_MOST_DISCS],
+                args.base,
+                args.heap_bodies,
+            ),
+            args.steps,
         )
     lines = header(engines, args)
     if pile_rows or pyramid_rows:

@@ -26,6 +26,9 @@ from .base import (
     sphere_grid,
 )
 
+#: How long a body must stay idle before it sleeps (s): rigidlab's SLEEP_TIME.
+SLEEP_TIME = 0.5
+
 
 class Pymunk(Engine):
     """Pymunk is 2D: the sphere pile becomes discs in a bin 1 m wide, the pyramid squares, the heap
@@ -172,6 +175,11 @@ class Pymunk(Engine):
         return np.array(
             [(b.position.x, b.position.y, 0.0) for space in self.spaces for b in space.bodies]
         )
+
+    def sleep(self, on):
+        """Chipmunk's sleeping, which pymunk leaves off: bodies idle for rigidlab's idle time
+        (0.5 s) fall asleep; or every body stays awake."""
+        self.space.sleep_time_threshold = SLEEP_TIME if on else math.inf
 
     def step(self, steps):
         for _ in range(steps):

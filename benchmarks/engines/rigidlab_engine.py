@@ -231,6 +231,10 @@ class Rigidlab(Engine):
     def batch_positions(self):
         return np.array([w.positions[i] for w, i in zip(self.worlds, self.batch_rows)])
 
+    def sleep(self, on):
+        """Lets bodies at rest fall asleep, or keeps every body awake."""
+        self.w.sleeping = on
+
     def step(self, steps):
         self.w.step(steps)
 
