@@ -92,3 +92,47 @@ def size_rows(rows: list[tuple], done: int, steps: int, cells) -> list[str]:
             )
             lines.append(f"| {n} | {r[1]}{note} | {cells(r, ref)} |")
     return lines
+
+
+def sleeping_cases(cases, engines_of, run, repeats: int) -> list[tuple]:
+    """Runs each case with sleeping on and off in each of its engines, engines taking turns:
+    rows (label, quality, sleeping, engine, medians of (build s, s per step, quality...)).
+    `cases` yields (label, quality, case); `engines_of(case)` the engines that build it;
+    `run(engine class, case, sleeping)` one run's (build s, s per step, steps done, quality
+    tuple)."""
+    rows = []
+    for label, quality, case in cases:
+        for sleeping in (True, False):
+            runs = {name: [] for name in engines_of(case)}
+            for name in turns(runs, repeats):
+                b, per_step, done, judged = run(name, case, sleeping)
+                runs[name].append((b, per_step, *judged))
+                print(
+                    f"  {label}, sleeping {'on' if sleeping else 'off'}: {name} "
+                    f"{per_step * 1e3:.2f} ms/step over {done} steps",
+                    flush=True,
+                )
+            for name, r in runs.items():
+                numbers = [tuple(-1.0 if x is None else x for x in run) for run in r]
+                rows.append((label, quality, sleeping, name, *medians(numbers)))
+    return rows
+
+
+def sleeping_table(rows, reference: str, stability) -> list[str]:
+    """Table lines of `sleeping_cases` rows: case, sleeping, engine, ms per step, its ratio to
+    the `reference` engine's time in the same case, build s, stability(row)."""
+    lines = [
+        "| case | sleeping | engine | ms per step | ratio | build (s) | stability |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for label in dict.fromkeys(r[0] for r in rows):
+        for sleeping in (True, False):
+            group = [r for r in rows if r[0] == label and r[2] == sleeping]
+            ref = next((r[5] for r in group if r[3] == reference), None)
+            for r in group:
+                ratio = f"{r[5] / ref:.2f}" if ref else "-"
+                lines.append(
+                    f"| {label} | {'on' if sleeping else 'off'} | {r[3]} | {r[5] * 1e3:.3f} | "
+                    f"{ratio} | {r[4]:.3f} | {stability(r)} |"
+                )
+    return lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from engines.base import BIN, CHAIN_PITCH, chain_layout
-from timing import medians, run_scene, turns
+from timing import run_scene, sleeping_cases, sleeping_table
 
 from .pile import largest_overlap
 
@@ -61,29 +61,30 @@ def cases(bodies: int, base: int, pyramids: int, small_base: int, chains: int, l
 
 def measure(engines, steps, repeats, **sizes):
     """Rows (label, kind of quality, sleeping, engine, build s, stepping s, quality...)."""
-    rows = []
-    for label, build, args, quality, judge in cases(**sizes):
-        for sleeping in (True, False):
-            # 3D scenes: the engines that build them (pymunk and rigidlab 2D have none).
-            runs = {
-                name: []
-                for name, engine in engines.items()
-                if hasattr(engine, build) and getattr(engine, "dims", "3d") == "3d"
-            }
-            for name in turns(runs, repeats):
-                b, per_step, done, start, end = run_scene(
-                    engines[name], build, (*args, sleeping), steps
-                )
-                runs[name].append((b, per_step, *judge(start, end)))
-                print(
-                    f"  {label}, sleeping {'on' if sleeping else 'off'}: {name} "
-                    f"{per_step * 1e3:.2f} ms/step over {done} steps",
-                    flush=True,
-                )
-            for name, r in runs.items():
-                numbers = [tuple(-1.0 if x is None else x for x in run) for run in r]
-                rows.append((label, quality, sleeping, name, *medians(numbers)))
-    return rows
+
+    def engines_of(case):
+        # 3D scenes: the engines that build them (pymunk and rigidlab 2D have none).
+        build = case[0]
+        return [
+            name
+            for name, engine in engines.items()
+            if hasattr(engine, build) and getattr(engine, "dims", "3d") == "3d"
+        ]
+
+    def run(name, case, sleeping):
+        build, args, judge = case
+        b, per_step, done, start, end = run_scene(engines[name], build, (*args, sleeping), steps)
+        return b, per_step, done, judge(start, end)
+
+    return sleeping_cases(
+        [
+            (label, quality, (build, args, judge))
+            for label, build, args, quality, judge in cases(**sizes)
+        ],
+        engines_of,
+        run,
+        repeats,
+    )
 
 
 def section(rows, steps) -> list[str]:
@@ -95,19 +96,8 @@ def section(rows, steps) -> list[str]:
         "hanging from fixed points, let go as a straight line at 60 degrees. Each with sleeping "
         "on and off. 'ratio': the engine's time over rigidlab's in the same case.",
         "",
-        "| case | sleeping | engine | ms per step | ratio | build (s) | stability |",
-        "|---|---|---|---|---|---|---|",
     ]
-    for label in dict.fromkeys(r[0] for r in rows):
-        for sleeping in (True, False):
-            group = [r for r in rows if r[0] == label and r[2] == sleeping]
-            ref = next((r[5] for r in group if r[3] == "rigidlab"), None)
-            for r in group:
-                ratio = f"{r[5] / ref:.2f}" if ref else "-"
-                lines.append(
-                    f"| {label} | {'on' if sleeping else 'off'} | {r[3]} | {r[5] * 1e3:.3f} | "
-                    f"{ratio} | {r[4]:.3f} | {stability(r)} |"
-                )
+    lines += sleeping_table(rows, "rigidlab", stability)
     lines += [
         "",
         "Stability: pile height (m), largest overlap between spheres (mm), bodies out of the bin; "
