@@ -325,13 +325,14 @@ def available() -> dict[str, type]:
 
 
 def drop_layout(
-    kind: str, n: int, size: float, seed: int = 7
+    kind: str, n: int, size: float, seed: int = 7, dims: str = "3d"
 ) -> tuple[list[str], np.ndarray, np.ndarray, float]:
     """n bodies dropped into the bin from a tall column: their kinds ("sphere" or "cube" for all,
     or the mixed heap's four shuffled), centres at random in the column (each in its own cell of
     a coarse lattice, moved anywhere within it, so none overlap and none sit on a lattice), up to
     n/100 m high (landing at 20 to 30 m/s for thousands), random orientations (x y z w; spheres'
-    too), and the bin's wall height, 1 m over the highest start."""
+    too), and the bin's wall height, 1 m over the highest start. In 2D ("2d") the column is the
+    bin's width in x and y (z = 0), and the orientations are angles about z (rad)."""
     rng = np.random.default_rng(seed)
     if kind == "mixed":
         kinds = [HEAP_KINDS[k] for k in rng.permutation(np.arange(n) % len(HEAP_KINDS))]
@@ -339,14 +340,18 @@ def drop_layout(
         kinds = [kind] * n
     reach = max(math.sqrt(3) * size if k == "cube" else heap_radius(k, size) for k in set(kinds))
     per_row = int(BIN // (2.2 * reach))
-    layers = math.ceil(n / per_row**2)
+    deep = 1 if dims == "2d" else per_row
+    layers = math.ceil(n / (per_row * deep))
     top = max(n / 100.0, layers * 2.2 * reach)
-    pitch = np.array([BIN / per_row, top / layers, BIN / per_row])
-    k = rng.permutation(per_row * per_row * layers)[:n]
-    cell = np.stack([k % per_row, k // (per_row * per_row), (k // per_row) % per_row], axis=1)
+    pitch = np.array([BIN / per_row, top / layers, BIN / deep])
+    k = rng.permutation(per_row * deep * layers)[:n]
+    cell = np.stack([k % per_row, k // (per_row * deep), (k // per_row) % deep], axis=1)
     edge = np.array([-BIN / 2, 0.0, -BIN / 2])
     slack = pitch - 2 * reach
     centres = edge + cell * pitch + reach + rng.uniform(0.0, 1.0, (n, 3)) * slack
+    if dims == "2d":
+        centres[:, 2] = 0.0
+        return kinds, centres, rng.uniform(-math.pi, math.pi, n), float(centres[:, 1].max()) + 1.0
     quats = rng.normal(size=(n, 4))
     quats /= np.linalg.norm(quats, axis=1, keepdims=True)
     return kinds, centres, quats, float(centres[:, 1].max()) + 1.0

@@ -17,6 +17,7 @@ from .base import (
     G,
     batch_starts,
     cradle_centres,
+    drop_layout,
     gas_layout,
     heap_layout,
     hull_points,
@@ -86,11 +87,12 @@ class Pymunk(Engine):
             body = pymunk.Body(1.0, pymunk.moment_for_box(1.0, (2 * half, 2 * half)))
             self._add(body, pymunk.Poly.create_box(body, (2 * half, 2 * half)), q)
 
-    def mixed_heap(self, n, size):
-        kinds, centres, height = heap_layout(n, size, self.dims)
-        self._bin(height=height)
-        shape = {
+    @staticmethod
+    def _shapes(size):
+        """Each kind of body of the heap and the drops as a pymunk shape on a body."""
+        return {
             "sphere": lambda b: pymunk.Circle(b, size),
+            "cube": lambda b: pymunk.Poly.create_box(b, (2 * size, 2 * size)),
             "box": lambda b: pymunk.Poly.create_box(b, (2 * BOX[0] * size, 2 * BOX[1] * size)),
             "capsule": lambda b: pymunk.Segment(
                 b, (0, -CAPSULE[1] * size), (0, CAPSULE[1] * size), CAPSULE[0] * size
@@ -99,8 +101,23 @@ class Pymunk(Engine):
                 b, [tuple(q) for q in hull_points(size)[:, :2]]
             ),  # Poly takes the hull of the points
         }
+
+    def mixed_heap(self, n, size):
+        kinds, centres, height = heap_layout(n, size, self.dims)
+        self._bin(height=height)
+        shape = self._shapes(size)
         for k, q in zip(kinds, centres):
             body = pymunk.Body()
+            self._add(body, shape[k](body), q)
+
+    def drop(self, kind, n, size, sleeping):
+        kinds, centres, angles, height = drop_layout(kind, n, size, dims=self.dims)
+        self._bin(height=height)
+        self.sleep(sleeping)
+        shape = self._shapes(size)
+        for k, q, a in zip(kinds, centres, angles):
+            body = pymunk.Body()
+            body.angle = float(a)
             self._add(body, shape[k](body), q)
 
     def gas(self, n, radius):

@@ -13,6 +13,7 @@ from .base import (
     PIVOT,
     WALL_HEIGHT,
     cradle_centres,
+    drop_layout,
     gas_layout,
     heap_layout,
     hull_points,
@@ -57,18 +58,35 @@ class Rigidlab2D(Rigidlab):
             ]
         )
 
-    def mixed_heap(self, n, size):
-        kinds, centres, height = heap_layout(n, size, self.dims)
-        self._bin(height=height)
+    def _adders(self, size):
+        """How each kind of body of the heap and the drops is added, in this world."""
         hull = _convex_outline(hull_points(size)[:, :2])
-        add = {
+        return {
             "sphere": lambda **kw: self.w.add_circle(size, **kw),
+            "cube": lambda **kw: self.w.add_box((size, size), **kw),
             "box": lambda **kw: self.w.add_box((BOX[0] * size, BOX[1] * size), **kw),
             "capsule": lambda **kw: self.w.add_capsule(CAPSULE[0] * size, CAPSULE[1] * size, **kw),
             "hull": lambda **kw: self.w.add_polygon(hull, **kw),
         }
+
+    def mixed_heap(self, n, size):
+        kinds, centres, height = heap_layout(n, size, self.dims)
+        self._bin(height=height)
+        add = self._adders(size)
         self._track(
             [add[k](position=tuple(q[:2]), density=DENSITY) for k, q in zip(kinds, centres)]
+        )
+
+    def drop(self, kind, n, size, sleeping):
+        kinds, centres, angles, height = drop_layout(kind, n, size, dims=self.dims)
+        self._bin(height=height)
+        self.w.sleeping = sleeping
+        add = self._adders(size)
+        self._track(
+            [
+                add[k](position=tuple(q[:2]), angle=float(a), density=DENSITY)
+                for k, q, a in zip(kinds, centres, angles)
+            ]
         )
 
     def gas(self, n, radius):
