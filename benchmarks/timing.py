@@ -53,11 +53,14 @@ def stepped(e, steps: int) -> tuple[float, int]:
     return spent / done, done
 
 
-def run_scene(engine, build: str, args: tuple, steps: int):
-    """Builds a scene in a new instance of `engine` (`build` names the method) and steps it
-    within the budget: (build s, s per step, steps done, positions before, positions after)."""
+def run_scene(engine, build: str, args: tuple, steps: int, sleeping: bool | None = None):
+    """Builds a scene in a new instance of `engine` (`build` names the method), switches its
+    sleeping on or off when `sleeping` says, and steps it within the budget: (build s, s per
+    step, steps done, positions before, positions after)."""
     e = engine()
     build_s = timed(getattr(e, build), *args)
+    if sleeping is not None:
+        e.sleep(sleeping)
     start = e.positions()
     per_step, done = stepped(e, steps)
     end = e.positions()

@@ -908,6 +908,26 @@ def tall_heap(n, spacing):
     return w, bodies, side
 
 
+@pytest.mark.parametrize("depth", [0.01, 0.03, 0.06])
+@pytest.mark.parametrize("tilt", [0.2, 0.5, 1.1])
+def test_a_corner_placed_deep_in_the_ground_is_pushed_out_in_a_step_without_a_fling(depth, tilt):
+    """Position correction turns a body by at most 0.05 rad per contact and pass (10 passes a
+    step), and still parts a square whose corner starts up to 6 cm (0.6 of its half side) in
+    the ground within one step, to the slop (0.1 mm, and the tenth of it the passes may leave),
+    without giving it any speed."""
+    w = rl.World2D(gravity=(0, 0))
+    w.add_ground()
+    h = 0.1
+    low = h * (math.cos(tilt) + math.sin(tilt))
+    b = w.add_box((h, h), position=(0, low - depth), angle=tilt)
+    w.step()
+    assert abs(b.angle - tilt) <= 10 * 0.05 + 1e-12
+    for _ in range(3):
+        w.step()
+        assert w.contacts()["depth"].max() <= 1.1e-4
+    assert w.energy()["kinetic"] == 0.0
+
+
 def test_a_tall_heap_landing_at_speed_keeps_every_body_in_its_bin():
     """500 bodies dropped from up to 10 m into a bin 7 bodies wide: a heap some 70 layers
     high, its top landing at 14 m/s. Nothing is squeezed out through the walls or the floor

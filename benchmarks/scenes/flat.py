@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from engines.base import BIN
-from timing import sleeping_cases, sleeping_table, stepped, timed
+from timing import run_scene, sleeping_cases, sleeping_table
 
 from .heap import escaped
 from .pile import largest_overlap
@@ -43,25 +43,13 @@ def judge(quality: str, start: np.ndarray, end: np.ndarray) -> tuple:
     return (float(end[:, 1].max()), None, escaped(end))
 
 
-def run(engine, build: str, args: tuple, sleeping: bool, steps: int):
-    """(build s, s per step, steps done, positions before and after) of one run."""
-    e = engine()
-    build_s = timed(getattr(e, build), *args)
-    e.sleep(sleeping)
-    start = e.positions()
-    per_step, done = stepped(e, steps)
-    end = e.positions()
-    e.close()
-    return build_s, per_step, done, start, end
-
-
 def measure(engines, steps, repeats, sizes, base, heap_bodies):
     """Rows (label, quality, sleeping, engine, build s, stepping s, quality...)."""
     chosen = [k for k in engines if k in ENGINES]
 
     def one(name, case, sleeping):
         build, args, quality = case
-        b, per_step, done, start, end = run(engines[name], build, args, sleeping, steps)
+        b, per_step, done, start, end = run_scene(engines[name], build, args, steps, sleeping)
         return b, per_step, done, judge(quality, start, end)
 
     return sleeping_cases(

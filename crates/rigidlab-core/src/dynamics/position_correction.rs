@@ -326,9 +326,9 @@ fn rounded_overlap(m: &Manifold, a: &Body, b: &Body, state: &State) -> Option<Ro
 /// exact one and cheaper).
 fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
     state.x[row] += shift;
-    let turn = rotation.length();
-    let rotation = if turn > MAX_CORRECTION_TURN {
-        rotation * (MAX_CORRECTION_TURN / turn)
+    // Compared squared: almost every correction turns far less, and pays no root.
+    let rotation = if rotation.length_squared() > MAX_CORRECTION_TURN * MAX_CORRECTION_TURN {
+        rotation * (MAX_CORRECTION_TURN / rotation.length())
     } else {
         rotation
     };
