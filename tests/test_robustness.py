@@ -280,6 +280,40 @@ def test_a_handle_made_after_a_snapshot_is_removed_by_the_restore():
         _ = spring.stiffness
 
 
+@pytest.mark.parametrize("speed", [2.0, 12.0])
+@pytest.mark.parametrize("shape", ["sphere", "capsule"])
+def test_a_ball_sliding_along_a_face_it_overlaps_is_pushed_straight_out(shape, speed):
+    """A frictionless ball (or a capsule's rounded end) pressed 2 cm into a box's face slides
+    along it through the step; position correction measures the contact where it is at the
+    step's end, against the face, so it pushes out along the face's normal only: the motion
+    along the face is the free motion's to round-off, the overlap is gone to the slop, and the
+    velocity and the orientation are untouched."""
+    dt, r = 1 / 240, 0.05
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    w.add_box((0.5, 5.0, 5.0), position=(1.0, 0, 0), kind="static", friction=0.0)
+    start = (0.5 - r + 0.02, 0.0, 0.0)
+    if shape == "sphere":
+        b = w.add_sphere(r, position=start, velocity=(0, -speed, 0), friction=0.0)
+    else:  # lying along x, one end in the face
+        start = (start[0] - 0.1, 0.0, 0.0)
+        b = w.add_capsule(
+            r,
+            0.1,
+            position=start,
+            orientation=(0, 0, -0.7071067811865476, 0.7071067811865476),
+            velocity=(0, -speed, 0),
+            friction=0.0,
+        )
+    turned = b.orientation
+    w.step()
+    assert abs(b.position[1] + speed * dt) <= 1e-12 and abs(b.position[2]) <= 1e-12
+    assert b.orientation == pytest.approx(turned, abs=1e-12)
+    nearest = b.position[0] + (r if shape == "sphere" else r + 0.1)
+    assert 0.5 - nearest >= -1.1e-4
+    assert b.velocity == pytest.approx((0.0, -speed, 0.0), abs=1e-12)
+    assert b.angular_velocity == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
+
+
 def test_overlapping_bodies_part_at_rest_without_gravity():
     rng = np.random.default_rng(1)
     w = rl.World(gravity=(0, 0, 0))

@@ -928,6 +928,23 @@ def test_a_corner_placed_deep_in_the_ground_is_pushed_out_in_a_step_without_a_fl
     assert w.energy()["kinetic"] == 0.0
 
 
+@pytest.mark.parametrize("speed", [2.0, 5.0, 12.0])
+@pytest.mark.parametrize("depth", [0.01, 0.03])
+def test_a_disc_sliding_along_a_wall_it_overlaps_is_pushed_straight_out(speed, depth):
+    """A frictionless disc pressed into a wall (a segment) slides along it through the step;
+    position correction measures the contact where the disc is at the step's end, against the
+    wall's face, so it pushes the disc out along the face's normal only: its height is the free
+    motion's to round-off, its overlap is gone to the slop, and its velocity is untouched."""
+    dt, r = 1 / 240, 0.05
+    w = rl.World2D(gravity=(0, 0), dt=dt)
+    w.add_segment((0.5, -5.0), (0.5, 5.0), friction=0.0)
+    d = w.add_circle(r, position=(0.5 - r + depth, 0.0), velocity=(0, -speed), friction=0.0)
+    w.step()
+    assert abs(d.position[1] + speed * dt) <= 1e-12
+    assert 0.5 - d.position[0] >= r - 1.1e-4
+    assert d.velocity == pytest.approx((0.0, -speed), abs=1e-12)
+
+
 def test_a_tall_heap_landing_at_speed_keeps_every_body_in_its_bin():
     """500 bodies dropped from up to 10 m into a bin 7 bodies wide: a heap some 70 layers
     high, its top landing at 14 m/s. Nothing is squeezed out through the walls or the floor

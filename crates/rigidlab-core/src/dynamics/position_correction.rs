@@ -12,9 +12,9 @@
 //! than a tenth of it, so a settled scene pays for one.
 
 use crate::body::Body;
-use crate::collision::closest::{point_on_segment, segment_segment};
+use crate::collision::closest::segment_segment;
 use crate::collision::manifold::Manifold;
-use crate::collision::narrow_phase::Posed;
+use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
@@ -44,6 +44,7 @@ const SETTLED: f64 = 0.1;
 pub struct CorrectionBuffers {
     inv_inertia: Vec<DMat3>,
     rounded: Vec<Option<RoundedPoint>>,
+    narrow: NarrowPhase,
 }
 
 /// Corrects the positions in `state`. `radii` holds each body's radius if it is a sphere (0
@@ -63,6 +64,7 @@ pub fn correct_positions(
     let CorrectionBuffers {
         inv_inertia,
         rounded,
+        narrow,
     } = buffers;
     inv_inertia.clear();
     inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| {
@@ -76,7 +78,7 @@ pub fn correct_positions(
     rounded.extend(manifolds.iter().map(|m| {
         let spheres = radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0;
         (m.points.len() == 1 && !spheres)
-            .then(|| rounded_overlap(m, &bodies[m.row_a], &bodies[m.row_b], state))
+            .then(|| rounded_overlap(m, &bodies[m.row_a], &bodies[m.row_b], state, narrow))
             .flatten()
             .map(|r| RoundedPoint::fix(r, m.row_a, m.row_b, state))
     }));
@@ -269,56 +271,74 @@ impl RoundedPoint {
 /// that normal turns with where the bodies meet, so a ball that has since moved past an edge or
 /// a corner would seem to overlap it along the old normal and be pushed off it, and its impact
 /// would come late with the wrong normal. Two rounded cores are measured between their closest
-/// points (exact); a rounded core against a polyhedron from the polyhedron's point that
-/// touched, fixed in it, which lies on its surface, so the overlap is never overstated. None
-/// keeps the manifold's own measure (a plane's normal never turns, and a core that has sunk
-/// to the far side of that point is left to it).
-fn rounded_overlap(m: &Manifold, a: &Body, b: &Body, state: &State) -> Option<RoundedOverlap> {
+/// points (exact); a rounded core against a polyhedron (or a polygon) is found again by the
+/// narrow phase, which knows whether they meet at a corner (the normal points from it to the
+/// core) or on a face (the face's normal): a point of the face fixed from the step's start
+/// would tilt the normal of a ball sliding down a wall towards where it was, and push it along
+/// the wall instead of out of it. None keeps the manifold's own measure: a plane's normal never
+/// turns, and a core that has sunk to the far side of where it touched (the centre of a ball
+/// pushed through a zero-thickness segment) is pushed back the way it came, not on through.
+fn rounded_overlap(
+    m: &Manifold,
+    a: &Body,
+    b: &Body,
+    state: &State,
+    narrow: &mut NarrowPhase,
+) -> Option<RoundedOverlap> {
     if matches!(a.shape, Shape::Plane) || matches!(b.shape, Shape::Plane) {
         return None;
     }
-    let (ra, rb) = (m.row_a, m.row_b);
-    let core = |body: &Body, row: usize| {
+    fn posed<'s>(body: &'s Body, row: usize, state: &State) -> Posed<'s> {
         Posed {
             shape: &body.shape,
             position: state.x[row],
             orientation: state.q[row],
             planar: body.planar,
         }
-        .rounded_core()
-    };
-    let (core_a, core_b) = (core(a, ra), core(b, rb));
-    let p = m.points.first()?;
-    let (ca, cb) = match (core_a, core_b) {
-        (Some(([a0, a1], _)), Some(([b0, b1], _))) => {
+    }
+    let (pa, pb) = (posed(a, m.row_a, state), posed(b, m.row_b, state));
+    let found = match (pa.rounded_core(), pb.rounded_core()) {
+        (Some(([a0, a1], r_a)), Some(([b0, b1], r_b))) => {
             let (ca, cb, _, _) = segment_segment(a0, a1, b0, b1);
-            (ca, cb)
-        }
-        (Some(([a0, a1], _)), None) => {
-            let on_b = state.x[rb] + state.q[rb] * p.local_b;
-            (point_on_segment(on_b, a0, a1), on_b)
-        }
-        (None, Some(([b0, b1], _))) => {
-            let on_a = state.x[ra] + state.q[ra] * p.local_a;
-            (on_a, point_on_segment(on_a, b0, b1))
+            let d = cb - ca;
+            let len = d.length();
+            if len == 0.0 {
+                return None;
+            }
+            let normal = d / len;
+            RoundedOverlap {
+                on_a: ca + normal * r_a,
+                on_b: cb - normal * r_b,
+                normal,
+                gap: len - r_a - r_b,
+                radius_a: r_a,
+                radius_b: r_b,
+            }
         }
         (None, None) => return None,
+        (core_a, core_b) => {
+            // Within reach of each other wherever they touch: the narrow phase then always
+            // reports their nearest points.
+            let reach = a.shape.bounding_radius() + b.shape.bounding_radius();
+            let normal = narrow.collide(pa, pb, reach)?;
+            // The manifold had one point; the search's reach may find more (a capsule's far
+            // end): the deepest is the one that touched.
+            let c = narrow
+                .points
+                .iter()
+                .min_by(|p, q| p.separation.total_cmp(&q.separation))?;
+            // The polyhedron's point is on its surface and stays fixed in it (radius 0).
+            RoundedOverlap {
+                on_a: c.on_a,
+                on_b: c.on_b,
+                normal,
+                gap: c.separation,
+                radius_a: core_a.map_or(0.0, |c| c.1),
+                radius_b: core_b.map_or(0.0, |c| c.1),
+            }
+        }
     };
-    let d = cb - ca;
-    let len = d.length();
-    if len == 0.0 || d.dot(m.normal) <= 0.0 {
-        return None;
-    }
-    let normal = d / len;
-    let (r_a, r_b) = (core_a.map_or(0.0, |c| c.1), core_b.map_or(0.0, |c| c.1));
-    Some(RoundedOverlap {
-        on_a: ca + normal * r_a,
-        on_b: cb - normal * r_b,
-        normal,
-        gap: len - r_a - r_b,
-        radius_a: r_a,
-        radius_b: r_b,
-    })
+    (found.normal.dot(m.normal) > 0.0).then_some(found)
 }
 
 /// Moves a body by a small shift and rotation (a rotation vector: a correction turns a body by
