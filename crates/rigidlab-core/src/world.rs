@@ -14,7 +14,7 @@ use crate::dynamics::integrator::{Integrator, IntegratorKind};
 use crate::dynamics::joints::Joint;
 use crate::dynamics::loads::AppliedLoad;
 use crate::dynamics::position_correction::{
-    correct_positions, CorrectionBuffers, CorrectionSettings,
+    correct_positions, CorrectedBodies, CorrectionBuffers, CorrectionSettings,
 };
 use crate::dynamics::sleep::Islands;
 use crate::dynamics::solver_body::BodyMass;
@@ -116,6 +116,8 @@ struct Scratch {
     springs: Vec<SpringRow>,
     boxes: Vec<Aabb>,
     margins: Vec<f64>,
+    /// Per body row: its deepest overlap in last step's contacts (m).
+    pressed: Vec<f64>,
     /// Per body row: how fast it moves (m/s, its spin at its bounding radius included), and
     /// the fastest of its neighbours that may strike it.
     speeds: Vec<f64>,
@@ -606,12 +608,26 @@ impl World {
             .filter(|(b, _)| strikes(b))
             .map(|(_, &v)| v)
             .fold(0.0, f64::max);
-        let margin = |speed: f64| speed * dt + g * dt * dt + slop;
-        for (b, &speed) in bodies.iter().zip(&sc.speeds) {
+        // Position correction may move a body by as much as it overlaps its neighbours (its
+        // leash, position_correction.rs): so far are its contacts searched, or a body pressed
+        // deep into a heap could be pushed blind through a wall beyond its margin.
+        sc.pressed.clear();
+        sc.pressed.resize(bodies.len(), 0.0);
+        for m in &self.state.contacts.manifolds {
+            let depth = m.points.iter().map(|p| -p.separation).fold(0.0, f64::max);
+            for row in [m.row_a, m.row_b] {
+                if let Some(d) = sc.pressed.get_mut(row) {
+                    *d = d.max(depth);
+                }
+            }
+        }
+        let pressed = &sc.pressed;
+        let margin = |speed: f64, row: usize| speed * dt + g * dt * dt + slop + pressed[row];
+        for (i, (b, &speed)) in bodies.iter().zip(&sc.speeds).enumerate() {
             let m = match (b.kind, &b.shape) {
                 (BodyKind::Static, _) => slop,
-                (_, Shape::Sphere { .. }) => margin(speed.max(fastest)),
-                _ => margin(speed),
+                (_, Shape::Sphere { .. }) => margin(speed.max(fastest), i),
+                _ => margin(speed, i),
             };
             sc.margins.push(m);
             sc.boxes
@@ -656,7 +672,7 @@ impl World {
         for (i, b) in bodies.iter().enumerate() {
             let movable = b.kind != BodyKind::Static && !b.sensor;
             if movable && !matches!(b.shape, Shape::Sphere { .. }) && sc.struck[i] > sc.speeds[i] {
-                sc.margins[i] = margin(sc.struck[i]);
+                sc.margins[i] = margin(sc.struck[i], i);
                 sc.boxes[i] = b
                     .shape
                     .aabb(b.position, b.orientation)
@@ -999,11 +1015,15 @@ impl World {
             max_correction: MAX_CORRECTION,
         };
         let sc = &mut self.scratch;
+        let view = CorrectedBodies {
+            masses: &sc.masses,
+            radii: &sc.radii,
+            bodies: self.state.bodies.bodies(),
+            reach: &sc.margins,
+        };
         correct_positions(
             &self.state.contacts.manifolds,
-            &sc.masses,
-            &sc.radii,
-            self.state.bodies.bodies(),
+            view,
             &mut sc.end,
             &set,
             &mut sc.correction,

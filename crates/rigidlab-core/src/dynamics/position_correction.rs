@@ -38,31 +38,62 @@ const SETTLED: f64 = 0.1;
 
 /// What the stage works out once at its start, kept from step to step: the bodies' world
 /// inverse inertias (the corrections turn bodies by far less than a degree, so working them
-/// out again at every pass would change nothing that matters), and each manifold's rounded
-/// contact (`RoundedPoint`), if it has one.
+/// out again at every pass would change nothing that matters), where each body was and how
+/// far the passes may move it (`Movers`), and each manifold's rounded contact
+/// (`RoundedPoint`), if it has one.
 #[derive(Default)]
 pub struct CorrectionBuffers {
     inv_inertia: Vec<DMat3>,
+    origin: Vec<DVec3>,
+    leash: Vec<f64>,
     rounded: Vec<Option<RoundedPoint>>,
     narrow: NarrowPhase,
 }
 
-/// Corrects the positions in `state`. `radii` holds each body's radius if it is a sphere (0
-/// otherwise): two spheres overlap by what their centres say, along the line between them (the
-/// contact points found at the step's start say nothing true of two balls that passed each
-/// other since). Other rounded contacts are measured at the end poses too (`rounded_overlap`),
-/// from the bodies' shapes in `bodies`.
+/// The bodies as the stage sees them, by row: their masses, their radii if they are spheres (0
+/// otherwise), their shapes, and how far from its pose at the step's start each one's contacts
+/// were searched (the broad phase's margin).
+pub struct CorrectedBodies<'a> {
+    pub masses: &'a [BodyMass],
+    pub radii: &'a [f64],
+    pub bodies: &'a [Body],
+    pub reach: &'a [f64],
+}
+
+/// What the passes move the bodies with: their masses and world inverse inertias, and how far
+/// each may go from where the stage found it. Beyond its reach the stage is blind: no contact
+/// was searched there, and in a heap whose passes do not converge (one that landed at speed,
+/// pressed centimetres deep) the passes could squeeze a body between its neighbours and on
+/// through a zero-thickness wall it had no contact with. A body deeper in another than its
+/// reach may still move by that depth, so that one placed deep inside another is parted.
+struct Movers<'a> {
+    masses: &'a [BodyMass],
+    inv_inertia: &'a [DMat3],
+    origin: &'a [DVec3],
+    leash: &'a [f64],
+}
+
+/// Corrects the positions in `state`. Two spheres overlap by what their centres say, along
+/// the line between them (the contact points found at the step's start say nothing true of two
+/// balls that passed each other since). Other rounded contacts are measured at the end poses
+/// too (`rounded_overlap`), from the bodies' shapes.
 pub fn correct_positions(
     manifolds: &[Manifold],
-    masses: &[BodyMass],
-    radii: &[f64],
-    bodies: &[Body],
+    view: CorrectedBodies,
     state: &mut State,
     set: &CorrectionSettings,
     buffers: &mut CorrectionBuffers,
 ) {
+    let CorrectedBodies {
+        masses,
+        radii,
+        bodies,
+        reach,
+    } = view;
     let CorrectionBuffers {
         inv_inertia,
+        origin,
+        leash,
         rounded,
         narrow,
     } = buffers;
@@ -74,6 +105,22 @@ pub fn correct_positions(
             DMat3::ZERO
         }
     }));
+    origin.clone_from(&state.x);
+    leash.clear();
+    leash.extend_from_slice(reach);
+    leash.resize(state.x.len(), f64::INFINITY);
+    for m in manifolds {
+        let depth = m.points.iter().map(|p| -p.separation).fold(0.0, f64::max);
+        for row in [m.row_a, m.row_b] {
+            leash[row] = leash[row].max(depth);
+        }
+    }
+    let movers = Movers {
+        masses,
+        inv_inertia,
+        origin,
+        leash,
+    };
     rounded.clear();
     rounded.extend(manifolds.iter().map(|m| {
         let spheres = radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0;
@@ -99,7 +146,7 @@ pub fn correct_positions(
                     .zip(rounded.iter())
                     .filter(move |(m, _)| fixed(m) == last)
             })
-            .map(|(m, r)| correct_manifold(m, r.as_ref(), masses, radii, inv_inertia, state, set))
+            .map(|(m, r)| correct_manifold(m, r.as_ref(), &movers, radii, state, set))
             .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
@@ -112,14 +159,13 @@ pub fn correct_positions(
 fn correct_manifold(
     m: &Manifold,
     rounded: Option<&RoundedPoint>,
-    masses: &[BodyMass],
+    movers: &Movers,
     radii: &[f64],
-    inv_inertia: &[DMat3],
     state: &mut State,
     set: &CorrectionSettings,
 ) -> f64 {
     let (a, b) = (m.row_a, m.row_b);
-    let (ma, mb) = (masses[a], masses[b]);
+    let (ma, mb) = (movers.masses[a], movers.masses[b]);
     if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
         return 0.0;
     }
@@ -132,8 +178,8 @@ fn correct_manifold(
         }
         // Through both centres: no turn.
         let push = -(set.factor * beyond).max(-set.max_correction) / (ma.inv_mass + mb.inv_mass);
-        move_body(state, a, -n * push * ma.inv_mass, DVec3::ZERO);
-        move_body(state, b, n * push * mb.inv_mass, DVec3::ZERO);
+        let shifts = [-n * push * ma.inv_mass, n * push * mb.inv_mass];
+        movers.move_pair(state, (a, b), shifts, [DVec3::ZERO; 2]);
         return -beyond;
     }
     let n = m.points.len().min(block_lcp::MAX);
@@ -169,7 +215,7 @@ fn correct_manifold(
     if c[..n].iter().all(|&ci| ci >= 0.0) {
         return 0.0;
     }
-    let (ia, ib) = (inv_inertia[a], inv_inertia[b]);
+    let (ia, ib) = (movers.inv_inertia[a], movers.inv_inertia[b]);
     let push = if n == 1 {
         // One point (a ball's contact): the push that removes its overlap, in closed form.
         let (ca, cb) = (ra[0].cross(normal), rb[0].cross(normal));
@@ -202,8 +248,11 @@ fn correct_manifold(
         arm_b += rb[i].cross(normal) * push[i];
     }
     if impulse > 0.0 {
-        move_body(state, a, -normal * impulse * ma.inv_mass, ia * -arm_a);
-        move_body(state, b, normal * impulse * mb.inv_mass, ib * arm_b);
+        let shifts = [
+            -normal * impulse * ma.inv_mass,
+            normal * impulse * mb.inv_mass,
+        ];
+        movers.move_pair(state, (a, b), shifts, [ia * -arm_a, ib * arm_b]);
     }
     deepest
 }
@@ -341,18 +390,58 @@ fn rounded_overlap(
     (found.normal.dot(m.normal) > 0.0).then_some(found)
 }
 
-/// Moves a body by a small shift and rotation (a rotation vector: a correction turns a body by
-/// a few degrees at most, `MAX_CORRECTION_TURN`, so the first-order update is as good as the
-/// exact one and cheaper).
-fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
-    state.x[row] += shift;
-    // Compared squared: almost every correction turns far less, and pays no root.
-    let rotation = if rotation.length_squared() > MAX_CORRECTION_TURN * MAX_CORRECTION_TURN {
-        rotation * (MAX_CORRECTION_TURN / rotation.length())
-    } else {
-        rotation
-    };
-    if rotation != DVec3::ZERO {
-        state.q[row] = integrate_orientation_linear(state.q[row], rotation, 1.0);
+impl Movers<'_> {
+    /// The largest fraction (0 to 1) of `shift` that keeps body `row` within its leash.
+    fn allowed(&self, state: &State, row: usize, shift: DVec3) -> f64 {
+        let (d, leash) = (state.x[row] - self.origin[row], self.leash[row]);
+        let (uu, du) = (shift.length_squared(), d.dot(shift));
+        // Compared squared: a body nearly always stays well within its leash, and pays no
+        // root.
+        if (d + shift).length_squared() <= leash * leash || uu == 0.0 {
+            return 1.0;
+        }
+        // Where |d + s shift| reaches the leash.
+        let disc = (du * du - uu * (d.length_squared() - leash * leash)).max(0.0);
+        ((disc.sqrt() - du) / uu).clamp(0.0, 1.0)
+    }
+
+    /// Moves the two bodies of a contact by their shifts and rotations (rotation vectors),
+    /// both scaled alike so that neither leaves its leash: the pair's centre of mass stays
+    /// where it was, as with any correction between two bodies that can move.
+    fn move_pair(
+        &self,
+        state: &mut State,
+        (a, b): (usize, usize),
+        shifts: [DVec3; 2],
+        turns: [DVec3; 2],
+    ) {
+        let movable = |row: usize| self.masses[row].inv_mass > 0.0;
+        let mut s: f64 = 1.0;
+        for (row, shift) in [(a, shifts[0]), (b, shifts[1])] {
+            if movable(row) {
+                s = s.min(self.allowed(state, row, shift));
+            }
+        }
+        for (row, shift, turn) in [(a, shifts[0], turns[0]), (b, shifts[1], turns[1])] {
+            if movable(row) {
+                Self::move_body(state, row, shift * s, turn * s);
+            }
+        }
+    }
+
+    /// Moves a body by a small shift and rotation (a rotation vector: a correction turns a
+    /// body by a few degrees at most, `MAX_CORRECTION_TURN`, so the first-order update is as
+    /// good as the exact one and cheaper).
+    fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
+        state.x[row] += shift;
+        // Compared squared: almost every correction turns far less, and pays no root.
+        let rotation = if rotation.length_squared() > MAX_CORRECTION_TURN * MAX_CORRECTION_TURN {
+            rotation * (MAX_CORRECTION_TURN / rotation.length())
+        } else {
+            rotation
+        };
+        if rotation != DVec3::ZERO {
+            state.q[row] = integrate_orientation_linear(state.q[row], rotation, 1.0);
+        }
     }
 }
