@@ -171,6 +171,12 @@ fn correct_manifold(
     }
     if radii[a] > 0.0 && radii[b] > 0.0 {
         let d = state.x[b] - state.x[a];
+        // Most of a pile's pairs are apart by more than the slop: compared squared, they pay
+        // no root.
+        let reach = radii[a] + radii[b] - set.slop;
+        if reach <= 0.0 || d.length_squared() >= reach * reach {
+            return 0.0;
+        }
         let (len, n) = (d.length(), d.normalize_or_zero());
         let beyond = len - (radii[a] + radii[b]) + set.slop;
         if beyond >= 0.0 || n == DVec3::ZERO {
