@@ -609,8 +609,10 @@ impl World {
             .map(|(_, &v)| v)
             .fold(0.0, f64::max);
         // Position correction may move a body by as much as it overlaps its neighbours (its
-        // leash, position_correction.rs): so far are its contacts searched, or a body pressed
-        // deep into a heap could be pushed blind through a wall beyond its margin.
+        // leash, position_correction.rs): so far are its contacts with what cannot move
+        // searched (`PairInputs::pressed`), or a body pressed deep into a heap could be pushed
+        // blind through a wall beyond its margin. Between two bodies that can move, the next
+        // step's search finds what the correction brought together, as ever.
         sc.pressed.clear();
         sc.pressed.resize(bodies.len(), 0.0);
         for m in &self.state.contacts.manifolds {
@@ -621,17 +623,19 @@ impl World {
                 }
             }
         }
-        let pressed = &sc.pressed;
-        let margin = |speed: f64, row: usize| speed * dt + g * dt * dt + slop + pressed[row];
-        for (i, (b, &speed)) in bodies.iter().zip(&sc.speeds).enumerate() {
+        let margin = |speed: f64| speed * dt + g * dt * dt + slop;
+        for (b, (&speed, &pressed)) in bodies.iter().zip(sc.speeds.iter().zip(&sc.pressed)) {
             let m = match (b.kind, &b.shape) {
                 (BodyKind::Static, _) => slop,
-                (_, Shape::Sphere { .. }) => margin(speed.max(fastest), i),
-                _ => margin(speed, i),
+                (_, Shape::Sphere { .. }) => margin(speed.max(fastest)),
+                _ => margin(speed),
             };
             sc.margins.push(m);
-            sc.boxes
-                .push(b.shape.aabb(b.position, b.orientation).fattened(m));
+            sc.boxes.push(
+                b.shape
+                    .aabb(b.position, b.orientation)
+                    .fattened(m + pressed),
+            );
         }
         // One look over the bodies for what most worlds have none of: filters and sensors.
         let (mut filtered, mut sensing) = (false, false);
@@ -672,11 +676,11 @@ impl World {
         for (i, b) in bodies.iter().enumerate() {
             let movable = b.kind != BodyKind::Static && !b.sensor;
             if movable && !matches!(b.shape, Shape::Sphere { .. }) && sc.struck[i] > sc.speeds[i] {
-                sc.margins[i] = margin(sc.struck[i], i);
+                sc.margins[i] = margin(sc.struck[i]);
                 sc.boxes[i] = b
                     .shape
                     .aabb(b.position, b.orientation)
-                    .fattened(sc.margins[i]);
+                    .fattened(sc.margins[i] + sc.pressed[i]);
                 grown = true;
             }
         }
@@ -818,6 +822,7 @@ impl World {
                 bodies,
                 handles,
                 margins: &sc.margins,
+                pressed: &sc.pressed,
                 previous: &self.state.contacts,
                 refresh_tolerance: 0.5 * self.state.settings.linear_slop,
             };

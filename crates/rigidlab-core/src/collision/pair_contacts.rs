@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::manifold::{ContactSet, RawPoint, MAX_POINTS};
 use super::narrow_phase::{NarrowPhase, Posed};
 use super::refresh::{refresh, PairFrame};
-use crate::body::{Body, BodyHandle};
+use crate::body::{Body, BodyHandle, BodyKind};
 use crate::math::DVec3;
 use crate::shape::ShapeKind;
 
@@ -94,6 +94,9 @@ pub struct PairInputs<'a> {
     pub handles: &'a [BodyHandle],
     /// Per body row: how far apart points may be and still be kept (m).
     pub margins: &'a [f64],
+    /// Per body row: how much farther its points with a body that cannot move are kept (m):
+    /// its deepest overlap last step, by which position correction may move it.
+    pub pressed: &'a [f64],
     /// Last step's contacts.
     pub previous: &'a ContactSet,
     /// How far any point of one body may move relative to the other before a contact between
@@ -186,7 +189,14 @@ fn find_one(
         orientation: bb.orientation,
         planar: bb.planar,
     };
-    let margin = inputs.margins[a] + inputs.margins[b];
+    let margin = inputs.margins[a]
+        + inputs.margins[b]
+        + match (ba.kind, bb.kind) {
+            (BodyKind::Dynamic, BodyKind::Dynamic) => 0.0,
+            (BodyKind::Dynamic, _) => inputs.pressed.get(a).copied().unwrap_or(0.0),
+            (_, BodyKind::Dynamic) => inputs.pressed.get(b).copied().unwrap_or(0.0),
+            _ => 0.0,
+        };
     found.len = 0;
     // Two polyhedra that barely moved relative to each other keep their contact, measured
     // again; others are found in full.
