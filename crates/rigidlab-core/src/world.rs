@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use crate::body::{BodyKind, BodySet};
 use crate::clock::Clock;
 use crate::collision::broad_phase::BroadPhase;
-use crate::collision::manifold::{ContactPoint, ContactSet, Manifold};
+use crate::collision::manifold::{deepest_overlaps, ContactPoint, ContactSet, Manifold};
 use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
 use crate::contact_decisions::{Decisions, Staged};
 use crate::dynamics::contact_solver::SolverSettings;
@@ -615,14 +615,7 @@ impl World {
         // step's search finds what the correction brought together, as ever.
         sc.pressed.clear();
         sc.pressed.resize(bodies.len(), 0.0);
-        for m in &self.state.contacts.manifolds {
-            let depth = m.points.iter().map(|p| -p.separation).fold(0.0, f64::max);
-            for row in [m.row_a, m.row_b] {
-                if let Some(d) = sc.pressed.get_mut(row) {
-                    *d = d.max(depth);
-                }
-            }
-        }
+        deepest_overlaps(&self.state.contacts.manifolds, &mut sc.pressed);
         let margin = |speed: f64| speed * dt + g * dt * dt + slop;
         for (b, (&speed, &pressed)) in bodies.iter().zip(sc.speeds.iter().zip(&sc.pressed)) {
             let m = match (b.kind, &b.shape) {

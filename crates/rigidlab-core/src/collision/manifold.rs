@@ -281,6 +281,19 @@ impl Clone for ContactSet {
     }
 }
 
+/// Raises `deepest[row]` to the deepest overlap (m, 0 for none) of each body's contact points
+/// in `manifolds`; rows beyond `deepest` are left out.
+pub fn deepest_overlaps(manifolds: &[Manifold], deepest: &mut [f64]) {
+    for m in manifolds {
+        let depth = m.points.iter().map(|p| -p.separation).fold(0.0, f64::max);
+        for row in [m.row_a, m.row_b] {
+            if let Some(d) = deepest.get_mut(row) {
+                *d = d.max(depth);
+            }
+        }
+    }
+}
+
 /// Reduces a set of points to at most four that keep the deepest point and span the largest
 /// area: the deepest, the farthest from it, the one making the largest triangle with those two,
 /// and the one adding the most area on the far side of that triangle.

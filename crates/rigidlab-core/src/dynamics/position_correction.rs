@@ -13,7 +13,7 @@
 
 use crate::body::Body;
 use crate::collision::closest::segment_segment;
-use crate::collision::manifold::Manifold;
+use crate::collision::manifold::{deepest_overlaps, Manifold};
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::BodyMass;
@@ -109,12 +109,7 @@ pub fn correct_positions(
     leash.clear();
     leash.extend_from_slice(reach);
     leash.resize(state.x.len(), f64::INFINITY);
-    for m in manifolds {
-        let depth = m.points.iter().map(|p| -p.separation).fold(0.0, f64::max);
-        for row in [m.row_a, m.row_b] {
-            leash[row] = leash[row].max(depth);
-        }
-    }
+    deepest_overlaps(manifolds, leash);
     let movers = Movers {
         masses,
         inv_inertia,
