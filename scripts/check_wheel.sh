@@ -14,7 +14,7 @@ grep -q '"manylinux_2_17_x86_64"' "$tmp/audit.txt" || { cat "$tmp/audit.txt"; ex
 .venv/bin/python - dist/*.whl <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-for wanted in ("/licenses/LICENSE", "rigidlab/py.typed", "rigidlab/_core.pyi"):
+for wanted in ("/licenses/LICENSE", "rigidlab/py.typed", "rigidlab/_core.pyi", "rigidlab/webview.js"):
     assert any(n.endswith(wanted) for n in names), f"the wheel lacks {wanted}"
 PY
 "${PYTHON:-python3}" -m venv "$tmp/venv"

@@ -19,9 +19,10 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 }
 
-# The test suite runs the viewer headless: a virtual X server and software OpenGL (Mesa).
+# The test suite runs the viewer headless (a virtual X server and software OpenGL, Mesa) and
+# the notebook view in headless Chromium (and its driver for selenium).
 if [ "${1:-}" = "--test" ]; then
-    apt_install xvfb xauth libgl1-mesa-dri libglx-mesa0
+    apt_install xvfb xauth libgl1-mesa-dri libglx-mesa0 chromium chromium-driver
 fi
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust first (https://rustup.rs)" >&2; exit 1; }

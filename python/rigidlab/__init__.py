@@ -13,7 +13,7 @@ SI units throughout, y up, quaternions (x, y, z, w), scalar last; rigidlab.Rotat
 orientations from axis-angle, Euler angles, matrices or scalar-first quaternions.
 """
 
-from . import _core, experiments, plot, presets, presets2d
+from . import _core, experiments, plot, presets, presets2d, webview
 from ._core import (
     Body,
     Contact,
@@ -63,6 +63,7 @@ __all__ = [
     "plot",
     "presets",
     "presets2d",
+    "webview",
 ]
 
 # The compiled core hands some of its methods' work to Python (World.animate, World.view,
@@ -72,3 +73,6 @@ _core._lend("ReadOnlyArray", ReadOnlyArray)
 _core._lend("recording_frame", recording_frame)
 _core._lend("animate", animate)
 _core._lend("stream_command", stream_command)
+_core._lend("show_world", webview.show_world)
+_core._lend("show_recording", webview.show_recording)
+_core._lend("recording_html", webview.recording_html)

@@ -1,6 +1,7 @@
 """Type stubs for rigidlab._core, the compiled engine."""
 
 import os
+import pathlib
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol, TypedDict, final
 
@@ -8,6 +9,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas
 from typing_extensions import TypeAlias, Unpack
+
+from rigidlab.webview import LiveView, Player
 
 __version__: str
 __all__ = [
@@ -463,6 +466,23 @@ class Recording:
     def to_dict(self) -> dict[str, object]: ...
     def to_dataframe(self, *, long: bool = False) -> pandas.DataFrame: ...
     def save_npz(self, path: str | os.PathLike[str]) -> None: ...
+    def start_world(self) -> World: ...
+    def show(
+        self,
+        *,
+        fps: float = 30.0,
+        height: int = 420,
+        limits: Sequence[Sequence[float]] | None = None,
+    ) -> Player: ...
+    def to_html(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        fps: float = 30.0,
+        height: int = 420,
+        limits: Sequence[Sequence[float]] | None = None,
+        title: str = "rigidlab recording",
+    ) -> pathlib.Path: ...
     @staticmethod
     def load(path: str | os.PathLike[str]) -> Recording: ...
     def __len__(self) -> int: ...
@@ -643,6 +663,18 @@ class World:
         save: str | None = None,
     ) -> object: ...
     def view(self, *, rate: float = 60.0, command: Sequence[str] | None = None) -> None: ...
+    def show(
+        self,
+        *,
+        fps: float = 30.0,
+        height: int = 420,
+        limits: Sequence[Sequence[float]] | None = None,
+        contacts: bool = False,
+        realtime: bool = True,
+    ) -> LiveView: ...
+    def _watch(self, callback: Callable[[World, bool], object], realtime: bool = False) -> None: ...
+    @property
+    def _revision(self) -> int: ...
     @property
     def viewing(self) -> bool: ...
     def close_view(self) -> None: ...

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, webview
 from ._frames import recording_frame
 from ._readonly import settable
 
@@ -357,6 +358,21 @@ class Recording2D:
         """Saves the recording's data as a numpy .npz file (see rigidlab.Recording.save_npz)."""
         self._rec.save_npz(path)
 
+    def start_world(self) -> World2D:
+        """The world as it was when recording began (a new World2D)."""
+        return World2D._wrap(self._rec.start_world())
+
+    def show(self, **options: Any) -> webview.Player:
+        """Plays the recording in a notebook, seen from the front (orthographic, y up): play,
+        pause, a time slider and the speed (as rigidlab.Recording.show; limits are
+        ((x0, x1), (y0, y1)))."""
+        return webview.show_recording(self._rec, **options)
+
+    def to_html(self, path: Any, **options: Any) -> Path:
+        """Writes the recording as a standalone HTML player that works offline (as
+        rigidlab.Recording.to_html)."""
+        return webview.recording_html(self._rec, path, **options)
+
     @classmethod
     def load(cls, path: Any) -> Recording2D:
         """A recording of a 2D world saved with save_npz."""
@@ -641,6 +657,12 @@ class World2D:
     def view(self, **kwargs: Any) -> None:
         """Opens the viewer on this world without blocking the script (as World.view)."""
         self._world.view(**kwargs)
+
+    def show(self, **options: Any) -> webview.LiveView:
+        """Shows the world in a notebook, seen from the front (orthographic, y up; drag to pan,
+        wheel to zoom), following it as it runs (as World.show; limits are
+        ((x0, x1), (y0, y1)))."""
+        return webview.show_world(self._world, **options)
 
     # Measuring.
 

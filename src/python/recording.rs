@@ -162,6 +162,42 @@ impl PyRecording {
         self.lock().start.settings.planar
     }
 
+    /// The world as it was when recording began: a new World built from the recording's start
+    /// scene (its bodies' shapes, colours, springs and joints), apart from the one recorded.
+    fn start_world(&self) -> PyResult<super::world::PyWorld> {
+        let scene = (*self.lock().start).clone();
+        let world = crate::world::World::from_scene(scene)
+            .map_err(|e| PyValueError::new_err(format!("start scene: {e}")))?;
+        Ok(super::world::PyWorld::wrap(world))
+    }
+
+    /// Plays the recording in a notebook: an interactive 3D view (2D worlds: from the front,
+    /// orthographic) with play/pause, a time slider and the speed, bodies coloured as in the
+    /// viewer, springs and joints drawn. Keywords: fps=30 (samples a second of simulated time
+    /// sent to the browser, played smoothly between them), height=420 (pixels), limits (the
+    /// box the camera fits). Needs anywidget (pip install anywidget). See rigidlab.webview.
+    #[pyo3(signature = (**options))]
+    fn show<'py>(
+        slf: &Bound<'py, Self>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let show = super::hooks::borrowed(slf.py(), "show_recording", "Recording.show")?;
+        show.call((slf,), options)
+    }
+
+    /// Writes the recording as a standalone HTML file that plays it in any browser, offline
+    /// (the player of `show`, with the data inside the file): for lab reports. Keywords as for
+    /// `show`, and title. Returns the path written.
+    #[pyo3(signature = (path, **options))]
+    fn to_html<'py>(
+        slf: &Bound<'py, Self>,
+        path: &Bound<'py, PyAny>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let write = super::hooks::borrowed(slf.py(), "recording_html", "Recording.to_html")?;
+        write.call((slf, path), options)
+    }
+
     /// Whether the recording is still filling.
     #[getter]
     fn active(&self) -> bool {

@@ -345,6 +345,17 @@ pub struct PyWorld {
     pub(crate) on_contact: Vec<ContactCallback>,
     /// Whether those functions are being asked (a step is half-way).
     pub(crate) deciding: bool,
+    /// The notebook views following this world (see `_watch`).
+    watchers: Vec<Watcher>,
+}
+
+/// A function told of each new state (a notebook view, rigidlab.webview): called with the
+/// world and whether the state is the last of a call (`run`'s end, a `step`); it rates
+/// itself, and asks to be dropped by returning False.
+struct Watcher {
+    callback: Py<PyAny>,
+    /// Whether `run` paces itself to real time by default while it watches.
+    realtime: bool,
 }
 
 impl Drop for PyWorld {
@@ -363,7 +374,43 @@ impl PyWorld {
             link: None,
             on_contact: Vec::new(),
             deciding: false,
+            watchers: Vec::new(),
         }
+    }
+
+    /// Whether `run` paces itself to real time by default: while a viewer is open or a
+    /// notebook view that asked for it follows the world.
+    fn paced(&mut self) -> bool {
+        self.viewer_open() || self.watchers.iter().any(|w| w.realtime)
+    }
+
+    /// Tells the watchers (notebook views) of the state as it is now; `last`: the last state of
+    /// this call. Those that return False are dropped.
+    pub(crate) fn notify(slf: &Bound<'_, Self>, last: bool) -> PyResult<()> {
+        let py = slf.py();
+        let callbacks: Vec<Py<PyAny>> = {
+            let w = slf.borrow();
+            if w.watchers.is_empty() {
+                return Ok(());
+            }
+            w.watchers
+                .iter()
+                .map(|w| w.callback.clone_ref(py))
+                .collect()
+        };
+        let mut gone = Vec::new();
+        for callback in callbacks {
+            let answer = callback.bind(py).call1((slf, last))?;
+            if answer.is_instance_of::<pyo3::types::PyBool>() && !answer.extract::<bool>()? {
+                gone.push(callback);
+            }
+        }
+        if !gone.is_empty() {
+            slf.borrow_mut()
+                .watchers
+                .retain(|w| !gone.iter().any(|g| g.is(&w.callback)));
+        }
+        Ok(())
     }
 
     /// The world behind a handle (Body, Spring, ...), or an error while a call of the world
@@ -1640,9 +1687,11 @@ impl PyWorld {
             not_deciding(&w)?;
             w.inner.step_back(n.unsigned_abs()).py()?;
             w.offer_to_viewer();
-            return Ok(());
+            drop(w);
+            return Self::notify(slf, true);
         }
-        Self::step_bound(slf, n as u64)
+        Self::step_bound(slf, n as u64)?;
+        Self::notify(slf, true)
     }
 
     /// Runs the world for `seconds` of simulated time and returns the number of steps taken.
@@ -1674,7 +1723,7 @@ impl PyWorld {
             .filter(|r| !r.is_none())
             .map(|r| boolean(r, "realtime"))
             .transpose()?;
-        let mut realtime = asked.unwrap_or_else(|| slf.borrow_mut().viewer_open());
+        let mut realtime = asked.unwrap_or_else(|| slf.borrow_mut().paced());
         let py = slf.py();
         let dt = slf.borrow().inner.settings().dt;
         let (steps, _) = slf.borrow().inner.plan_run(seconds).py()?;
@@ -1692,7 +1741,8 @@ impl PyWorld {
             None
         };
         slf.borrow_mut().inner.run_steps(seconds).py()?;
-        let chunk = if realtime {
+        let watched = !slf.borrow().watchers.is_empty();
+        let chunk = if realtime || watched {
             // About one display frame of steps at a time.
             ((1.0 / 60.0) / dt).ceil().max(1.0) as u64
         } else if bar.is_some() {
@@ -1706,8 +1756,11 @@ impl PyWorld {
             let k = chunk.min(steps - done);
             Self::step_bound(slf, k)?;
             done += k;
-            if realtime && asked.is_none() && !slf.borrow_mut().viewer_open() {
+            if realtime && asked.is_none() && !slf.borrow_mut().paced() {
                 realtime = false;
+            }
+            if watched && done < steps {
+                Self::notify(slf, false)?;
             }
             if realtime {
                 let due = std::time::Duration::from_secs_f64(done as f64 * dt);
@@ -1721,10 +1774,13 @@ impl PyWorld {
         if let Some(b) = &bar {
             b.call_method0("close")?;
         }
-        let PyWorld { inner, link, .. } = &mut *slf.borrow_mut();
-        if let Some(link) = link {
-            link.offer(inner, true);
+        {
+            let PyWorld { inner, link, .. } = &mut *slf.borrow_mut();
+            if let Some(link) = link {
+                link.offer(inner, true);
+            }
         }
+        Self::notify(slf, true)?;
         Ok(steps)
     }
 
@@ -1758,6 +1814,7 @@ impl PyWorld {
             .advance_steps(real, most.map(|m| m as u64))
             .py()?;
         Self::step_bound(slf, a.steps)?;
+        Self::notify(slf, false)?;
         Ok(a.fraction)
     }
 
@@ -1812,7 +1869,7 @@ impl PyWorld {
         };
         Self::step_bound(slf, steps)?;
         slf.borrow_mut().offer_to_viewer();
-        Ok(())
+        Self::notify(slf, true)
     }
 
     /// Opens the viewer on this world without blocking the script: a window of its own (another
@@ -1892,6 +1949,46 @@ impl PyWorld {
     #[getter]
     fn viewing(&mut self) -> bool {
         self.viewer_open()
+    }
+
+    /// Shows the world in a notebook: an interactive 3D view (a widget: orbit with the left
+    /// button, pan with the right one or shift, zoom with the wheel, double-click to fit) that
+    /// follows the world as it runs, over the notebook's own connection. While it does, `run`
+    /// paces itself to real time (realtime=False: it runs as fast as it can and the view shows
+    /// what it reaches). Keywords: fps=30 (most updates a second), height=420 (pixels),
+    /// limits (the box the camera fits: ((x0, x1), (y0, y1), (z0, z1))), contacts=False (mark
+    /// the contact points), realtime=True. Needs anywidget (pip install anywidget). The
+    /// widget's `save(path)` writes the view as a standalone HTML file. See rigidlab.webview.
+    #[pyo3(signature = (**options))]
+    fn show<'py>(
+        slf: &Bound<'py, Self>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let show = super::hooks::borrowed(slf.py(), "show_world", "World.show")?;
+        show.call((slf,), options)
+    }
+
+    /// Calls `callback(world, last)` with each new state (rigidlab.webview's views): after
+    /// `step`, `advance`, `rewind`, `restore` and through `run` at every frame's worth of steps.
+    /// `realtime`: `run` paces itself to real time by default while it is watched. The callback
+    /// returning False stops it being called.
+    #[pyo3(signature = (callback, realtime=false))]
+    fn _watch(&mut self, callback: Bound<'_, PyAny>, realtime: bool) -> PyResult<()> {
+        if !callback.is_callable() {
+            return Err(PyTypeError::new_err("callback: must be callable"));
+        }
+        self.watchers.push(Watcher {
+            callback: callback.unbind(),
+            realtime,
+        });
+        Ok(())
+    }
+
+    /// How many times what the world holds has changed (bodies, shapes, links; not their
+    /// state): a view reloads its scene when it changes.
+    #[getter]
+    fn _revision(&self) -> u64 {
+        self.inner.revision()
     }
 
     /// Closes the viewer opened by `view` (its window goes away); the world is unchanged.
@@ -2279,7 +2376,7 @@ impl PyWorld {
             return Err(PyValueError::new_err("snapshot: taken from another World"));
         }
         slf.borrow_mut().inner.restore(&snap.inner);
-        Ok(())
+        Self::notify(slf, true)
     }
 
     /// The world as scene JSON text (the format of World.save).

@@ -1,0 +1,187 @@
+"""The views drawn in a real browser (headless Chromium, WebGL on its software renderer): a
+standalone HTML file of a recording, and a live view in a JupyterLab notebook. Bodies must be
+drawn where the world says, in their colours, and the slider and the running world must move
+them."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import nbformat
+import numpy as np
+import pytest
+import rigidlab as rl
+from browser import VIEW, canvas_pixels, chromium, ortho_pixel, wait_for
+
+COLORS = [(1.0, 0.0, 0.0), (0.0, 0.8, 0.0), (0.0, 0.0, 1.0)]
+LIMITS = ((-2.0, 2.0), (-1.0, 2.0))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = chromium()
+    yield b
+    b.quit()
+
+
+def flat_color(c):
+    """A 2D body's fill as drawn: its colour, lifted by 0.04 (webview.js's fragment shader)."""
+    return np.round(np.minimum(np.asarray(c) + 0.04, 1.0) * 255)
+
+
+def assert_not_drawn(pixel, c):
+    """The pixel is the background or the grid (light grey), not a disc of colour c."""
+    assert np.all(pixel > 150) and np.ptp(pixel) < 25, (pixel, c)
+
+
+def at(img, limits, x, y):
+    px, py = ortho_pixel(limits, (img.shape[1], img.shape[0]), x, y)
+    return img[int(py), int(px)].astype(float)
+
+
+def three_discs(w):
+    return [
+        w.add_circle(0.2, position=(i - 1.0, 0.0), velocity=(0.0, 0.5), color=c)
+        for i, c in enumerate(COLORS)
+    ]
+
+
+def view_state(b, what):
+    return b.execute_script(
+        "const v = [...document.querySelectorAll('div')].find(d => d.rigidlab);"
+        f"return v.rigidlab.{what};"
+    )
+
+
+def test_a_2d_recording_file_draws_each_body_where_it_was_and_the_slider_moves_it(
+    browser, tmp_path
+):
+    w = rl.World2D(gravity=(0, 0))
+    discs = three_discs(w)
+    rec = w.record()
+    w.run(2.0)
+    path = rec.to_html(tmp_path / "discs.html", limits=LIMITS)
+    browser.get(path.as_uri())
+    wait_for(browser, VIEW)
+
+    def check(t):
+        img = canvas_pixels(browser)
+        for c, x in zip(COLORS, (-1.0, 0.0, 1.0)):
+            np.testing.assert_allclose(at(img, LIMITS, x, 0.5 * t), flat_color(c), atol=2)
+            # Where it is not (a disc's diameter below or above): no disc.
+            other = 0.5 * t + (0.6 if t < 1 else -0.6)
+            assert_not_drawn(at(img, LIMITS, x, other), c)
+
+    check(0.0)
+    assert discs[0].position[1] == pytest.approx(1.0)
+    # The slider's end: the last sample; its middle: half way (the motion is uniform).
+    for value, t in ((1000, 2.0), (500, 1.0)):
+        browser.execute_script(
+            "const v = [...document.querySelectorAll('div')].find(d => d.rigidlab);"
+            "const s = v.querySelector('input[type=range]');"
+            f"s.value = {value}; s.dispatchEvent(new Event('input'));"
+        )
+        check(t)
+
+
+def test_a_3d_recording_file_draws_each_ball_in_its_colour_and_plays(browser, tmp_path):
+    w = rl.World(gravity=(0, 0, 0))
+    w.add_plane(offset=-1.0)
+    balls = [
+        w.add_sphere(0.25, position=(1.2 * i - 1.2, 0.0, 0.0), velocity=(0, 0.4, 0), color=c)
+        for i, c in enumerate(COLORS)
+    ]
+    rec = w.record()
+    w.run(1.0)
+    path = rec.to_html(tmp_path / "balls.html")
+    browser.get(path.as_uri())
+    wait_for(browser, VIEW)
+    img = canvas_pixels(browser)
+    for i, c in enumerate(COLORS):
+        px, py = view_state(browser, f"project([{1.2 * i - 1.2}, 0, 0])")
+        pixel = img[int(py), int(px)].astype(float)
+        # Lit: the colour's own channel strong, the others only the ambient lift.
+        k = int(np.argmax(c))
+        assert pixel[k] > 100, pixel
+        assert all(pixel[j] < 40 for j in range(3) if j != k), pixel
+    # Playing moves them: after the player reaches the end, each is drawn 0.4 m higher.
+    browser.execute_script(
+        "[...document.querySelectorAll('div')].find(d => d.rigidlab).rigidlab.play()"
+    )
+    wait_for(browser, "return [...document.querySelectorAll('div')].find(d => d.rigidlab)"
+             ".rigidlab.time >= 1.0", timeout=30)  # fmt: skip
+    img = canvas_pixels(browser)
+    for b, c in zip(balls, COLORS):
+        px, py = view_state(browser, f"project({list(map(float, b.position))})")
+        pixel = img[int(py), int(px)].astype(float)
+        assert np.argmax(pixel) == np.argmax(c), pixel
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+LIVE_NOTEBOOK = [
+    "import rigidlab as rl\n"
+    "w = rl.World2D(gravity=(0, 0))\n"
+    "discs = [w.add_circle(0.2, position=(i - 1.0, 0.0), velocity=(0.0, 0.5), color=c)\n"
+    "         for i, c in enumerate([(1.0, 0.0, 0.0), (0.0, 0.8, 0.0), (0.0, 0.0, 1.0)])]\n"
+    "view = w.show(limits=((-2.0, 2.0), (-1.0, 2.0)))\n"
+    "view",
+    "w.run(2.0)",
+]
+
+
+def test_a_live_view_in_jupyterlab_follows_the_world_as_the_notebook_runs_it(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in LIVE_NOTEBOOK]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, tmp_path / "live.ipynb")
+    port = free_port()
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"))
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", "--ServerApp.token=rigidlab", "--ServerApp.allow_root=True",
+         f"--ServerApp.root_dir={tmp_path}", "--LabApp.expose_app_in_browser=True"],
+        stdout=log, stderr=log, env=env,
+    )  # fmt: skip
+    browser = chromium(1200, 900)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < end, (tmp_path / "server.log").read_text()
+                time.sleep(0.2)
+        browser.get(f"http://127.0.0.1:{port}/lab/tree/live.ipynb?token=rigidlab")
+        kernel = "window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel"
+        wait_for(browser, f"return {kernel}?.status === 'idle'", timeout=120)
+        browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        wait_for(browser, VIEW, timeout=60)
+        # The poses come as binary buffers, not JSON.
+        assert view_state(browser, "model.get('poses') instanceof DataView")
+        received = view_state(browser, "frames")
+        wait_for(browser, "return [...document.querySelectorAll('div')].find(d => d.rigidlab)"
+                 ".rigidlab.model.get('time') >= 2.0", timeout=60)  # fmt: skip
+        # It followed the run (2 s of real time at up to 30 updates a second), not only its end.
+        assert view_state(browser, "frames") - received >= 20
+        img = canvas_pixels(browser)
+        for c, x in zip(COLORS, (-1.0, 0.0, 1.0)):
+            np.testing.assert_allclose(at(img, LIMITS, x, 1.0), flat_color(c), atol=2)
+            assert_not_drawn(at(img, LIMITS, x, 0.0), c)
+    finally:
+        browser.quit()
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
