@@ -5,9 +5,16 @@ SwiftShader, Chromium's software renderer, so no GPU or display is needed."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
+import os
 import shutil
+import socket
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -82,3 +89,68 @@ def ortho_pixel(limits: Any, size: tuple[int, int], x: float, y: float) -> tuple
         hy = hx * h / w
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     return (w / 2 + (x - cx) / hx * w / 2, h / 2 - (y - cy) / hy * h / 2)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def lab_notebook(folder: Path, cells: list[str]) -> Iterator[Any]:
+    """A notebook of `cells` in `folder`, opened in JupyterLab (a server of its own on a free
+    port of this machine, its app exposed to scripts) in headless Chromium, its kernel ready:
+    yields the browser; `run_all(browser)` runs the cells."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, folder / "lab.ipynb")
+    port = _free_port()
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(folder / "config"))
+    log = open(folder / "server.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", "--ServerApp.token=rigidlab", "--ServerApp.allow_root=True",
+         f"--ServerApp.root_dir={folder}", "--LabApp.expose_app_in_browser=True"],
+        stdout=log, stderr=log, env=env,
+    )  # fmt: skip
+    browser = chromium(1200, 900)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > end:
+                    raise TimeoutError((folder / "server.log").read_text()) from None
+                time.sleep(0.2)
+        browser.get(f"http://127.0.0.1:{port}/lab/tree/lab.ipynb?token=rigidlab")
+        kernel = "window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel"
+        wait_for(browser, f"return {kernel}?.status === 'idle'", timeout=120)
+        yield browser
+    finally:
+        browser.quit()
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def run_all(browser: Any) -> None:
+    """Runs every cell of the notebook open in JupyterLab."""
+    browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def view_state(browser: Any, what: str) -> Any:
+    """An expression on the state of the view in the page (`frames`, `model.get('time')`, ...)."""
+    return browser.execute_script(
+        "const v = [...document.querySelectorAll('div')].find(d => d.rigidlab);"
+        f"return v.rigidlab.{what};"
+    )

@@ -3,17 +3,19 @@ standalone HTML file of a recording, and a live view in a JupyterLab notebook. B
 drawn where the world says, in their colours, and the slider and the running world must move
 them."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
-
-import nbformat
 import numpy as np
 import pytest
 import rigidlab as rl
-from browser import VIEW, canvas_pixels, chromium, ortho_pixel, wait_for
+from browser import (
+    VIEW,
+    canvas_pixels,
+    chromium,
+    lab_notebook,
+    ortho_pixel,
+    run_all,
+    view_state,
+    wait_for,
+)
 
 COLORS = [(1.0, 0.0, 0.0), (0.0, 0.8, 0.0), (0.0, 0.0, 1.0)]
 LIMITS = ((-2.0, 2.0), (-1.0, 2.0))
@@ -46,13 +48,6 @@ def three_discs(w):
         w.add_circle(0.2, position=(i - 1.0, 0.0), velocity=(0.0, 0.5), color=c)
         for i, c in enumerate(COLORS)
     ]
-
-
-def view_state(b, what):
-    return b.execute_script(
-        "const v = [...document.querySelectorAll('div')].find(d => d.rigidlab);"
-        f"return v.rigidlab.{what};"
-    )
 
 
 def test_a_2d_recording_file_draws_each_body_where_it_was_and_the_slider_moves_it(
@@ -119,12 +114,6 @@ def test_a_3d_recording_file_draws_each_ball_in_its_colour_and_plays(browser, tm
         assert np.argmax(pixel) == np.argmax(c), pixel
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 LIVE_NOTEBOOK = [
     "import rigidlab as rl\n"
     "w = rl.World2D(gravity=(0, 0))\n"
@@ -137,37 +126,8 @@ LIVE_NOTEBOOK = [
 
 
 def test_a_live_view_in_jupyterlab_follows_the_world_as_the_notebook_runs_it(tmp_path):
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in LIVE_NOTEBOOK]
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, tmp_path / "live.ipynb")
-    port = free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"))
-    log = open(tmp_path / "server.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", "--ServerApp.token=rigidlab", "--ServerApp.allow_root=True",
-         f"--ServerApp.root_dir={tmp_path}", "--LabApp.expose_app_in_browser=True"],
-        stdout=log, stderr=log, env=env,
-    )  # fmt: skip
-    browser = chromium(1200, 900)
-    try:
-        end = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.5).close()
-                break
-            except OSError:
-                assert time.monotonic() < end, (tmp_path / "server.log").read_text()
-                time.sleep(0.2)
-        browser.get(f"http://127.0.0.1:{port}/lab/tree/live.ipynb?token=rigidlab")
-        kernel = "window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel"
-        wait_for(browser, f"return {kernel}?.status === 'idle'", timeout=120)
-        browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    with lab_notebook(tmp_path, LIVE_NOTEBOOK) as browser:
+        run_all(browser)
         wait_for(browser, VIEW, timeout=60)
         # The poses come as binary buffers, not JSON.
         assert view_state(browser, "model.get('poses') instanceof DataView")
@@ -180,8 +140,3 @@ def test_a_live_view_in_jupyterlab_follows_the_world_as_the_notebook_runs_it(tmp
         for c, x in zip(COLORS, (-1.0, 0.0, 1.0)):
             np.testing.assert_allclose(at(img, LIMITS, x, 1.0), flat_color(c), atol=2)
             assert_not_drawn(at(img, LIMITS, x, 0.0), c)
-    finally:
-        browser.quit()
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()

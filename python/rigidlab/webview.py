@@ -233,7 +233,7 @@ def _check_limits(limits: Any, planar: bool) -> np.ndarray:
     return box.T.copy()
 
 
-def describe(world: Any, limits: Any = None, centres: np.ndarray | None = None) -> dict:
+def describe(world: Any, limits: Any = None, centres: np.ndarray | None = None) -> dict[str, Any]:
     """The scene a view draws: every body's mesh and colour, springs and joints, the box the
     camera fits (`limits`, else the bodies', or `centres` (T, n, 3) over time), the floor."""
     core = getattr(world, "_world", world)
@@ -311,7 +311,7 @@ def _height(height: Any) -> int:
     return int(height)
 
 
-def recording_frames(rec: Any, fps: float = 30.0) -> tuple[dict, np.ndarray, np.ndarray]:
+def recording_frames(rec: Any, fps: float = 30.0) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
     """A recording as a view plays it: the scene (from the world when it began), the poses
     (T, n, 7) float32 of the samples kept (about `fps` a second of simulated time, the first
     and last always) and their times (T,) float64."""
@@ -380,7 +380,7 @@ standalone(document.getElementById("rigidlab"), {data});
 """
 
 
-def write_html(path: Any, data: dict, title: str) -> Path:
+def write_html(path: Any, data: dict[str, Any], title: str) -> Path:
     """One HTML file holding the view's script and `data`: plays offline in any browser."""
     if not isinstance(title, str):
         raise TypeError(f"title: must be a string (got {title!r})")
