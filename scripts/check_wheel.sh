@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the wheel, installs it (with the notebook extra) into a fresh virtualenv and runs the
-# README's Python examples.
+# Builds the wheel, installs it (with the notebook and sweep extras) into a fresh virtualenv and
+# runs the README's Python examples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf dist
@@ -19,7 +19,7 @@ for wanted in ("/licenses/LICENSE", "rigidlab/py.typed", "rigidlab/_core.pyi", "
     assert any(n.endswith(wanted) for n in names), f"the wheel lacks {wanted}"
 PY
 "${PYTHON:-python3}" -m venv "$tmp/venv"
-"$tmp/venv/bin/python" -m pip install --quiet "$(ls dist/*.whl)[notebook]"
+"$tmp/venv/bin/python" -m pip install --quiet "$(ls dist/*.whl)[notebook,sweep]"
 # Run from elsewhere so the source tree's python/ cannot shadow the installed package.
 (cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/README.md")
 # The installed package's public types are complete for pyright (as an editor sees them).

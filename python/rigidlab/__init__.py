@@ -36,6 +36,7 @@ from ._launch import stream_command
 from ._readonly import ReadOnlyArray
 from .animation import animate
 from .rotation import Rotation
+from .sweeps import SweepError, sweep
 from .world2d import Body2D, Recording2D, World2D
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
     "ReadOnlyArray",
     "Rotation",
     "step_many",
+    "sweep",
+    "SweepError",
     "__version__",
     "experiments",
     "plot",
