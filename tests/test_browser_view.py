@@ -140,3 +140,46 @@ def test_a_live_view_in_jupyterlab_follows_the_world_as_the_notebook_runs_it(tmp
         for c, x in zip(COLORS, (-1.0, 0.0, 1.0)):
             np.testing.assert_allclose(at(img, LIMITS, x, 1.0), flat_color(c), atol=2)
             assert_not_drawn(at(img, LIMITS, x, 0.0), c)
+
+
+def red_near(img, limits, x, y, reach=4):
+    """Whether a contact mark (red) is drawn within `reach` pixels of the point (x, y)."""
+    px, py = ortho_pixel(limits, (img.shape[1], img.shape[0]), x, y)
+    patch = img[int(py) - reach : int(py) + reach + 1, int(px) - reach : int(px) + reach + 1]
+    patch = patch.astype(int)
+    return bool(np.any((patch[..., 0] > 180) & (patch[..., 1] < 90) & (patch[..., 2] < 90)))
+
+
+def test_recorded_contact_points_are_marked_where_they_were_and_can_be_hidden(browser, tmp_path):
+    w = rl.World2D()
+    w.add_ground()
+    w.add_circle(0.3, position=(-1.0, 0.3), color=(0.0, 0.0, 1.0))
+    w.add_circle(0.3, position=(1.0, 1.0), color=(0.0, 0.0, 1.0))
+    w.step()  # the first sample has the contacts found in a step
+    rec = w.record(quantities=["positions", "orientations", "contact_points"])
+    w.run(1.0)
+    limits = ((-2.0, 2.0), (-1.0, 2.0))
+    path = rec.to_html(tmp_path / "contacts.html", limits=limits)
+    browser.get(path.as_uri())
+    wait_for(browser, VIEW)
+    # At the start only the resting disc touches the ground.
+    img = canvas_pixels(browser)
+    assert red_near(img, limits, -1.0, 0.0)
+    assert not red_near(img, limits, 1.0, 0.0)
+    browser.execute_script(
+        "const v = [...document.querySelectorAll('div')].find(d => d.rigidlab);"
+        "const s = v.querySelector('input[type=range]');"
+        "s.value = 1000; s.dispatchEvent(new Event('input'));"
+    )
+    img = canvas_pixels(browser)
+    ends = [tuple(p) for p in rec.contact_points[-1]]
+    assert len(ends) == 2
+    assert all(red_near(img, limits, x, y) for x, y in ends)
+    # The checkbox hides them.
+    browser.execute_script(
+        "const v = [...document.querySelectorAll('div')].find(d => d.rigidlab);"
+        "const box = [...v.querySelectorAll('label')].find(l => l.textContent.includes('contacts'))"
+        ".querySelector('input'); box.click();"
+    )
+    img = canvas_pixels(browser)
+    assert not any(red_near(img, limits, x, y) for x, y in ends)

@@ -371,3 +371,101 @@ def test_bad_recordings_and_paths_are_refused(tmp_path):
     assert not (tmp_path / "x.html").exists()
     with pytest.raises(ValueError, match="limits"):
         rl.World2D().record().show(limits=((0, 1), (0, 1), (0, 1)))
+
+
+def test_recorded_contact_points_go_with_the_samples_a_view_plays(tmp_path):
+    w = rl.World()
+    w.add_plane()
+    w.add_box((0.1, 0.1, 0.1), position=(0, 0.5, 0))
+    w.add_sphere(0.1, position=(1, 0.1, 0))
+    rec = w.record(quantities=["positions", "orientations", "contact_points"])
+    w.run(1.0)
+    _, _, times = rl.webview.recording_frames(rec)
+    points, counts = rl.webview.recording_contacts(rec, times)
+    rows = np.searchsorted(rec.time, times)
+    assert list(counts) == [len(rec.contact_points[i]) for i in rows]
+    np.testing.assert_array_equal(
+        points, np.concatenate([rec.contact_points[i] for i in rows]).astype(np.float32)
+    )
+    # At the end the box rests on its four corners and the ball on one point.
+    assert counts[-1] == 5
+    data = page_data(rec.to_html(tmp_path / "c.html"))
+    np.testing.assert_array_equal(floats(data["contact_points"]).reshape(-1, 3), points)
+    np.testing.assert_array_equal(floats(data["contact_counts"], np.uint32), counts)
+    assert rl.webview.recording_contacts(w.record(), times) is None
+
+
+def test_contact_points_are_recorded_where_the_world_says_and_survive_files(tmp_path):
+    w = rl.World2D()
+    w.add_ground()
+    w.add_circle(0.1, position=(0.3, 0.1))
+    w.add_box((0.2, 0.1), position=(-0.5, 0.1))
+    rec = w.record(quantities=["contact_points", "contacts"], every=5)
+    w.run(0.5)
+    for i in range(len(rec)):
+        assert len(rec.contact_points[i]) == rec.contacts[i]
+    np.testing.assert_allclose(
+        sorted(map(tuple, rec.contact_points[-1])), [(-0.7, 0.0), (-0.3, 0.0), (0.3, 0.0)],
+        atol=1e-6,
+    )  # fmt: skip
+    assert rec.contact_points[-1].shape[1] == 2
+    for copy in (pickle.loads(pickle.dumps(rec)), rl.Recording2D.load(_saved(rec, tmp_path))):
+        assert len(copy) == len(rec)
+        for a, b in zip(copy.contact_points, rec.contact_points):
+            np.testing.assert_array_equal(a, b)
+
+
+def _saved(rec, folder):
+    path = folder / "rec.npz"
+    rec.save_npz(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "quantities",
+    [["positions"], ["energy"], ["contacts"], ["momentum", "contact_points"], ["orientations"]],
+)
+def test_a_recording_of_any_quantities_pickles_and_loads(quantities, tmp_path):
+    w = rl.World()
+    w.add_plane()
+    w.add_sphere(0.1, position=(0, 0.5, 0))
+    rec = w.record(quantities=quantities)
+    w.run(0.5)
+    for copy in (pickle.loads(pickle.dumps(rec)), rl.Recording.load(_saved(rec, tmp_path))):
+        assert copy.quantities == rec.quantities and len(copy) == len(rec)
+        np.testing.assert_array_equal(copy.time, rec.time)
+        for q in quantities:
+            a, b = getattr(copy, q), getattr(rec, q)
+            if q == "energy":
+                for k in a:
+                    np.testing.assert_array_equal(a[k], b[k])
+            elif q == "contact_points":
+                assert all(np.array_equal(x, y) for x, y in zip(a, b))
+            else:
+                np.testing.assert_array_equal(a, b)
+
+
+def test_bad_contact_points_in_a_file_are_named(tmp_path):
+    w = rl.World()
+    w.add_plane()
+    w.add_sphere(0.1, position=(0, 0.1, 0))
+    rec = w.record(quantities=["contact_points"])
+    w.run(0.1)
+    arrays = dict(np.load(_saved(rec, tmp_path)))
+    for name, value, words in (
+        (
+            "contact_point_counts",
+            arrays["contact_point_counts"] + 1,
+            "contact_points: expected shape",
+        ),
+        ("contact_point_counts", -arrays["contact_point_counts"].astype(float), "counts"),
+        ("contact_points", np.full_like(arrays["contact_points"], np.nan), "finite"),
+    ):
+        bad = dict(arrays, **{name: value})
+        np.savez(tmp_path / "bad.npz", **bad)
+        with pytest.raises(ValueError, match=words):
+            rl.Recording.load(tmp_path / "bad.npz")
+    missing = {k: v for k, v in arrays.items() if k != "contact_points"}
+    np.savez(tmp_path / "bad.npz", **missing)
+    with pytest.raises(ValueError, match="contact_points: missing"):
+        rl.Recording.load(tmp_path / "bad.npz")

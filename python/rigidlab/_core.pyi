@@ -423,6 +423,7 @@ QuantityName: TypeAlias = Literal[
     "momentum",
     "angular_momentum",
     "contacts",
+    "contact_points",
 ]
 
 @final
@@ -459,6 +460,8 @@ class Recording:
     def angular_momentum(self) -> Array: ...
     @property
     def contacts(self) -> npt.NDArray[np.uint64]: ...
+    @property
+    def contact_points(self) -> list[Array]: ...
     @property
     def body_names(self) -> list[str | None]: ...
     @property

@@ -449,6 +449,7 @@ class Renderer {
     this.viewproj = camera.matrix(width / height);
     const lines = [];
     this.grid(lines, camera);
+    this.drawLines(lines);
     // Bodies.
     gl.useProgram(this.mesh);
     gl.uniformMatrix4fv(gl.getUniformLocation(this.mesh, "u_viewproj"), false, this.viewproj);
@@ -476,10 +477,21 @@ class Renderer {
     }
     gl.bindVertexArray(null);
     gl.disable(gl.POLYGON_OFFSET_FILL);
-    this.links(lines, poses, options);
-    this.segments(lines, poses);
-    if (options.contacts && options.contactPoints) this.contacts(lines, options.contactPoints, camera);
-    this.drawLines(lines);
+    // What is drawn over the bodies: in 2D everything lies in one plane, so links, segments
+    // and contact marks go on top; in 3D links and segments are hidden by what is in front of
+    // them, and contact marks (on the surfaces, half inside the bodies) are always seen.
+    const over = [];
+    this.links(over, poses, options);
+    this.segments(over, poses);
+    if (this.planar) gl.disable(gl.DEPTH_TEST);
+    this.drawLines(over);
+    if (options.contacts && options.contactPoints) {
+      const marks = [];
+      this.contacts(marks, options.contactPoints, camera);
+      gl.disable(gl.DEPTH_TEST);
+      this.drawLines(marks);
+    }
+    gl.enable(gl.DEPTH_TEST);
   }
 
   // Lines as (x, y, z, r, g, b) pairs.
@@ -763,6 +775,17 @@ function mount(model, el) {
   if (recording) {
     frames = floats(model.get("frames"));
     times = floats(model.get("times"), Float64Array);
+    // Contact points, when recorded: each sample's (no blending between samples).
+    const points = floats(model.get("contact_points"));
+    const counts = floats(model.get("contact_counts"), Uint32Array);
+    const first = new Uint32Array(counts.length + 1);
+    counts.forEach((c, i) => { first[i + 1] = first[i] + c; });
+    state.hasContacts = counts.length > 0;
+    const contactsAt = (time) => {
+      let i = 0;
+      while (i + 1 < times.length && times[i + 1] <= time) i++;
+      return points.subarray(3 * first[i], 3 * first[i + 1]);
+    };
     n = scene.bodies.length;
     poses = new Float32Array(7 * n);
     play = element("button", "min-width:64px", bar, "play");
@@ -786,6 +809,7 @@ function mount(model, el) {
       slider.value = t1 > t0 ? Math.round((1000 * (t - t0)) / (t1 - t0)) : 0;
       label.textContent = `${t.toFixed(3)} / ${t1.toFixed(2)} s`;
       poseAt(frames, times, n, t, poses);
+      if (state.hasContacts) options.contactPoints = contactsAt(t);
       state.time = t;
       draw();
     };
@@ -814,7 +838,7 @@ function mount(model, el) {
   const toggles = [];
   if ((scene.links || []).some((l) => l.kind === "spring")) toggles.push(["springs", "springs"]);
   if ((scene.links || []).some((l) => l.kind !== "spring")) toggles.push(["joints", "joints"]);
-  if (!recording) toggles.push(["contacts", "contacts"]);
+  if (!recording || state.hasContacts) toggles.push(["contacts", "contacts"]);
   for (const [key, text] of toggles) {
     checkbox(bar, text, options[key], (v) => {
       options[key] = v;

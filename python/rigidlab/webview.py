@@ -40,6 +40,7 @@ __all__ = [
     "color",
     "describe",
     "poses",
+    "recording_contacts",
     "recording_frames",
     "recording_html",
     "show_recording",
@@ -357,6 +358,20 @@ def recording_frames(rec: Any, fps: float = 30.0) -> tuple[dict[str, Any], np.nd
     return scene, out, times[keep]
 
 
+def recording_contacts(rec: Any, times: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The contact points of a recording's samples at `times` (those a view plays), if it
+    recorded them: all their points (K, 3) float32, and how many each sample has (T,) uint32."""
+    core = getattr(rec, "_rec", rec)
+    if "contact_points" not in core.quantities:
+        return None
+    points = core.contact_points
+    rows = np.searchsorted(np.asarray(core.time), times)
+    kept = [points[i] for i in rows]
+    counts = np.array([len(p) for p in kept], dtype=np.uint32)
+    flat = np.concatenate(kept) if kept else np.zeros((0, 3))
+    return np.ascontiguousarray(flat, dtype=np.float32).reshape(-1, 3), counts
+
+
 def _b64(a: np.ndarray) -> str:
     return base64.b64encode(np.ascontiguousarray(a).tobytes()).decode("ascii")
 
@@ -422,6 +437,10 @@ def recording_html(
         "show_springs": True,
         "show_joints": True,
     }
+    contacts = recording_contacts(rec, times)
+    if contacts is not None:
+        data.update(contact_points=_b64(contacts[0]), contact_counts=_b64(contacts[1]))
+        data["show_contacts"] = True
     return write_html(path, data, title)
 
 
@@ -536,6 +555,9 @@ def _widget_classes() -> tuple[type, type]:
             height = t.Int(420).tag(sync=True)
             show_springs = t.Bool(True).tag(sync=True)
             show_joints = t.Bool(True).tag(sync=True)
+            contact_points = t.Bytes().tag(sync=True)
+            contact_counts = t.Bytes().tag(sync=True)
+            show_contacts = t.Bool(True).tag(sync=True)
 
         _CLASSES["world"] = WorldView
         _CLASSES["recording"] = RecordingView
@@ -572,4 +594,10 @@ def show_recording(rec: Any, *, fps: Any = 30.0, height: Any = 420, limits: Any 
     scene, frames, times = recording_frames(rec, fps)
     if limits is not None:
         scene["limits"] = _limits(np.zeros((0, 3)), np.zeros(0), scene["planar"], limits)
-    return player_class(scene=scene, frames=frames.tobytes(), times=times.tobytes(), height=height)
+    contacts = recording_contacts(rec, times)
+    extra = {}
+    if contacts is not None:
+        extra = {"contact_points": contacts[0].tobytes(), "contact_counts": contacts[1].tobytes()}
+    return player_class(
+        scene=scene, frames=frames.tobytes(), times=times.tobytes(), height=height, **extra
+    )

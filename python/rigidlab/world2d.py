@@ -334,7 +334,7 @@ def _flat_table(d: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 class Recording2D:
     """What a 2D world recorded: time (T,), positions and velocities (T, n, 2), angles and
     angular_velocities (T, n), energy (dict of (T,)), momentum (T, 2), angular_momentum (T,)
-    (about the origin), contacts (T,)."""
+    (about the origin), contacts (T,), contact_points (a (k, 2) array a sample)."""
 
     __slots__ = ("_rec",)
 
@@ -415,6 +415,11 @@ class Recording2D:
     @property
     def angular_momentum(self) -> np.ndarray:
         return self._rec.angular_momentum[..., 2]
+
+    @property
+    def contact_points(self) -> list[np.ndarray]:
+        """Where the contact points were at each sample: a list of (k, 2) arrays."""
+        return [p[:, :2] for p in self._rec.contact_points]
 
 
 class World2D:

@@ -7,7 +7,7 @@ use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use super::convert::{frozen, table};
 use crate::recorder::{Recording, SharedRecording, ENERGY_TERMS};
@@ -77,6 +77,13 @@ impl PyRecording {
             }
             d.set_item(name, array)?;
         }
+        if rec.quantities.contact_points {
+            d.set_item("contact_points", table(py, rec.contact_points.clone(), 3))?;
+            d.set_item(
+                "contact_point_counts",
+                PyArray1::from_slice(py, &rec.contact_point_counts),
+            )?;
+        }
         Ok(d)
     }
 }
@@ -111,6 +118,24 @@ fn numbers(
         .as_slice()
         .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?
         .to_vec())
+}
+
+/// `value` as counts (whole numbers, not negative) with `shape`; the errors name `name`.
+fn counts(
+    np: &Bound<'_, PyModule>,
+    value: &Bound<'_, PyAny>,
+    name: &str,
+    shape: Option<&[usize]>,
+) -> PyResult<Vec<u64>> {
+    let v = numbers(np, value, name, shape)?;
+    if v.iter()
+        .any(|c| *c < 0.0 || c.fract() != 0.0 || !c.is_finite())
+    {
+        return Err(PyValueError::new_err(format!(
+            "{name}: must be counts (whole numbers, not negative)"
+        )));
+    }
+    Ok(v.iter().map(|&c| c as u64).collect())
 }
 
 fn not_recorded(name: &str) -> PyErr {
@@ -311,6 +336,24 @@ impl PyRecording {
         }
         Ok(frozen(PyArray1::from_slice(py, &rec.contacts)))
     }
+    /// Where the contact points were at each sample (world points): a list of T arrays, one
+    /// (k, 3) array a sample (k its number of points). Recorded with 'contact_points' (not by
+    /// default: a heap has thousands of points at every sample).
+    #[getter]
+    fn contact_points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rec = self.lock();
+        if !rec.quantities.contact_points {
+            return Err(not_recorded("contact_points"));
+        }
+        let mut start = 0;
+        let mut out = Vec::with_capacity(rec.len());
+        for &k in &rec.contact_point_counts {
+            let end = start + 3 * k as usize;
+            out.push(table(py, rec.contact_points[start..end].to_vec(), 3));
+            start = end;
+        }
+        PyList::new(py, out)
+    }
 
     /// Everything recorded as a dict of numpy arrays (energy as a nested dict).
     fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
@@ -426,21 +469,29 @@ impl PyRecording {
             let shape = header.shape(name, t);
             let value = get(name)?;
             if name == "contacts" {
-                let v: Vec<f64> = numbers(&np, &value, name, Some(&shape))?;
-                if v.iter()
-                    .any(|c| *c < 0.0 || c.fract() != 0.0 || !c.is_finite())
-                {
-                    return Err(PyValueError::new_err(
-                        "contacts: must be counts (whole numbers, not negative)",
-                    ));
-                }
-                data.contacts = v.iter().map(|&c| c as u64).collect();
+                data.contacts = counts(&np, &value, name, Some(&shape))?;
                 continue;
             }
             let v = numbers(&np, &value, name, Some(&shape))?;
             if let Some(field) = data.numbers_mut(name) {
                 *field = v;
             }
+        }
+        if header.has("contact_points") {
+            let c = counts(
+                &np,
+                &get("contact_point_counts")?,
+                "contact_point_counts",
+                Some(&[t]),
+            )?;
+            let k = c.iter().sum::<u64>() as usize;
+            data.contact_points = numbers(
+                &np,
+                &get("contact_points")?,
+                "contact_points",
+                Some(&[k, 3]),
+            )?;
+            data.contact_point_counts = c;
         }
         let rec = Recording::from_data(header, data).map_err(PyValueError::new_err)?;
         Ok(PyRecording::new(Arc::new(std::sync::Mutex::new(rec))))

@@ -2318,8 +2318,10 @@ impl PyWorld {
 
     /// Starts recording: samples now and every `every` steps while the world runs, inside
     /// the engine. quantities: names among "positions", "orientations", "velocities",
-    /// "angular_velocities", "energy", "momentum", "angular_momentum", "contacts" (default:
-    /// all). Returns the Recording, which fills until rec.stop() or until it is dropped.
+    /// "angular_velocities", "energy", "momentum", "angular_momentum", "contacts" (their
+    /// number), "contact_points" (where they are; rec.show draws them) (default: all but
+    /// "contact_points"). Returns the Recording, which fills until rec.stop() or until it is
+    /// dropped.
     #[pyo3(signature = (every=None, quantities=None))]
     #[pyo3(text_signature = "($self, every=1, quantities=None)")]
     fn record(

@@ -24,10 +24,13 @@ pub struct Quantities {
     pub angular_momentum: bool,
     /// The number of contact points.
     pub contacts: bool,
+    /// Where the contact points are (world points, as many as there are at each sample): not
+    /// among `all`, as a heap's thousands of points at every sample would swamp the rest.
+    pub contact_points: bool,
 }
 
 impl Quantities {
-    pub const NAMES: &'static str = "'positions', 'orientations', 'velocities', 'angular_velocities', 'energy', 'momentum', 'angular_momentum', 'contacts'";
+    pub const NAMES: &'static str = "'positions', 'orientations', 'velocities', 'angular_velocities', 'energy', 'momentum', 'angular_momentum', 'contacts', 'contact_points'";
 
     pub fn all() -> Quantities {
         Quantities {
@@ -39,6 +42,7 @@ impl Quantities {
             momentum: true,
             angular_momentum: true,
             contacts: true,
+            contact_points: false,
         }
     }
 
@@ -52,11 +56,12 @@ impl Quantities {
             momentum: false,
             angular_momentum: false,
             contacts: false,
+            contact_points: false,
         }
     }
 
     /// Each quantity's name with whether it is kept, in the order recordings list them.
-    fn flags(&self) -> [(&'static str, bool); 8] {
+    fn flags(&self) -> [(&'static str, bool); 9] {
         [
             ("positions", self.positions),
             ("orientations", self.orientations),
@@ -66,6 +71,7 @@ impl Quantities {
             ("momentum", self.momentum),
             ("angular_momentum", self.angular_momentum),
             ("contacts", self.contacts),
+            ("contact_points", self.contact_points),
         ]
     }
 
@@ -93,6 +99,7 @@ impl Quantities {
             "momentum" => &mut self.momentum,
             "angular_momentum" => &mut self.angular_momentum,
             "contacts" => &mut self.contacts,
+            "contact_points" => &mut self.contact_points,
             _ => {
                 return Err(Error::UnknownName {
                     param: param.into(),
@@ -143,6 +150,10 @@ pub struct Recording {
     pub momentum: Vec<f64>,
     pub angular_momentum: Vec<f64>,
     pub contacts: Vec<u64>,
+    /// The contact points of every sample, one after the other (x, y, z each), and how many
+    /// each sample has.
+    pub contact_points: Vec<f64>,
+    pub contact_point_counts: Vec<u64>,
 }
 
 impl Recording {
@@ -202,6 +213,16 @@ impl Recording {
             self.contacts
                 .push(w.manifolds().iter().map(|m| m.points.len() as u64).sum());
         }
+        if q.contact_points {
+            let before = self.contact_points.len();
+            for m in w.manifolds() {
+                for p in &m.points {
+                    self.contact_points.extend(p.point.to_array());
+                }
+            }
+            self.contact_point_counts
+                .push(((self.contact_points.len() - before) / 3) as u64);
+        }
     }
 }
 
@@ -233,8 +254,12 @@ impl Recording {
     ) -> Recording {
         let t = arrays.time.len();
         let terms = ENERGY_TERMS.len();
-        let energy =
-            std::array::from_fn(|j| (0..t).map(|i| arrays.energy[i * terms + j]).collect());
+        // Energy comes as (sample, term): split into one vector per term, when recorded.
+        let energy = if arrays.energy.is_empty() {
+            Default::default()
+        } else {
+            std::array::from_fn(|j| (0..t).map(|i| arrays.energy[i * terms + j]).collect())
+        };
         Recording {
             every: header.every,
             quantities,
@@ -254,6 +279,8 @@ impl Recording {
             momentum: arrays.momentum,
             angular_momentum: arrays.angular_momentum,
             contacts: arrays.contacts,
+            contact_points: arrays.contact_points,
+            contact_point_counts: arrays.contact_point_counts,
         }
     }
 
@@ -284,6 +311,8 @@ impl Recording {
             momentum: Vec::new(),
             angular_momentum: Vec::new(),
             contacts: Vec::new(),
+            contact_points: Vec::new(),
+            contact_point_counts: Vec::new(),
         };
         rec.sample(world);
         let shared = Arc::new(Mutex::new(rec));

@@ -47,6 +47,10 @@ pub struct RecordingArrays {
     pub momentum: Vec<f64>,
     pub angular_momentum: Vec<f64>,
     pub contacts: Vec<u64>,
+    /// (point, component) over all samples, and each sample's number of points (see
+    /// `Recording::contact_points`).
+    pub contact_points: Vec<f64>,
+    pub contact_point_counts: Vec<u64>,
 }
 
 impl RecordingArrays {
@@ -232,6 +236,28 @@ impl Recording {
                     }
                 ));
             }
+        }
+        // Contact points: as many per sample as their counts say.
+        let (points, counts) = (&arrays.contact_points, &arrays.contact_point_counts);
+        if quantities.contact_points {
+            if counts.len() != t {
+                return Err(format!(
+                    "contact_point_counts: expected {t} counts (one per sample), got {}",
+                    counts.len()
+                ));
+            }
+            let total: u64 = counts.iter().sum();
+            if points.len() as u64 != 3 * total {
+                return Err(format!(
+                    "contact_points: expected {total} points (the counts' sum) of 3 numbers, got {} numbers",
+                    points.len()
+                ));
+            }
+            if points.iter().any(|x| !x.is_finite()) {
+                return Err("contact_points: must be finite".into());
+            }
+        } else if !points.is_empty() || !counts.is_empty() {
+            return Err("contact_points: not recorded, so there must be none".into());
         }
         Ok(Recording::finished(header, quantities, arrays))
     }
