@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::body::{BodyKind, BodySet};
+use crate::body::{Body, BodyKind, BodySet};
 use crate::clock::Clock;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::manifold::{deepest_overlaps, ContactPoint, ContactSet, Manifold};
@@ -654,6 +654,7 @@ impl World {
         };
         self.broad_phase
             .find_pairs_where(&sc.boxes, awake, allow, &mut sc.pairs);
+        drop_pressed_pairs(&mut sc.pairs, &sc.boxes, &sc.pressed, bodies);
         sc.struck.clear();
         sc.struck.resize(bodies.len(), 0.0);
         for &(i, j) in &sc.pairs {
@@ -680,6 +681,7 @@ impl World {
         if grown {
             self.broad_phase
                 .find_pairs_where(&sc.boxes, awake, allow, &mut sc.pairs);
+            drop_pressed_pairs(&mut sc.pairs, &sc.boxes, &sc.pressed, bodies);
         }
         // Bodies joined by a joint do not collide unless the joint says so, nor do pairs set
         // apart.
@@ -1072,4 +1074,30 @@ impl World {
         }
         self.state_current = true;
     }
+}
+
+/// Drops the candidate pairs of two dynamic bodies that only the longer search near walls
+/// brought together: a body's box grows by its deepest overlap (`pressed`) to find what cannot
+/// move within the reach position correction may carry it, but between two bodies that can
+/// move the next step finds what the correction brought together. In a compressed pile the
+/// grown boxes of side-by-side columns overlap: on 1 000 discs stacked in a bin they made 2 800
+/// candidate pairs for 1 000 contacts.
+fn drop_pressed_pairs(
+    pairs: &mut Vec<(u32, u32)>,
+    boxes: &[Aabb],
+    pressed: &[f64],
+    bodies: &[Body],
+) {
+    if pressed.iter().all(|&p| p == 0.0) {
+        return;
+    }
+    pairs.retain(|&(i, j)| {
+        let (i, j) = (i as usize, j as usize);
+        let both_dynamic =
+            bodies[i].kind == BodyKind::Dynamic && bodies[j].kind == BodyKind::Dynamic;
+        !both_dynamic
+            || boxes[i]
+                .fattened(-pressed[i])
+                .overlaps(&boxes[j].fattened(-pressed[j]))
+    });
 }

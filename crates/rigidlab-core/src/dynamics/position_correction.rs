@@ -44,8 +44,8 @@ const SETTLED: f64 = 0.1;
 #[derive(Default)]
 pub struct CorrectionBuffers {
     inv_inertia: Vec<DMat3>,
-    origin: Vec<DVec3>,
     leash: Vec<f64>,
+    tethers: Vec<Tether>,
     rounded: Vec<Option<RoundedPoint>>,
     narrow: NarrowPhase,
 }
@@ -69,8 +69,16 @@ pub struct CorrectedBodies<'a> {
 struct Movers<'a> {
     masses: &'a [BodyMass],
     inv_inertia: &'a [DMat3],
-    origin: &'a [DVec3],
-    leash: &'a [f64],
+    tethers: &'a [Tether],
+}
+
+/// Where a body was when the stage began and how far from there it may go: side by side, so
+/// that checking a move reads one cache line (the passes visit bodies in contact order, all
+/// over memory: two arrays here doubled the stage's time on a pile of 1 000 discs).
+#[derive(Clone, Copy, Debug)]
+struct Tether {
+    origin: DVec3,
+    leash: f64,
 }
 
 /// Corrects the positions in `state`. Two spheres overlap by what their centres say, along
@@ -92,8 +100,8 @@ pub fn correct_positions(
     } = view;
     let CorrectionBuffers {
         inv_inertia,
-        origin,
         leash,
+        tethers,
         rounded,
         narrow,
     } = buffers;
@@ -105,16 +113,22 @@ pub fn correct_positions(
             DMat3::ZERO
         }
     }));
-    origin.clone_from(&state.x);
     leash.clear();
     leash.extend_from_slice(reach);
     leash.resize(state.x.len(), f64::INFINITY);
     deepest_overlaps(manifolds, leash);
+    tethers.clear();
+    tethers.extend(
+        state
+            .x
+            .iter()
+            .zip(leash.iter())
+            .map(|(&origin, &leash)| Tether { origin, leash }),
+    );
     let movers = Movers {
         masses,
         inv_inertia,
-        origin,
-        leash,
+        tethers,
     };
     rounded.clear();
     rounded.extend(manifolds.iter().map(|m| {
@@ -394,7 +408,8 @@ fn rounded_overlap(
 impl Movers<'_> {
     /// The largest fraction (0 to 1) of `shift` that keeps body `row` within its leash.
     fn allowed(&self, state: &State, row: usize, shift: DVec3) -> f64 {
-        let (d, leash) = (state.x[row] - self.origin[row], self.leash[row]);
+        let Tether { origin, leash } = self.tethers[row];
+        let d = state.x[row] - origin;
         let (uu, du) = (shift.length_squared(), d.dot(shift));
         // Compared squared: a body nearly always stays well within its leash, and pays no
         // root.
