@@ -463,18 +463,22 @@ def _widget_classes() -> tuple[type, type]:
         anywidget = _anywidget()
         import traitlets as t
 
-        class WorldView(anywidget.AnyWidget):
-            """A live view of a world (World.show): follows it as it runs."""
+        class View(anywidget.AnyWidget):
+            """What both views draw: the scene (webview.js), in a box `height` pixels high."""
 
             _esm = _JS
-            mode = t.Unicode("live").tag(sync=True)
             scene = t.Dict().tag(sync=True)
-            poses = t.Bytes().tag(sync=True)
-            contacts = t.Bytes().tag(sync=True)
-            time = t.Float(0.0).tag(sync=True)
             height = t.Int(420).tag(sync=True)
             show_springs = t.Bool(True).tag(sync=True)
             show_joints = t.Bool(True).tag(sync=True)
+
+        class WorldView(View):
+            """A live view of a world (World.show): follows it as it runs."""
+
+            mode = t.Unicode("live").tag(sync=True)
+            poses = t.Bytes().tag(sync=True)
+            contacts = t.Bytes().tag(sync=True)
+            time = t.Float(0.0).tag(sync=True)
             show_contacts = t.Bool(False).tag(sync=True)
 
             def __init__(
@@ -544,17 +548,12 @@ def _widget_classes() -> tuple[type, type]:
                 }
                 return write_html(path, data, title)
 
-        class RecordingView(anywidget.AnyWidget):
+        class RecordingView(View):
             """A player of a recording (Recording.show)."""
 
-            _esm = _JS
             mode = t.Unicode("recording").tag(sync=True)
-            scene = t.Dict().tag(sync=True)
             frames = t.Bytes().tag(sync=True)
             times = t.Bytes().tag(sync=True)
-            height = t.Int(420).tag(sync=True)
-            show_springs = t.Bool(True).tag(sync=True)
-            show_joints = t.Bool(True).tag(sync=True)
             contact_points = t.Bytes().tag(sync=True)
             contact_counts = t.Bytes().tag(sync=True)
             show_contacts = t.Bool(True).tag(sync=True)
