@@ -279,13 +279,21 @@ class _Connection:
         if client is None:
             import logging
 
-            cluster = distributed.LocalCluster(
-                n_workers=os.cpu_count() or 1,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            try:
+                cluster = distributed.LocalCluster(
+                    n_workers=os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            except Exception as e:
+                # Dask's worker processes import the main module: a script that calls sweep
+                # at its top level starts them over and over, and they fail.
+                raise RuntimeError(
+                    f"client: the embedded LocalCluster did not start ({e}); in a script, call "
+                    "rl.sweep under `if __name__ == '__main__':`"
+                ) from e
             self.made.append(cluster)
             self.client = distributed.Client(cluster)
             self.made.insert(0, self.client)
