@@ -249,3 +249,17 @@ def test_a_world_that_diverges_fails_alone_and_its_batch_mates_finish(client):
         w = springy(k)
         w.run(5.0)
         assert ds.error.values[i] == "" and ds.value.values[i] == w.bodies[0].position[0]
+
+
+def test_parameters_that_are_vectors_become_coordinates_of_tuples(client):
+    def build(start):
+        w = rl.World(gravity=(0, 0, 0))
+        w.add_sphere(0.1, position=start, velocity=(1, 0, 0))
+        return w
+
+    starts = [(0.0, 1.0, 0.0), np.array([0.0, 2.0, 0.5])]
+    for params in ({"start": starts}, [{"start": s} for s in starts]):
+        ds = rl.sweep(build, params, seconds=1.0, client=client,
+                      measure=lambda w: w.bodies[0].position)  # fmt: skip
+        assert list(ds.start.values) == [(0.0, 1.0, 0.0), (0.0, 2.0, 0.5)]
+        np.testing.assert_allclose(ds.value.values, [[1.0, 1.0, 0.0], [1.0, 2.0, 0.5]])

@@ -456,6 +456,16 @@ def _gather(client, build, measure, spec, seconds, sets, size, errors, progress)
     return results
 
 
+def _coordinate(values: list[Any]) -> np.ndarray:
+    """A parameter's values as a coordinate: numbers or strings as they are, anything else (a
+    start position, a tuple of settings) as objects, one per parameter set."""
+    a = np.asarray(values) if all(np.ndim(v) == 0 for v in values) else None
+    if a is None or a.dtype == object:
+        a = np.empty(len(values), dtype=object)
+        a[:] = [v if np.ndim(v) == 0 else tuple(np.asarray(v).tolist()) for v in values]
+    return a
+
+
 def _assemble(results, sets, axes, errors):
     """The results as an xarray Dataset over the parameter axes (or `run`)."""
     import xarray as xr
@@ -474,13 +484,13 @@ def _assemble(results, sets, axes, errors):
     if axes is not None:
         lead_dims = list(axes)
         lead_shape = tuple(len(v) for v in axes.values())
-        coords: dict[str, Any] = {k: np.asarray(v) for k, v in axes.items()}
+        coords: dict[str, Any] = {k: _coordinate(v) for k, v in axes.items()}
     else:
         lead_dims = ["run"]
         lead_shape = (len(sets),)
         keys = list(dict.fromkeys(k for p in sets for k in p))
         coords = {"run": np.arange(len(sets))}
-        coords.update({k: ("run", np.asarray([p.get(k) for p in sets])) for k in keys})
+        coords.update({k: ("run", _coordinate([p.get(k) for p in sets])) for k in keys})
     data = {}
     for n in names:
         dtype = np.result_type(*[out[n] for kind, out in results if kind == "ok"])
