@@ -263,3 +263,9 @@ def test_parameters_that_are_vectors_become_coordinates_of_tuples(client):
                       measure=lambda w: w.bodies[0].position)  # fmt: skip
         assert list(ds.start.values) == [(0.0, 1.0, 0.0), (0.0, 2.0, 0.5)]
         np.testing.assert_allclose(ds.value.values, [[1.0, 1.0, 0.0], [1.0, 2.0, 0.5]])
+
+
+def test_a_progress_bar_counts_the_worlds(client, capsys):
+    rl.sweep(drop, {"e": [0.5, 0.6, 0.7], "h": [1.0]}, seconds=0.1, client=client, batch=1,
+             measure=lambda w: 0.0, progress=True)  # fmt: skip
+    assert "3/3" in capsys.readouterr().err

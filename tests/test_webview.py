@@ -469,3 +469,56 @@ def test_bad_contact_points_in_a_file_are_named(tmp_path):
     np.savez(tmp_path / "bad.npz", **missing)
     with pytest.raises(ValueError, match="contact_points: missing"):
         rl.Recording.load(tmp_path / "bad.npz")
+
+
+def test_a_recordings_view_fits_the_limits_given_and_its_floor_lies_under_them():
+    w = rl.World()
+    w.add_plane()
+    w.add_sphere(0.1, position=(0, 1, 0))
+    rec = w.record()
+    w.run(0.2)
+    scene, _, _ = rl.webview.recording_frames(rec, limits=((10, 12), (0, 2), (-1, 1)))
+    assert scene["limits"] == [[10, 0, -1], [12, 2, 1]]
+    # The floor's patch is centred under the box the camera fits.
+    patch = np.asarray(scene["meshes"][scene["bodies"][0]["mesh"]]["points"])
+    np.testing.assert_allclose(patch.mean(axis=0), [11, 0, 0], atol=1e-9)
+
+
+def test_only_a_function_can_watch_a_world():
+    w = rl.World()
+    with pytest.raises(TypeError, match="callback: must be callable"):
+        w._watch(3)
+    start = time.monotonic()
+    w.run(0.3)
+    assert time.monotonic() - start < 0.25
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_worlds_of_every_shape_are_described_whole(seed):
+    # Every body gets a mesh and a colour, the camera's box holds every solid with its extent,
+    # and the poses are the world's.
+    rng = np.random.default_rng(seed)
+    w = rl.World()
+    w.add_plane(normal=tuple(rng.normal(size=3) + [0, 3, 0]), offset=rng.uniform(-1, 0))
+    for _ in range(12):
+        at = dict(position=tuple(rng.uniform(-3, 3, 3)),
+                  orientation=rl.Rotation.from_euler("xyz", rng.uniform(-3, 3, 3)).as_quat())  # fmt: skip
+        kind = rng.integers(4)
+        if kind == 0:
+            w.add_sphere(rng.uniform(0.05, 0.5), **at)
+        elif kind == 1:
+            w.add_box(tuple(rng.uniform(0.05, 0.5, 3)), **at)
+        elif kind == 2:
+            w.add_capsule(rng.uniform(0.05, 0.3), rng.uniform(0.05, 0.5), **at)
+        else:
+            w.add_convex(rng.uniform(-0.4, 0.4, (8, 3)), **at)
+    w.run(0.1)
+    scene = rl.webview.describe(w)
+    assert [b["id"] for b in scene["bodies"]] == [b.id for b in w.bodies]
+    assert all(b["mesh"] in scene["meshes"] and len(b["color"]) == 3 for b in scene["bodies"])
+    lo, hi = np.asarray(scene["limits"])
+    for b in w.bodies[1:]:
+        d = b.dimensions
+        reach = max(np.linalg.norm(np.asarray(d.get("half_extents", [0]))), d.get("radius", 0))
+        assert np.all(b.position - reach >= lo - 1e-9) and np.all(b.position + reach <= hi + 1e-9)
+    np.testing.assert_array_equal(rl.webview.poses(w)[:, :3], w.positions.astype(np.float32))

@@ -687,10 +687,21 @@ function floats(value, Type = Float32Array) {
 
 // The pose of every body at time t: between the two samples around it, positions linear and
 // orientations normalised linear (nlerp), so playback is smooth at any speed.
+// The first sample at or after time t (times.length when there is none), by bisection: it
+// runs every frame.
+function sampleFrom(times, t) {
+  let lo = 0, hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function poseAt(frames, times, n, t, out) {
   const T = times.length;
-  let hi = 0;
-  while (hi < T && times[hi] < t) hi++;
+  const hi = sampleFrom(times, t);
   if (hi === 0 || T === 1) return out.set(frames.subarray(0, 7 * n)), out;
   if (hi >= T) return out.set(frames.subarray(7 * n * (T - 1), 7 * n * T)), out;
   const lo = hi - 1;
@@ -782,8 +793,9 @@ function mount(model, el) {
     counts.forEach((c, i) => { first[i + 1] = first[i] + c; });
     state.hasContacts = counts.length > 0;
     const contactsAt = (time) => {
-      let i = 0;
-      while (i + 1 < times.length && times[i + 1] <= time) i++;
+      // The last sample at or before `time`.
+      const next = sampleFrom(times, time);
+      const i = next < times.length && times[next] === time ? next : Math.max(next - 1, 0);
       return points.subarray(3 * first[i], 3 * first[i + 1]);
     };
     n = scene.bodies.length;

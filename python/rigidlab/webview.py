@@ -34,6 +34,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .animation import _rotation
+
 __all__ = [
     "LiveView",
     "Player",
@@ -115,11 +117,11 @@ def _extent(body: Any) -> float:
     return 0.0
 
 
-def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Vectors v (k, 3) turned by the quaternion q (x, y, z, w)."""
-    u, w = np.asarray(q[:3]), q[3]
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
+def _normal(d: dict[str, Any]) -> np.ndarray:
+    """A plane's (or a ground's) normal as a 3-vector."""
+    n = np.zeros(3)
+    n[: len(d["normal"])] = d["normal"]
+    return n
 
 
 def _mesh(body: Any, planar: bool, middle: np.ndarray, size: float) -> tuple[str, dict]:
@@ -149,8 +151,7 @@ def _mesh(body: Any, planar: bool, middle: np.ndarray, size: float) -> tuple[str
         }
     # A plane: a large patch of it around the scene's middle (a ground in 2D: the half-plane
     # below its line), in the body's frame.
-    n = np.asarray(d["normal"], dtype=float)
-    n = np.concatenate([n, np.zeros(3 - len(n))])
+    n = _normal(d)
     o = n * float(d["offset"])
     reach = _PLANE_REACH * size
     if planar:
@@ -170,14 +171,9 @@ def _mesh(body: Any, planar: bool, middle: np.ndarray, size: float) -> tuple[str
         b = np.cross(n, a)
         # Counter-clockwise about n (a x b = n).
         corners = [c + reach * (sa * a + sb * b) for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    q = np.asarray(body.orientation, dtype=float)
-    local = _rotate(q * [-1, -1, -1, 1], np.asarray(corners) - np.asarray(body.position))
-    return f"body {body.id}", {
-        "shape": "fill",
-        "points": local.tolist(),
-        "normal": d["normal"].tolist() if hasattr(d["normal"], "tolist") else list(d["normal"]),
-        "offset": float(d["offset"]),
-    }
+    # Into the body's frame: x_local = R^T (x - position), as rows: (x - position) R.
+    local = (np.asarray(corners) - np.asarray(body.position)) @ _rotation(body.orientation)
+    return f"body {body.id}", {"shape": "fill", "points": local.tolist()}
 
 
 def _links(world: Any, index: dict[int, int]) -> list[dict]:
@@ -253,10 +249,8 @@ def describe(world: Any, limits: Any = None, centres: np.ndarray | None = None) 
         near = []
         for b in bodies:
             if b.shape == "plane":
-                d = b.dimensions
-                n = np.zeros(3)
-                n[: len(d["normal"])] = d["normal"]
-                near.append(middle - n * (np.dot(middle, n) - float(d["offset"])))
+                n = _normal(b.dimensions)
+                near.append(middle - n * (np.dot(middle, n) - float(b.dimensions["offset"])))
         if near:
             flat = np.vstack([flat, near])
             ext = np.concatenate([ext, np.zeros(len(near))])
@@ -312,10 +306,13 @@ def _height(height: Any) -> int:
     return int(height)
 
 
-def recording_frames(rec: Any, fps: float = 30.0) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
-    """A recording as a view plays it: the scene (from the world when it began), the poses
-    (T, n, 7) float32 of the samples kept (about `fps` a second of simulated time, the first
-    and last always) and their times (T,) float64."""
+def recording_frames(
+    rec: Any, fps: float = 30.0, limits: Any = None
+) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
+    """A recording as a view plays it: the scene (from the world when it began; the camera
+    fits `limits`, else the bodies over the whole recording), the poses (T, n, 7) float32 of
+    the samples kept (about `fps` a second of simulated time, the first and last always) and
+    their times (T,) float64."""
     core = getattr(rec, "_rec", rec)
     fps = _fps(fps)
     if len(core) == 0:
@@ -354,7 +351,7 @@ def recording_frames(rec: Any, fps: float = 30.0) -> tuple[dict[str, Any], np.nd
             out[:, row, 2] = 0.0
         if q is not None:
             out[:, row, 3:] = q[:, k]
-    scene = describe(start, centres=out[:, :, :3].astype(float))
+    scene = describe(start, limits, centres=out[:, :, :3].astype(float))
     return scene, out, times[keep]
 
 
@@ -425,23 +422,22 @@ def recording_html(
 ) -> Path:
     """Writes the recording as a standalone HTML player (see Recording.to_html)."""
     height = _height(height)
-    scene, frames, times = recording_frames(rec, fps)
-    if limits is not None:
-        scene["limits"] = _limits(np.zeros((0, 3)), np.zeros(0), scene["planar"], limits)
-    data = {
-        "mode": "recording",
-        "scene": scene,
-        "frames": _b64(frames),
-        "times": _b64(times),
-        "height": height,
-        "show_springs": True,
-        "show_joints": True,
-    }
+    scene, arrays = _played(rec, fps, limits)
+    data: dict[str, Any] = {"mode": "recording", "scene": scene, "height": height}
+    data.update({name: _b64(a) for name, a in arrays.items()})
+    data.update(show_springs=True, show_joints=True, show_contacts=True)
+    return write_html(path, data, title)
+
+
+def _played(rec: Any, fps: Any, limits: Any) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """What a player of `rec` is given: the scene, and its arrays by name (the poses and times
+    of the samples kept, and their contact points when the recording kept them)."""
+    scene, frames, times = recording_frames(rec, fps, limits)
+    arrays = {"frames": frames, "times": times}
     contacts = recording_contacts(rec, times)
     if contacts is not None:
-        data.update(contact_points=_b64(contacts[0]), contact_counts=_b64(contacts[1]))
-        data["show_contacts"] = True
-    return write_html(path, data, title)
+        arrays.update(contact_points=contacts[0], contact_counts=contacts[1])
+    return scene, arrays
 
 
 def _anywidget() -> Any:
@@ -590,13 +586,6 @@ def show_recording(rec: Any, *, fps: Any = 30.0, height: Any = 420, limits: Any 
     """A player of `rec` (see Recording.show)."""
     height = _height(height)
     _, player_class = _widget_classes()
-    scene, frames, times = recording_frames(rec, fps)
-    if limits is not None:
-        scene["limits"] = _limits(np.zeros((0, 3)), np.zeros(0), scene["planar"], limits)
-    contacts = recording_contacts(rec, times)
-    extra = {}
-    if contacts is not None:
-        extra = {"contact_points": contacts[0].tobytes(), "contact_counts": contacts[1].tobytes()}
-    return player_class(
-        scene=scene, frames=frames.tobytes(), times=times.tobytes(), height=height, **extra
-    )
+    scene, arrays = _played(rec, fps, limits)
+    bytes_ = {name: a.tobytes() for name, a in arrays.items()}
+    return player_class(scene=scene, height=height, **bytes_)
