@@ -1,6 +1,6 @@
 """Type-checks what users write against rigidlab's types, with pyright (basedpyright, from
-PyPI): every ```python block of the README (in order, as one script), the code cells of every
-lab notebook, and tests/typing/. Errors only; each file must have none: no cast or ignore
+PyPI): every ```python block of the README and of each page of docs/ (a page's blocks in order,
+as one script), the gallery's examples, the code cells of every lab notebook, and tests/typing/. Errors only; each file must have none: no cast or ignore
 should be needed to use rigidlab as its documentation does."""
 
 import json
@@ -14,8 +14,14 @@ root = Path(__file__).resolve().parent.parent
 venv = Path(sys.argv[1]).absolute() if len(sys.argv) > 1 else root / ".venv"
 with tempfile.TemporaryDirectory() as tmp:
     out = Path(tmp)
-    blocks = re.findall(r"```python\n(.*?)```", (root / "README.md").read_text(), flags=re.S)
-    (out / "readme.py").write_text("\n".join(blocks))
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    for page in pages:
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.S)
+        if blocks:
+            name = "_".join(page.relative_to(root).with_suffix("").parts).replace("-", "_")
+            (out / f"page_{name}.py").write_text("\n".join(blocks))
+    for example in sorted((root / "examples" / "gallery").glob("*.py")):
+        (out / f"gallery_{example.name}").write_text(example.read_text())
     for notebook in sorted((root / "notebooks").glob("*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
         code = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
@@ -45,5 +51,6 @@ with tempfile.TemporaryDirectory() as tmp:
     if result.returncode != 0:
         sys.exit(result.stdout + result.stderr)
     print(
-        f"types: the README, {len(list((root / 'notebooks').glob('*.ipynb')))} notebooks and tests/typing check"
+        "types: the README, the docs' pages, the gallery, "
+        f"{len(list((root / 'notebooks').glob('*.ipynb')))} notebooks and tests/typing check"
     )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the wheel, installs it (with the notebook and sweep extras) into a fresh virtualenv and
-# runs the README's Python examples.
+# runs the Python examples of the README and of the documentation's pages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf dist
@@ -21,7 +21,9 @@ PY
 "${PYTHON:-python3}" -m venv "$tmp/venv"
 "$tmp/venv/bin/python" -m pip install --quiet "$(ls dist/*.whl)[notebook,sweep]"
 # Run from elsewhere so the source tree's python/ cannot shadow the installed package.
-(cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/README.md")
+for page in README.md $(grep -rl --include='*.md' '^```python$' docs); do
+    (cd "$tmp" && "$tmp/venv/bin/python" "$OLDPWD/scripts/readme_example.py" "$OLDPWD/$page")
+done
 # The installed package's public types are complete for pyright (as an editor sees them).
 if ! (cd "$tmp" && PATH="$tmp/venv/bin:$PATH" "$OLDPWD/.venv/bin/basedpyright" \
     --verifytypes rigidlab --ignoreexternal > "$tmp/verifytypes.txt"); then
@@ -34,4 +36,4 @@ grep "Type completeness score" "$tmp/verifytypes.txt"
 # closed pipe.)
 "$tmp/venv/bin/rigidlab-view" --list-presets > "$tmp/presets.txt"
 grep -q "Newton's cradle" "$tmp/presets.txt"
-echo "wheel $(basename dist/*.whl) installs, runs the README example and has rigidlab-view"
+echo "wheel $(basename dist/*.whl) installs, runs the documentation's examples and has rigidlab-view"

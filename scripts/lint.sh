@@ -2,7 +2,7 @@
 # The code's gates, each failing the test command: Rust formatted (rustfmt.toml) and without
 # clippy warnings in any target or feature; Python linted and formatted by ruff (pyproject.toml);
 # the type stubs checked against the compiled module by mypy's stubtest, and the README, the
-# notebooks and tests/typing type-checked by pyright against them. Needs the virtualenv that
+# docs' pages, the gallery, the notebooks and tests/typing type-checked by pyright against them. Needs the virtualenv that
 # scripts/setup.sh makes.
 set -euo pipefail
 cd "$(dirname "$0")/.."

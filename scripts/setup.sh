@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the project on a Debian machine with Rust and Python 3: a virtualenv (.venv) with the
 # build and test tools, and rigidlab built in release mode and installed into it. With --test,
-# also what the viewer's headless tests need (Xvfb and Mesa, from Debian).
+# also what the viewer's headless tests need (Xvfb and Mesa, from Debian); with --docs, what the
+# docs build's screenshots need.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -20,10 +21,12 @@ apt_install() {
 }
 
 # The test suite runs the viewer headless (a virtual X server and software OpenGL, Mesa) and
-# the notebook view in headless Chromium (and its driver for selenium).
-if [ "${1:-}" = "--test" ]; then
-    apt_install xvfb xauth libgl1-mesa-dri libglx-mesa0 chromium chromium-driver
-fi
+# the notebook view in headless Chromium (and its driver for selenium); the docs build takes the
+# viewer's screenshots under the same virtual X server.
+case "${1:-}" in
+    --test) apt_install xvfb xauth libgl1-mesa-dri libglx-mesa0 chromium chromium-driver ;;
+    --docs) apt_install xvfb xauth libgl1-mesa-dri libglx-mesa0 ;;
+esac
 
 command -v cargo >/dev/null || { echo "cargo not found: install Rust first (https://rustup.rs)" >&2; exit 1; }
 if ! "$PYTHON" -c "import venv, ensurepip" 2>/dev/null; then

@@ -233,8 +233,9 @@ def test_a_long_chain_swings_with_bounded_energy(n, dt, kind, end_mass, seconds)
         w.step()
         e = w.energy()["total"]
         highest, lowest = max(highest, e), min(lowest, e)
-    # A symplectic scheme keeps the energy in a band, O(dt^2) wide (README): up to 4e-3 of
-    # the chain's potential energy at dt = 1/60, less at smaller steps. No joint comes apart.
+    # A symplectic scheme keeps the energy in a band, O(dt^2) wide (docs/concepts/joints.md): up
+    # to 4e-3 of the chain's potential energy at dt = 1/60, less at smaller steps. No joint comes
+    # apart.
     band = 5e-3 * abs(e0) * (dt * 60) ** 2
     assert highest - e0 <= band, (highest - e0, band)
     assert e0 - lowest <= 0.05 * abs(e0)

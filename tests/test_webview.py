@@ -3,6 +3,7 @@ Recording.show send, how they follow a world, the standalone HTML files, and bad
 drawing itself is checked in a real browser in test_browser_view.py."""
 
 import base64
+import html
 import json
 import math
 import pickle
@@ -15,9 +16,9 @@ import rigidlab as rl
 from helpers import rotation_matrix
 
 
-def page_data(path):
-    """The data a standalone HTML file holds (what its script is given)."""
-    text = path.read_text(encoding="utf-8")
+def page_data(page):
+    """The data a standalone HTML page (a file, or its text) holds: what its script is given."""
+    text = page if isinstance(page, str) else page.read_text(encoding="utf-8")
     start = text.index('standalone(document.getElementById("rigidlab"), ') + len(
         'standalone(document.getElementById("rigidlab"), '
     )
@@ -294,6 +295,36 @@ def test_a_view_saves_what_it_shows_as_a_standalone_file(tmp_path):
     np.testing.assert_allclose(points, w.contacts()["point"], atol=1e-6)
     assert len(points) == 3
     assert data["time"] == pytest.approx(w.time)
+
+
+def embedded_page(widget):
+    """The standalone page a view's text/html output holds, in its iframe's srcdoc."""
+    bundle = widget._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    if "text/html" not in data:
+        return None
+    assert "application/vnd.jupyter.widget-view+json" in data  # the widget stays first
+    srcdoc = re.fullmatch(r'<iframe srcdoc="([^"]*)".*</iframe>', data["text/html"], re.S)
+    return html.unescape(srcdoc.group(1))
+
+
+def test_views_embed_a_standalone_copy_for_pages_without_widgets(monkeypatch, tmp_path):
+    w = falling_world()
+    view = w.show(realtime=False)
+    rec = w.record()
+    w.run(0.5)
+    player = rec.show(fps=20)
+    assert embedded_page(view) is None and embedded_page(player) is None  # off by default
+    monkeypatch.setenv("RIGIDLAB_EMBED_VIEWS", "1")
+    page = embedded_page(view)
+    assert "<h3" not in page and 'import("http' not in page
+    saved = view.save(tmp_path / "now.html", title="rigidlab")
+    assert page_data(saved) == page_data(page)
+    data = page_data(embedded_page(player))
+    scene, frames, times = rl.webview.recording_frames(rec, fps=20)
+    assert data["mode"] == "recording" and data["scene"] == json.loads(json.dumps(scene))
+    np.testing.assert_array_equal(floats(data["frames"]).reshape(frames.shape), frames)
+    np.testing.assert_array_equal(floats(data["times"], np.float64), times)
 
 
 def test_a_2d_world_and_its_recording_show_in_2d(tmp_path):

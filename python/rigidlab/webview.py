@@ -381,7 +381,7 @@ _PAGE = """<!DOCTYPE html>
 <title>{title}</title>
 </head>
 <body style="margin:16px;font-family:sans-serif">
-<h3 style="font-weight:normal;margin:0 0 8px 0">{title}</h3>
+{heading}
 <div id="rigidlab"></div>
 <script type="module">
 {script}
@@ -392,18 +392,26 @@ standalone(document.getElementById("rigidlab"), {data});
 """
 
 
-def write_html(path: Any, data: dict[str, Any], title: str) -> Path:
-    """One HTML file holding the view's script and `data`: plays offline in any browser."""
+def page_html(data: dict[str, Any], title: str, heading: bool = True) -> str:
+    """One HTML page holding the view's script and `data`: plays offline in any browser. With
+    `heading`, the title is shown above the view too."""
     if not isinstance(title, str):
         raise TypeError(f"title: must be a string (got {title!r})")
+    script = _JS.read_text(encoding="utf-8")
+    # The data sits inside a script element: "</" would end it.
+    text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    title = html.escape(title)
+    shown = f'<h3 style="font-weight:normal;margin:0 0 8px 0">{title}</h3>' if heading else ""
+    return _PAGE.format(title=title, heading=shown, script=script, data=text)
+
+
+def write_html(path: Any, data: dict[str, Any], title: str) -> Path:
+    """Writes page_html(data, title) to `path`."""
+    page = page_html(data, title)
     try:
         target = Path(os.fspath(path))
     except TypeError:
         raise TypeError(f"path: must be a file path (got {path!r})") from None
-    script = _JS.read_text(encoding="utf-8")
-    # The data sits inside a script element: "</" would end it.
-    text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    page = _PAGE.format(title=html.escape(title), script=script, data=text)
     try:
         target.write_text(page, encoding="utf-8")
     except OSError as e:
@@ -452,6 +460,20 @@ def _anywidget() -> Any:
 
 _CLASSES: dict[str, type] = {}
 
+#: Set to "1" in a kernel's environment, views also give their output a standalone copy of
+#: themselves as HTML (text/html beside the widget), for renderers that run no widgets: a
+#: notebook converted to HTML by nbconvert, a documentation site. Off by default: the copy holds
+#: the whole scene (a recording's every frame) and would be saved in the notebook file.
+EMBED_VARIABLE = "RIGIDLAB_EMBED_VIEWS"
+
+
+def _embedded(page: str, height: int) -> str:
+    """`page` in an iframe of its own (its script and styles kept apart from the host's)."""
+    return (
+        f'<iframe srcdoc="{html.escape(page, quote=True)}" title="rigidlab view" '
+        f'style="width:100%;height:{height + 70}px;border:0" loading="lazy"></iframe>'
+    )
+
 
 def _widget_classes() -> tuple[type, type]:
     """The widget classes, made on first use (anywidget is optional)."""
@@ -467,6 +489,27 @@ def _widget_classes() -> tuple[type, type]:
             height = t.Int(420).tag(sync=True)
             show_springs = t.Bool(True).tag(sync=True)
             show_joints = t.Bool(True).tag(sync=True)
+
+            def _data(self) -> dict[str, Any]:
+                """What the standalone page is given: the traits it draws."""
+                data: dict[str, Any] = {"scene": self.scene, "height": self.height}
+                for name in self.traits(sync=True):
+                    value = getattr(self, name)
+                    if name.startswith("_") or name in data or name in ("layout", "tabbable"):
+                        continue
+                    if isinstance(value, bytes):
+                        data[name] = base64.b64encode(value).decode("ascii")
+                    elif isinstance(value, (bool, int, float, str)):
+                        data[name] = value
+                return data
+
+            def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+                bundle = super()._repr_mimebundle_(**kwargs)
+                if os.environ.get(EMBED_VARIABLE) == "1":
+                    data = bundle[0] if isinstance(bundle, tuple) else bundle
+                    page = page_html(self._data(), "rigidlab", heading=False)
+                    data["text/html"] = _embedded(page, self.height)
+                return bundle
 
         class WorldView(View):
             """A live view of a world (World.show): follows it as it runs."""
@@ -531,18 +574,7 @@ def _widget_classes() -> tuple[type, type]:
             def save(self, path: Any, *, title: str = "rigidlab world") -> Path:
                 """Writes the view as it is now to a standalone HTML file (orbit, pan and zoom
                 work offline in any browser). Returns the path written."""
-                data = {
-                    "mode": "live",
-                    "scene": self.scene,
-                    "poses": base64.b64encode(self.poses).decode("ascii"),
-                    "contacts": base64.b64encode(self.contacts).decode("ascii"),
-                    "time": self.time,
-                    "height": self.height,
-                    "show_springs": self.show_springs,
-                    "show_joints": self.show_joints,
-                    "show_contacts": self.show_contacts,
-                }
-                return write_html(path, data, title)
+                return write_html(path, self._data(), title)
 
         class RecordingView(View):
             """A player of a recording (Recording.show)."""

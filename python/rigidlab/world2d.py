@@ -430,13 +430,20 @@ class World2D:
     ----------
     gravity : 2 numbers, default (0, -9.81)
         Gravitational acceleration in m/s^2 (y is up).
-    dt, integrator, and the keywords of ``rigidlab.World`` (solver_iterations,
-    solver_tolerance, restitution_threshold, restitution_rule, friction_rule, sleeping):
-        as for a 3D world; the same guarantees hold. solver_iterations defaults to 20, not 10:
-        a pile stands far more layers high in a 2D bin than the same bodies in a 3D one, and
-        the solver carries a load about one layer down per iteration (it stops early once
+    dt : float, default 1/240
+        Fixed time step in seconds.
+    integrator : {"verlet", "rk4", "symplectic_euler", "euler"}, default "verlet"
+        How forces are integrated, as for a 3D world.
+    **settings
+        The other keywords of ``rigidlab.World`` (solver_iterations, solver_tolerance,
+        restitution_threshold, restitution_rule, friction_rule, sleeping), meaning what they
+        mean there; the same guarantees hold. solver_iterations defaults to 20, not 10: a pile
+        stands far more layers high in a 2D bin than the same bodies in a 3D one, and the
+        solver carries a load about one layer down per iteration (it stops early once
         converged, so a world at rest pays nothing for it).
 
+    Notes
+    -----
     Bodies take mass (kg) or density (kg/m^2, per area; default 1), position (x, y), angle
     (rad, counter-clockwise), velocity (x, y), angular_velocity (rad/s), restitution,
     friction, static_friction, tangential_restitution, kind ("dynamic", "static",

@@ -5,7 +5,8 @@ use macroquad::prelude::*;
 
 use super::state::{Mode, ViewerState};
 
-/// The key map, as the help overlay lists it (and the README repeats).
+/// The key map, as the help overlay lists it (and the viewer guide, docs/concepts/viewer.md,
+/// repeats).
 pub const KEYS: &[(&str, &str)] = &[
     ("H / F1", "show or hide this help"),
     ("P", "pause / resume (live: hold the picture while the script runs on)"),
