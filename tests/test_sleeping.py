@@ -214,10 +214,16 @@ def test_a_heap_of_balls_boxes_and_hulls_comes_to_rest_at_no_restitution_thresho
     # stops it. (Before, 20 to 50 boxes and hulls were moving at any time.)
     w = mixed_heap(restitution)
     w.run(5.5)
-    # Sampled each half second from 6 s to 8 s: a late slip may stir a few for a moment.
-    moving = []
+    # Sampled each half second from 6 s to 8 s. A late slip may stir some for a moment: a part
+    # of the heap sinking, which releases potential energy (trembling releases none), so a
+    # sample with more than a few moving must follow a fall of the heap's potential energy of
+    # more than the kinetic energy then present. Which slips happen, and when, depends on the
+    # heap's path, which is chaotic.
+    moving, slipped = [], []
     for _ in range(5):
+        before = w.energy()["gravitational"]
         w.run(0.5)
+        energy = w.energy()
         speed = np.linalg.norm(w.velocities, axis=1)
         moving.append(
             sum(
@@ -225,7 +231,9 @@ def test_a_heap_of_balls_boxes_and_hulls_comes_to_rest_at_no_restitution_thresho
                 for b, s in zip(w.bodies, speed)
             )
         )
-    assert sorted(moving)[3] == 0 and max(moving) <= 5, moving
+        slipped.append(before - energy["gravitational"] > energy["kinetic"])
+    assert sorted(moving)[3] == 0, moving
+    assert all(m <= 5 or slip for m, slip in zip(moving, slipped)), (moving, slipped)
 
 
 def test_bodies_hanging_on_joints_or_springs_never_sleep():

@@ -2186,9 +2186,11 @@ impl PyWorld {
     /// cleared).
     ///
     /// A dict of arrays, one entry per event in the order they happened: kind ("begin",
-    /// "impact" or "end"), body_a, body_b (ids), time (s: a begin or impact at its time of
-    /// impact within the step, an end at the start of the step in which the pair no longer
-    /// touches), point and normal (k, 3; NaN for an end), speed (m/s, the approach speed;
+    /// "impact" or "end"; "sensor_begin" and "sensor_end" when a body enters or leaves a
+    /// sensor, body_a the sensor, at the moment within the step the shapes began or stopped
+    /// overlapping), body_a, body_b (ids), time (s: a begin or impact at its time of impact
+    /// within the step, an end at the start of the step in which the pair no longer touches),
+    /// point and normal (k, 3; NaN for an end), speed (m/s, the approach speed;
     /// NaN for an end), impulse (N s, an impact's normal impulse on body_b; 0 for a begin,
     /// NaN for an end), and dropped (events lost because 65 536 were waiting unread: read
     /// them with clear=True as the world runs to keep them all).

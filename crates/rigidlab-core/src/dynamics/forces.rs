@@ -38,7 +38,28 @@ pub struct SmoothForces<'a> {
 }
 
 impl Dynamics for SmoothForces<'_> {
-    fn accelerations(&self, _t: f64, s: &State, out: &mut Rates) {
+    fn accelerations(&self, t: f64, s: &State, out: &mut Rates) {
+        self.torques(t, s, out);
+        // alpha = I^-1 (tau - w x I w).
+        for i in 0..s.len() {
+            let p = &self.params[i];
+            if !p.dynamic {
+                continue;
+            }
+            let r = DMat3::from_quat(s.q[i].normalize());
+            let w_body = r.transpose() * s.w[i];
+            let tau_body = r.transpose() * out.alpha[i];
+            let gyro = w_body.cross(p.inertia_body * w_body);
+            out.alpha[i] = r * (p.inv_inertia_body * (tau_body - gyro));
+        }
+    }
+
+    fn inertia_body(&self, i: usize) -> Option<(DMat3, DMat3)> {
+        let p = &self.params[i];
+        p.dynamic.then_some((p.inertia_body, p.inv_inertia_body))
+    }
+
+    fn torques(&self, _t: f64, s: &State, out: &mut Rates) {
         // First gather forces (without gravity) in `a` and torques in `alpha` ...
         for i in 0..s.len() {
             let p = &self.params[i];
@@ -74,18 +95,12 @@ impl Dynamics for SmoothForces<'_> {
                 out.alpha[b] += (pb - s.x[b]).cross(-f);
             }
         }
-        // ... then turn them into accelerations: a = g + F/m, alpha = I^-1 (tau - w x I w).
+        // ... then the forces into accelerations: a = g + F/m.
         for i in 0..s.len() {
             let p = &self.params[i];
-            if !p.dynamic {
-                continue;
+            if p.dynamic {
+                out.a[i] = self.gravity * p.gravity_scale + out.a[i] * p.inv_mass;
             }
-            out.a[i] = self.gravity * p.gravity_scale + out.a[i] * p.inv_mass;
-            let r = DMat3::from_quat(s.q[i].normalize());
-            let w_body = r.transpose() * s.w[i];
-            let tau_body = r.transpose() * out.alpha[i];
-            let gyro = w_body.cross(p.inertia_body * w_body);
-            out.alpha[i] = r * (p.inv_inertia_body * (tau_body - gyro));
         }
     }
 }

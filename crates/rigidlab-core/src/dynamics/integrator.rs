@@ -1,9 +1,22 @@
 //! The four integrators a world can use, each advancing the whole state by one step under the
 //! smooth forces. With no contact or joint active, a world step is exactly one of these.
 
+use super::free_rotation::free_rotation;
 use super::state::{Dynamics, Rates, State};
 use crate::error::{Error, Result};
-use crate::math::{integrate_orientation_exact, integrate_orientation_linear, quat_derivative};
+use crate::math::{
+    integrate_orientation_exact, integrate_orientation_linear, quat_derivative, DMat3, DQuat, DVec3,
+};
+
+/// World angular momentum of a body at orientation q turning at w (world frame).
+fn momentum(q: DQuat, inertia_body: DMat3, w: DVec3) -> DVec3 {
+    q * (inertia_body * (q.inverse() * w))
+}
+
+/// World angular velocity of a body at orientation q with angular momentum l.
+fn velocity(q: DQuat, inv_inertia_body: DMat3, l: DVec3) -> DVec3 {
+    q * (inv_inertia_body * (q.inverse() * l))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum IntegratorKind {
@@ -191,6 +204,9 @@ impl Integrator {
         }
     }
 
+    /// Semi-implicit Euler: kick, then drift. The angular part kicks the angular momentum
+    /// with the torques and then turns the body freely with it (free_rotation.rs), so a
+    /// tumbling body keeps its angular momentum and energy as the method promises.
     fn symplectic_euler(
         &mut self,
         d: &impl Dynamics,
@@ -199,31 +215,58 @@ impl Integrator {
         s0: &State,
         out: &mut State,
     ) {
-        d.accelerations(t, s0, &mut self.k0);
+        d.torques(t, s0, &mut self.k0);
         for i in 0..s0.len() {
             out.v[i] = s0.v[i] + self.k0.a[i] * dt;
             out.x[i] = s0.x[i] + out.v[i] * dt;
-            out.w[i] = s0.w[i] + self.k0.alpha[i] * dt;
-            out.q[i] = integrate_orientation_linear(s0.q[i], out.w[i], dt);
+            match d.inertia_body(i) {
+                Some((inertia, inv)) => {
+                    let l1 = momentum(s0.q[i], inertia, s0.w[i]) + self.k0.alpha[i] * dt;
+                    out.q[i] = free_rotation(s0.q[i], l1, inv, dt);
+                    out.w[i] = velocity(out.q[i], inv, l1);
+                }
+                None => {
+                    out.w[i] = s0.w[i];
+                    out.q[i] = integrate_orientation_linear(s0.q[i], out.w[i], dt);
+                }
+            }
         }
     }
 
-    /// Velocity Verlet. Forces that depend on velocity (damping, the gyroscopic term) are
-    /// evaluated at the end of the step with a predicted velocity v + a dt, which keeps the
-    /// method second order; for position-only forces it is the textbook scheme.
+    /// Velocity Verlet: half a kick, a drift, half a kick. Forces that depend on velocity
+    /// (damping) are evaluated at the end of the step with a predicted velocity, which keeps
+    /// the method second order; for position-only forces it is the textbook scheme. The angular
+    /// part kicks the angular momentum with the torques and turns the body freely with it in
+    /// between (free_rotation.rs): torque-free, the angular momentum and the energy are kept to
+    /// round-off, and the step stays symmetric in time.
     fn verlet(&mut self, d: &impl Dynamics, t: f64, dt: f64, s0: &State, out: &mut State) {
-        d.accelerations(t, s0, &mut self.k0);
+        d.torques(t, s0, &mut self.k0);
         for i in 0..s0.len() {
-            let (a0, al0) = (self.k0.a[i], self.k0.alpha[i]);
+            let a0 = self.k0.a[i];
             out.x[i] = s0.x[i] + s0.v[i] * dt + a0 * (0.5 * dt * dt);
-            out.q[i] = integrate_orientation_exact(s0.q[i], s0.w[i] + al0 * (0.5 * dt), dt);
             out.v[i] = s0.v[i] + a0 * dt;
-            out.w[i] = s0.w[i] + al0 * dt;
+            match d.inertia_body(i) {
+                Some((inertia, inv)) => {
+                    // The half-kicked momentum, kept until the end kick.
+                    let l_half =
+                        momentum(s0.q[i], inertia, s0.w[i]) + self.k0.alpha[i] * (0.5 * dt);
+                    out.q[i] = free_rotation(s0.q[i], l_half, inv, dt);
+                    self.k0.alpha[i] = l_half;
+                    out.w[i] = velocity(out.q[i], inv, l_half);
+                }
+                None => {
+                    out.q[i] = integrate_orientation_exact(s0.q[i], s0.w[i], dt);
+                    out.w[i] = s0.w[i];
+                }
+            }
         }
-        d.accelerations(t + dt, out, &mut self.k1);
+        d.torques(t + dt, out, &mut self.k1);
         for i in 0..s0.len() {
             out.v[i] = s0.v[i] + (self.k0.a[i] + self.k1.a[i]) * (0.5 * dt);
-            out.w[i] = s0.w[i] + (self.k0.alpha[i] + self.k1.alpha[i]) * (0.5 * dt);
+            if let Some((_, inv)) = d.inertia_body(i) {
+                let l1 = self.k0.alpha[i] + self.k1.alpha[i] * (0.5 * dt);
+                out.w[i] = velocity(out.q[i], inv, l1);
+            }
         }
     }
 

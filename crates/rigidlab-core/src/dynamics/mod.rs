@@ -5,6 +5,7 @@
 pub(crate) mod block_lcp;
 pub(crate) mod contact_solver;
 pub(crate) mod forces;
+pub(crate) mod free_rotation;
 pub(crate) mod friction_patch;
 pub(crate) mod impact;
 pub mod integrator;

@@ -1,6 +1,6 @@
 //! The whole-world motion state the integrators advance, as arrays indexed by body row.
 
-use crate::math::{DQuat, DVec3};
+use crate::math::{DMat3, DQuat, DVec3};
 
 /// Positions, orientations, linear and angular velocities of every body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -52,5 +52,13 @@ impl Rates {
 
 /// Anything that gives accelerations for a state at a time: the world's smooth forces.
 pub trait Dynamics {
+    /// Linear accelerations in `a`, angular accelerations (Euler's equations, the gyroscopic
+    /// term included) in `alpha`.
     fn accelerations(&self, t: f64, s: &State, out: &mut Rates);
+    /// Linear accelerations in `a` and the torques (world frame, the gyroscopic term left out)
+    /// in `alpha`: what the symplectic integrators kick the angular momentum with.
+    fn torques(&self, t: f64, s: &State, out: &mut Rates);
+    /// A body's inertia and inverse inertia in its own frame, for one that turns under torques
+    /// (None: its angular velocity is held, as a kinematic body's).
+    fn inertia_body(&self, i: usize) -> Option<(DMat3, DMat3)>;
 }
