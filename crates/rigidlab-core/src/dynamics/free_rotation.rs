@@ -57,7 +57,8 @@ fn turn(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> Option<DQuat> {
 fn estimate(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> (DQuat, bool) {
     let l0 = q.inverse() * momentum;
     let scale = l0.length();
-    let mut l1 = l0;
+    // Started from the explicit Euler step of dL/dt = L x w, a step or two from the answer.
+    let mut l1 = l0 + l0.cross(inv * l0) * h;
     let mut converged = false;
     for _ in 0..ITERATIONS {
         let w_mid = inv * ((l0 + l1) * 0.5);
