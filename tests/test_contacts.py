@@ -436,6 +436,29 @@ def test_contact_events_report_impacts_at_their_time():
     assert w.contact_events()["kind"] == []
 
 
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 240])
+def test_a_contact_begins_where_and_as_its_impact_happens(dt):
+    # Two balls meeting off centre in one step: by the time of impact the line of centres has
+    # turned from where it lay at the step's start. The begin event reports the contact at that
+    # moment, as the impact does, on the line of centres then.
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    a = w.add_sphere(0.1, position=(0, 0, 0))
+    b = w.add_sphere(0.1, position=(0.4, 0.1, 0), velocity=(-6, 0, 0))
+    w.run(0.1)
+    ev = w.contact_events()
+    kinds = list(ev["kind"])
+    begin, impact = kinds.index("begin"), kinds.index("impact")
+    t = ev["time"][impact]
+    assert ev["time"][begin] == t
+    np.testing.assert_array_equal(ev["point"][begin], ev["point"][impact])
+    np.testing.assert_array_equal(ev["normal"][begin], ev["normal"][impact])
+    # At the time of impact b's centre is at (0.4 - 6 t, 0.1): the normal is along the centres.
+    centre = np.array([0.4 - 6 * t, 0.1, 0.0])
+    np.testing.assert_allclose(ev["normal"][begin], centre / np.linalg.norm(centre), atol=1e-9)
+    np.testing.assert_allclose(ev["point"][begin], 0.1 * centre / np.linalg.norm(centre), atol=1e-9)
+    assert (ev["body_a"][begin], ev["body_b"][begin]) == (a.id, b.id)
+
+
 def test_capsule_lies_still_on_two_points_and_rolls_across_a_ramp():
     w = rl.World()
     w.add_plane()

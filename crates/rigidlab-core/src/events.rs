@@ -164,7 +164,7 @@ impl ContactEvents {
         self.now.dedup();
         // Mostly the same pairs as last step: nothing began or ended.
         if self.now != self.touching {
-            for m in manifolds {
+            for (index, m) in manifolds.iter().enumerate() {
                 let Some((key, p, a, b)) = touching(m, bodies) else {
                     continue;
                 };
@@ -175,13 +175,22 @@ impl ContactEvents {
                         .map(|p| p.approach_speed)
                         .fold(0.0, f64::max);
                     let time = start + p.touch_time.unwrap_or(0.0);
+                    // A pair that begins with an impact touches where and as the impact does
+                    // (the manifold's point and normal are of the step's start; the bodies
+                    // have moved and turned by the time of impact).
+                    let first_impact = impacts
+                        .iter()
+                        .filter(|i| i.manifold == index)
+                        .min_by(|x, y| x.time.total_cmp(&y.time));
+                    let (point, normal) =
+                        first_impact.map_or((p.point, m.normal), |i| (i.point, i.normal));
                     self.record(ContactEvent {
                         kind: EventKind::Begin,
                         body_a: a,
                         body_b: b,
                         time,
-                        point: p.point,
-                        normal: m.normal,
+                        point,
+                        normal,
                         speed,
                         impulse: 0.0,
                     });
