@@ -28,7 +28,6 @@ from . import _core, webview
 from ._frames import recording_frame
 from ._readonly import settable
 
-_DEFAULT_GRAVITY = (0.0, -9.81)
 _STATE_SETTER = "w.{0} = ... (or w.set_state({0}=...))"
 # Areal density (kg/m^2) of a body given neither mass nor density.
 _DEFAULT_DENSITY = 1.0
@@ -455,7 +454,7 @@ class World2D:
 
     def __init__(
         self,
-        gravity: Any = _DEFAULT_GRAVITY,
+        gravity: Any = (0.0, -9.81),
         dt: float = 1 / 240,
         integrator: str = "verlet",
         **settings: Any,
