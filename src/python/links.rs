@@ -547,7 +547,9 @@ impl PyJoint {
         Ok(array3(py, self.read(py, |j, _| j.angular_impulse)?))
     }
 
-    /// Mean reaction force (N) on b over the last step: impulse / dt.
+    /// Mean reaction force (N) on b over the last step: impulse / dt. When b is the world (a
+    /// joint to a fixed point, a mouse joint's target) this is the force on the world; the force
+    /// the joint exerts on a is its negative (a body held by a mouse joint: its weight, upwards).
     #[getter]
     fn reaction_force<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         Ok(array3(
