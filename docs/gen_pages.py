@@ -16,6 +16,7 @@ from pathlib import Path
 
 import mkdocs_gen_files
 import nbformat
+from mkdocs.structure.files import InclusionLevel
 from nbclient import NotebookClient
 from rigidlab.webview import EMBED_VARIABLE
 
@@ -323,9 +324,18 @@ def relink(text: str) -> str:
     return re.sub(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)", fix, text)
 
 
+def navigation_files_are_not_pages() -> None:
+    """The SUMMARY.md files give literate-nav each section's order; they are not pages
+    themselves (exclude_docs in mkdocs.yml does not reach generated files)."""
+    for f in mkdocs_gen_files.FilesEditor.current().files:
+        if f.src_uri.endswith("SUMMARY.md"):
+            f.inclusion = InclusionLevel.EXCLUDED
+
+
 labs()
 mathjax()
 gallery()
 reference()
 screenshots()
 reports()
+navigation_files_are_not_pages()
