@@ -29,18 +29,26 @@ def write(path: str, text: str) -> None:
         f.write(text)
 
 
+def first_sentence(text: str) -> str:
+    return " ".join(text.split()).split(". ")[0].rstrip(".") + "."
+
+
 def copy(source: Path, path: str) -> None:
     with mkdocs_gen_files.open(path, "wb") as f:
         f.write(source.read_bytes())
 
 
-def title_and_summary(script: Path) -> tuple[str, str]:
-    """An example's title (its docstring's first line) and the paragraph under it."""
-    doc = ast.get_docstring(ast.parse(script.read_text()))
+def read_example(script: Path) -> tuple[str, str, str]:
+    """An example's title (its docstring's first line), the text under it, and its code after
+    the docstring."""
+    source = script.read_text()
+    tree = ast.parse(source)
+    doc = ast.get_docstring(tree)
     if not doc:
         raise SystemExit(f"{script}: a gallery example starts with a docstring (title, summary)")
-    title, _, rest = doc.partition("\n")
-    return title.strip().rstrip("."), " ".join(rest.split())
+    title, _, text = doc.partition("\n")
+    code = "\n".join(source.splitlines()[tree.body[0].end_lineno :]).strip("\n")
+    return title.strip().rstrip("."), text.strip(), code
 
 
 # --- labs ----------------------------------------------------------------------------------------
@@ -167,16 +175,15 @@ def gallery() -> None:
             outputs = list(pool.map(lambda s: run_example(s, out), EXAMPLES))
         cards, nav = [], []
         for script, printed in zip(EXAMPLES, outputs):
-            title, summary = title_and_summary(script)
-            pictures = sorted(out.glob(script.stem + "*.png"))
+            title, text, code = read_example(script)
+            # run_example.py names an example's figures <stem>.png, <stem>-2.png ...
+            pictures = [out / f"{script.stem}.png"]
+            pictures += sorted(out.glob(f"{script.stem}-[0-9]*.png"))
             for picture in pictures:
                 copy(picture, f"gallery/{picture.name}")
-            source = script.read_text()
-            body = ast.get_docstring(ast.parse(source)) or ""
-            code = source.split('"""', 2)[2].lstrip("\n") if source.startswith('"""') else source
-            page = [f"# {title}", "", body.partition("\n")[2].strip(), ""]
+            page = [f"# {title}", "", text, ""]
             page += [f"![{title}]({p.name})" for p in pictures]
-            page += ["", "```python", code.rstrip(), "```", ""]
+            page += ["", "```python", code, "```", ""]
             if printed.strip():
                 page += ["Output:", "", "```text", printed.rstrip(), "```", ""]
             page.append(
@@ -186,7 +193,7 @@ def gallery() -> None:
             write(f"gallery/{script.stem}.md", "\n".join(page) + "\n")
             cards.append(
                 f"-   [![{title}]({pictures[0].name})]({script.stem}.md)\n\n"
-                f"    **[{title}]({script.stem}.md)**: {summary.split('. ')[0].rstrip('.')}."
+                f"    **[{title}]({script.stem}.md)**: {first_sentence(text)}"
             )
             nav.append(f"* [{title}]({script.stem}.md)")
     intro = (
