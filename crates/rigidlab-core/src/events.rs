@@ -63,6 +63,8 @@ pub struct ContactEvents {
     /// (sensor id, body id) of each body overlapping a sensor after the last step, sorted.
     pub sensing: Vec<(u64, u64)>,
     now: Vec<(u64, u64)>,
+    /// Scratch: each manifold's earliest impact of the step (an index into the impacts).
+    first_impact: Vec<usize>,
     pub events: Vec<ContactEvent>,
     /// Events lost because CAPACITY unread events were waiting.
     pub dropped: u64,
@@ -75,6 +77,7 @@ impl ContactEvents {
             touching: self.touching.clone(),
             sensing: self.sensing.clone(),
             now: Vec::new(),
+            first_impact: Vec::new(),
             events: Vec::new(),
             dropped: 0,
         }
@@ -164,6 +167,14 @@ impl ContactEvents {
         self.now.dedup();
         // Mostly the same pairs as last step: nothing began or ended.
         if self.now != self.touching {
+            self.first_impact.clear();
+            self.first_impact.resize(manifolds.len(), usize::MAX);
+            for (k, i) in impacts.iter().enumerate() {
+                let first = &mut self.first_impact[i.manifold];
+                if *first == usize::MAX || i.time < impacts[*first].time {
+                    *first = k;
+                }
+            }
             for (index, m) in manifolds.iter().enumerate() {
                 let Some((key, p, a, b)) = touching(m, bodies) else {
                     continue;
@@ -178,12 +189,10 @@ impl ContactEvents {
                     // A pair that begins with an impact touches where and as the impact does
                     // (the manifold's point and normal are of the step's start; the bodies
                     // have moved and turned by the time of impact).
-                    let first_impact = impacts
-                        .iter()
-                        .filter(|i| i.manifold == index)
-                        .min_by(|x, y| x.time.total_cmp(&y.time));
-                    let (point, normal) =
-                        first_impact.map_or((p.point, m.normal), |i| (i.point, i.normal));
+                    let (point, normal) = match self.first_impact[index] {
+                        usize::MAX => (p.point, m.normal),
+                        k => (impacts[k].point, impacts[k].normal),
+                    };
                     self.record(ContactEvent {
                         kind: EventKind::Begin,
                         body_a: a,
