@@ -29,7 +29,8 @@ pub fn free_rotation(q: DQuat, momentum: DVec3, inv_inertia_body: DMat3, h: f64)
     if momentum == DVec3::ZERO || h == 0.0 {
         return q;
     }
-    if let Some(q1) = turn(q, momentum, inv_inertia_body, h) {
+    let (q1, converged) = exponential(q, momentum, inv_inertia_body, h);
+    if converged {
         return q1;
     }
     // The fixed point diverges when a very uneven inertia turns fast (a thin rod tumbling at a
@@ -43,7 +44,10 @@ pub fn free_rotation(q: DQuat, momentum: DVec3, inv_inertia_body: DMat3, h: f64)
         let piece = h / f64::from(pieces);
         let mut turned = Some(q);
         for _ in 0..pieces {
-            turned = turned.and_then(|q| cayley(q, momentum, inv_inertia_body, piece).1);
+            turned = turned.and_then(|q| {
+                let (q1, converged) = cayley(q, momentum, inv_inertia_body, piece);
+                converged.then_some(q1)
+            });
         }
         if let Some(q1) = turned {
             return q1;
@@ -56,9 +60,9 @@ pub fn free_rotation(q: DQuat, momentum: DVec3, inv_inertia_body: DMat3, h: f64)
     (0..pieces).fold(q, |q, _| cayley(q, momentum, inv_inertia_body, piece).0)
 }
 
-/// One Cayley midpoint step: the orientation it reaches, and the same when Newton's method
-/// converged to round-off.
-fn cayley(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> (DQuat, Option<DQuat>) {
+/// One Cayley midpoint step: the orientation it reaches, and whether Newton's method converged
+/// to round-off.
+fn cayley(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> (DQuat, bool) {
     let l0 = q.inverse() * momentum;
     let scale = l0.length();
     let mut mid = l0;
@@ -80,18 +84,12 @@ fn cayley(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> (DQuat, Option<DQuat
     let half_turn = inv * mid * (0.5 * h);
     let q1 =
         (q * DQuat::from_xyzw(half_turn.x, half_turn.y, half_turn.z, 1.0).normalize()).normalize();
-    (q1, converged.then_some(q1))
-}
-
-/// One exponential midpoint step, or None when its iteration does not converge.
-fn turn(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> Option<DQuat> {
-    let (q1, converged) = estimate(q, momentum, inv, h);
-    converged.then_some(q1)
+    (q1, converged)
 }
 
 /// The step from the fixed-point iteration L1 = exp(-h w_m) L0, w_m = I^-1 (L0 + L1) / 2, and
 /// whether it converged to round-off.
-fn estimate(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> (DQuat, bool) {
+fn exponential(q: DQuat, momentum: DVec3, inv: DMat3, h: f64) -> (DQuat, bool) {
     let l0 = q.inverse() * momentum;
     let scale = l0.length();
     // Started from the explicit Euler step of dL/dt = L x w, a step or two from the answer.
