@@ -229,7 +229,11 @@ REFERENCE = {
         ["rigidlab.Contact", "rigidlab.RayHit", "rigidlab.RayHits", "rigidlab.Distance"],
     ),
     "rotation": ("Rotation", "", ["rigidlab.Rotation"]),
-    "many": ("Many worlds", "", ["rigidlab.step_many", "rigidlab.sweep", "rigidlab.SweepError"]),
+    "many": (
+        "Many worlds",
+        "",
+        ["rigidlab.step_many", "rigidlab.sweep", "rigidlab.SweepError", "rigidlab.close_cluster"],
+    ),
     "errors": (
         "Errors and arrays",
         "",

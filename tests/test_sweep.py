@@ -175,10 +175,24 @@ def test_2d_worlds_and_a_tidy_frame(client):
     np.testing.assert_allclose(frame.x, 2.0 * frame.v, rtol=1e-12)
 
 
-def test_the_embedded_cluster_is_used_and_closed_by_default():
-    ds = rl.sweep(drop, {"e": [0.5], "h": [1.0]}, seconds=0.2,
-                  measure=lambda w: w.bodies[1].position[1])  # fmt: skip
-    assert ds.attrs["workers"] == (os.cpu_count() or 1)
+def test_the_embedded_cluster_starts_once_serves_later_sweeps_and_closes_on_demand():
+    from rigidlab import sweeps
+
+    def run():
+        ds = rl.sweep(drop, {"e": [0.5], "h": [1.0]}, seconds=0.2,
+                      measure=lambda w: w.bodies[1].position[1])  # fmt: skip
+        assert ds.attrs["workers"] == (os.cpu_count() or 1)
+        return sweeps._embedded.scheduler.address
+
+    try:
+        first = run()
+        assert run() == first
+        cluster = sweeps._embedded.cluster
+        rl.close_cluster()
+        assert sweeps._embedded is None and cluster.status.name == "closed"
+        assert run() != first
+    finally:
+        rl.close_cluster()
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ from ._launch import stream_command
 from ._readonly import ReadOnlyArray
 from .animation import animate
 from .rotation import Rotation
-from .sweeps import SweepError, sweep
+from .sweeps import SweepError, close_cluster, sweep
 from .world2d import Body2D, Recording2D, World2D
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "step_many",
     "sweep",
     "SweepError",
+    "close_cluster",
     "__version__",
     "experiments",
     "plot",

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["SweepError", "run_batch", "sweep"]
+__all__ = ["SweepError", "close_cluster", "run_batch", "sweep"]
 
 # Worlds in one task at most: enough that Dask's cost per task (about a millisecond) is small
 # beside stepping them, few enough that a lost worker costs little to redo and progress shows.
@@ -268,35 +268,67 @@ def _distributed() -> Any:
     return distributed
 
 
+# The embedded cluster's client: started by the first sweep without a client and kept for the
+# next ones (starting worker processes costs about a second, as long as a small sweep takes),
+# until Python exits or `close_cluster()`.
+_embedded: Any = None
+
+
+def _embedded_client() -> Any:
+    """The embedded LocalCluster's client, started now if none is running."""
+    global _embedded
+    if _embedded is not None and _embedded.status == "running":
+        return _embedded
+    import atexit
+    import logging
+
+    distributed = _distributed()
+    try:
+        cluster = distributed.LocalCluster(
+            n_workers=os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+    except Exception as e:
+        # Dask's worker processes import the main module: a script that calls sweep at its top
+        # level starts them over and over, and they fail.
+        raise RuntimeError(
+            f"client: the embedded LocalCluster did not start ({e}); in a script, call "
+            "rl.sweep under `if __name__ == '__main__':`"
+        ) from e
+    if _embedded is None:
+        # Before Dask's own handlers (they run in reverse order of registration), which would
+        # otherwise find the cluster still open and warn.
+        atexit.register(close_cluster)
+    _embedded = distributed.Client(cluster)
+    return _embedded
+
+
+def close_cluster() -> None:
+    """Stops the embedded LocalCluster that ``sweep`` started (if any), freeing its worker
+    processes; the next sweep without a client starts a new one. It also stops when Python
+    exits."""
+    global _embedded
+    client, _embedded = _embedded, None
+    if client is not None:
+        cluster = client.cluster
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 class _Connection:
-    """The Dask client a sweep runs on: the one given, one to the address given, or an embedded
-    LocalCluster on this machine's cores (one single-threaded worker process per core). Only
-    what it made is closed at the end."""
+    """The Dask client a sweep runs on: the one given, one to the address given, or the
+    embedded LocalCluster on this machine's cores (one single-threaded worker process per core,
+    kept for later sweeps). Only a client made for this sweep is closed at its end."""
 
     def __init__(self, client: Any) -> None:
         self.made: list[Any] = []
         distributed = _distributed()
         if client is None:
-            import logging
-
-            try:
-                cluster = distributed.LocalCluster(
-                    n_workers=os.cpu_count() or 1,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=logging.ERROR,
-                )
-            except Exception as e:
-                # Dask's worker processes import the main module: a script that calls sweep
-                # at its top level starts them over and over, and they fail.
-                raise RuntimeError(
-                    f"client: the embedded LocalCluster did not start ({e}); in a script, call "
-                    "rl.sweep under `if __name__ == '__main__':`"
-                ) from e
-            self.made.append(cluster)
-            self.client = distributed.Client(cluster)
-            self.made.insert(0, self.client)
+            self.client = _embedded_client()
         elif isinstance(client, str):
             try:
                 self.client = distributed.Client(client, timeout="5s")
@@ -352,8 +384,9 @@ def sweep(
       variable of the result); with ``record`` it is ``measure(world, recording)``. Without a
       measure: the recorded arrays (with ``time``), else the final positions and velocities.
     - ``record``: quantity names (as ``World.record``), or ``dict(quantities=..., every=k)``.
-    - ``client``: None (an embedded ``dask.distributed.LocalCluster``, one worker per core,
-      closed at the end), a ``dask.distributed.Client``, or a scheduler's address
+    - ``client``: None (an embedded ``dask.distributed.LocalCluster``, one worker process per
+      core, started by the first such sweep and kept for the next ones until Python exits or
+      ``rl.close_cluster()``), a ``dask.distributed.Client``, or a scheduler's address
       (``"tcp://host:8786"``).
     - ``batch``: worlds per Dask task (default: a few tasks per worker, at most 1 000 each).
     - ``errors``: "raise" (the first parameter set whose build, run or measure raises stops
