@@ -3,6 +3,8 @@ standalone HTML file of a recording, and a live view in a JupyterLab notebook. B
 drawn where the world says, in their colours, and the slider and the running world must move
 them."""
 
+import math
+
 import numpy as np
 import pytest
 import rigidlab as rl
@@ -28,9 +30,25 @@ def browser():
     b.quit()
 
 
-def flat_color(c):
-    """A 2D body's fill as drawn: its colour, lifted by 0.04 (webview.js's fragment shader)."""
-    return np.round(np.minimum(np.asarray(c) + 0.04, 1.0) * 255)
+def flat_color(c, shade=1.0):
+    """A 2D body's fill as drawn: its colour (times the shade of its rim and spoke, 0.6),
+    lifted by 0.04 (webview.js's fragment shaders)."""
+    return np.round(np.minimum(np.asarray(c) * shade + 0.04, 1.0) * 255)
+
+
+def assert_disc(img, x, y, c, angle=0.0, radius=0.2):
+    """A disc of colour c turned to `angle`, drawn centred at (x, y): filled behind its centre,
+    its spoke (along its x axis) ahead of it, and its rim on either side, darker."""
+    u = np.array([math.cos(angle), math.sin(angle)])
+    v = np.array([-u[1], u[0]])
+
+    def pixel(d):
+        return at(img, LIMITS, x + d[0], y + d[1])
+
+    np.testing.assert_allclose(pixel(-radius / 2 * u), flat_color(c), atol=2)
+    np.testing.assert_allclose(pixel(radius / 2 * u), flat_color(c, 0.6), atol=2)
+    for side in (-1, 1):
+        np.testing.assert_allclose(pixel(side * 0.95 * radius * v), flat_color(c, 0.6), atol=2)
 
 
 def assert_not_drawn(pixel, c):
@@ -43,11 +61,16 @@ def at(img, limits, x, y):
     return img[int(py), int(px)].astype(float)
 
 
+# The discs of the 2D recording turn a quarter turn in its 2 s.
+SPIN = math.pi / 4
+
+
 def three_discs(w):
     return [
-        w.add_circle(0.2, position=(i - 1.0, 0.0), velocity=(0.0, 0.5), color=c)
+        w.add_circle(0.2, position=(i - 1.0, 0.0), velocity=(0.0, 0.5), angular_velocity=SPIN,
+                     color=c)
         for i, c in enumerate(COLORS)
-    ]
+    ]  # fmt: skip
 
 
 def test_a_2d_recording_file_draws_each_body_where_it_was_and_the_slider_moves_it(
@@ -64,7 +87,7 @@ def test_a_2d_recording_file_draws_each_body_where_it_was_and_the_slider_moves_i
     def check(t):
         img = canvas_pixels(browser)
         for c, x in zip(COLORS, (-1.0, 0.0, 1.0)):
-            np.testing.assert_allclose(at(img, LIMITS, x, 0.5 * t), flat_color(c), atol=2)
+            assert_disc(img, x, 0.5 * t, c, SPIN * t)
             # Where it is not (a disc's diameter below or above): no disc.
             other = 0.5 * t + (0.6 if t < 1 else -0.6)
             assert_not_drawn(at(img, LIMITS, x, other), c)
@@ -101,6 +124,16 @@ def test_a_3d_recording_file_draws_each_ball_in_its_colour_and_plays(browser, tm
         k = int(np.argmax(c))
         assert pixel[k] > 100, pixel
         assert all(pixel[j] < 40 for j in range(3) if j != k), pixel
+        # Its outline: drawn just inside its radius across the view, not just outside it.
+        yaw = view_state(browser, "camera.yaw")
+        across = 0.25 * np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
+        for side in (-1, 1):
+            for reach, inside in ((0.9, True), (1.15, False)):
+                p = np.array([1.2 * i - 1.2, 0.0, 0.0]) + side * reach * across
+                px, py = view_state(browser, f"project({[float(v) for v in p]})")
+                pixel = img[int(py), int(px)].astype(float)
+                strong = pixel[k] - max(pixel[j] for j in range(3) if j != k) > 60
+                assert strong == inside, (i, side, reach, pixel)
     # Playing moves them: after the player reaches the end, each is drawn 0.4 m higher.
     browser.execute_script(
         "[...document.querySelectorAll('div')].find(d => d.rigidlab).rigidlab.play()"
@@ -138,7 +171,7 @@ def test_a_live_view_in_jupyterlab_follows_the_world_as_the_notebook_runs_it(tmp
         assert view_state(browser, "frames") - received >= 20
         img = canvas_pixels(browser)
         for c, x in zip(COLORS, (-1.0, 0.0, 1.0)):
-            np.testing.assert_allclose(at(img, LIMITS, x, 1.0), flat_color(c), atol=2)
+            assert_disc(img, x, 1.0, c)
             assert_not_drawn(at(img, LIMITS, x, 0.0), c)
 
 

@@ -11,13 +11,36 @@
 
 const LIGHT = normalize([0.36, 0.8, 0.48]);
 
+// Each body's pose and colour come from a texture, three texels a body (position, quaternion,
+// colour), and each group's mesh is stored once per body of a chunk, with the copy's number: a
+// chunk of bodies is one plain draw. Instanced draws cost a software renderer (a browser
+// without a GPU) about 10 us an instance whatever the mesh (500 one-triangle instances took
+// 5 ms a frame in SwiftShader), half the frame of 1 000 bodies. Bodies a row of the texture
+// holds, and bodies a draw holds (the copies of a mesh stored):
+const BODIES_PER_ROW = 256;
+const CHUNK = 256;
+
+// Body i's position, orientation and colour (see above).
+const BODY = `
+uniform highp sampler2D u_bodies;
+uniform int u_first;
+in float a_copy;
+vec3 body_x, body_color;
+vec4 body_q;
+void fetch_body() {
+  int i = u_first + int(a_copy);
+  int row = i / ${BODIES_PER_ROW};
+  int col = 3 * (i - row * ${BODIES_PER_ROW});
+  body_x = texelFetch(u_bodies, ivec2(col, row), 0).xyz;
+  body_q = texelFetch(u_bodies, ivec2(col + 1, row), 0);
+  body_color = texelFetch(u_bodies, ivec2(col + 2, row), 0).xyz;
+}`;
+
 const MESH_VS = `#version 300 es
 in vec3 a_pos;
 in vec3 a_normal;
 in float a_shade;
-in vec3 i_pos;
-in vec4 i_quat;
-in vec3 i_color;
+${BODY}
 uniform mat4 u_viewproj;
 uniform float u_lift;
 out vec3 v_normal;
@@ -27,11 +50,65 @@ vec3 rot(vec4 q, vec3 v) {
   return v + q.w * t + cross(q.xyz, t);
 }
 void main() {
-  vec3 p = rot(i_quat, a_pos) + i_pos;
-  v_normal = rot(i_quat, a_normal);
-  v_color = i_color * a_shade;
+  fetch_body();
+  vec3 p = rot(body_q, a_pos) + body_x;
+  v_normal = rot(body_q, a_normal);
+  v_color = body_color * a_shade;
   gl_Position = u_viewproj * vec4(p, 1.0);
   gl_Position.z -= u_lift * gl_Position.w;
+}`;
+
+// A 3D ball as a square facing the eye that just covers its outline, the sphere found by
+// casting the eye's ray through each pixel (its surface, normal and depth exact): 2 triangles
+// a ball instead of 80 to 320, which a software renderer draws several times faster. A ball
+// of one colour looks the same however it turns.
+const BALL_VS = `#version 300 es
+in vec3 a_pos;
+${BODY}
+uniform mat4 u_viewproj;
+uniform vec3 u_eye;
+uniform float u_radius;
+out vec3 v_point;
+out vec3 v_centre;
+out vec3 v_color;
+void main() {
+  fetch_body();
+  vec3 d = body_x - u_eye;
+  float dist = length(d);
+  vec3 forward = d / max(dist, 1e-30);
+  vec3 side = cross(forward, abs(forward.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0));
+  side = normalize(side);
+  vec3 up = cross(side, forward);
+  // The outline's cone from the eye meets the plane through the centre in this radius.
+  float reach = u_radius * dist / sqrt(max(dist * dist - u_radius * u_radius, 1e-12 * dist * dist));
+  v_point = body_x + (a_pos.x * side + a_pos.y * up) * reach;
+  v_centre = body_x;
+  v_color = body_color;
+  gl_Position = u_viewproj * vec4(v_point, 1.0);
+}`;
+
+const BALL_FS = `#version 300 es
+precision highp float;
+in vec3 v_point;
+in vec3 v_centre;
+in vec3 v_color;
+uniform vec3 u_eye;
+uniform float u_radius;
+uniform vec3 u_light;
+uniform mat4 u_viewproj;
+out vec4 color;
+void main() {
+  vec3 ray = normalize(v_point - u_eye);
+  vec3 oc = u_eye - v_centre;
+  float b = dot(oc, ray);
+  float h = b * b - (dot(oc, oc) - u_radius * u_radius);
+  if (h < 0.0) discard;
+  vec3 p = u_eye + (-b - sqrt(h)) * ray;
+  vec3 n = (p - v_centre) / u_radius;
+  vec4 clip = u_viewproj * vec4(p, 1.0);
+  gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;
+  float k = 0.45 + 0.55 * max(dot(n, u_light), 0.0);
+  color = vec4(min(v_color * k + 0.04, 1.0), 1.0);
 }`;
 
 const MESH_FS = `#version 300 es
@@ -44,6 +121,43 @@ out vec4 color;
 void main() {
   float k = mix(0.45 + 0.55 * max(dot(normalize(v_normal), u_light), 0.0), 1.0, u_flat);
   color = vec4(min(v_color * k + 0.04, 1.0), 1.0);
+}`;
+
+// A 2D disc as a square that just covers it, drawn as the meshes' flat discs are (`flat`): a
+// darker rim of 0.12 of the radius and a spoke along the body's x axis, so that its turning
+// shows; the circle exact, in 2 triangles instead of some 70.
+const DISC_VS = `#version 300 es
+in vec3 a_pos;
+${BODY}
+uniform mat4 u_viewproj;
+uniform float u_lift;
+uniform float u_radius;
+out vec2 v_local;
+out vec3 v_color;
+void main() {
+  fetch_body();
+  v_local = a_pos.xy * u_radius;
+  // Turned about z by the quaternion (0, 0, sin a/2, cos a/2).
+  float c = 1.0 - 2.0 * body_q.z * body_q.z, s = 2.0 * body_q.z * body_q.w;
+  vec2 p = vec2(c * v_local.x - s * v_local.y, s * v_local.x + c * v_local.y) + body_x.xy;
+  v_color = body_color;
+  gl_Position = u_viewproj * vec4(p, body_x.z, 1.0);
+  gl_Position.z -= u_lift * gl_Position.w;
+}`;
+
+const DISC_FS = `#version 300 es
+precision highp float;
+in vec2 v_local;
+in vec3 v_color;
+uniform float u_radius;
+out vec4 color;
+void main() {
+  float d = length(v_local);
+  if (d > u_radius) discard;
+  float rim = 0.12 * u_radius;
+  bool spoke = v_local.x >= 0.0 && abs(v_local.y) <= 0.5 * rim;
+  float shade = d >= u_radius - rim || spoke ? 0.6 : 1.0;
+  color = vec4(min(v_color * shade + 0.04, 1.0), 1.0);
 }`;
 
 const LINE_VS = `#version 300 es
@@ -190,8 +304,8 @@ function sphereTriangles(levels) {
   return faces;
 }
 
-// Finer spheres for a few balls, coarser for crowds: a software renderer (a browser without
-// a GPU) draws 1 000 balls of 80 triangles several times faster than of 320.
+// The ends of capsules: finer for a few bodies, coarser for crowds (a software renderer draws
+// 1 000 half-balls of 40 triangles several times faster than of 160).
 const SPHERES = [sphereTriangles(1), sphereTriangles(2)];
 const FINE_SPHERES = 150;
 
@@ -242,8 +356,8 @@ function buildMesh(spec, planar, count) {
   const fine = count <= FINE_SPHERES;
   switch (spec.shape) {
     case "sphere":
-      if (planar) flat(m, circle(spec.radius, fine ? 48 : 24).slice(0, -1), spec.radius);
-      else ball(m, spec.radius, [0, 0, 0], () => true, fine);
+      // A unit square: balls and discs are drawn by their own programs (BALL_VS, DISC_VS).
+      m.polygon([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], [0, 0, 1]);
       break;
     case "box": {
       const [x, y, z] = spec.half_extents;
@@ -347,11 +461,13 @@ const CONTACT_COLOR = [0.9, 0.1, 0.1];
 
 class Renderer {
   constructor(canvas, scene) {
-    const gl = canvas.getContext("webgl2", { antialias: !softwareGL(), preserveDrawingBuffer: true });
+    const gl = canvas.getContext("webgl2", { antialias: !softwareGL(), preserveDrawingBuffer: false });
     if (!gl) throw new Error("this browser has no WebGL2");
     this.gl = gl;
     this.canvas = canvas;
     this.mesh = compile(gl, MESH_VS, MESH_FS);
+    this.ball = compile(gl, BALL_VS, BALL_FS);
+    this.disc = compile(gl, DISC_VS, DISC_FS);
     this.line = compile(gl, LINE_VS, LINE_FS);
     this.lineBuffer = gl.createBuffer();
     this.setScene(scene);
@@ -363,11 +479,11 @@ class Renderer {
       gl.deleteVertexArray(g.vao);
       gl.deleteBuffer(g.vertices);
       gl.deleteBuffer(g.elements);
-      gl.deleteBuffer(g.instances);
+      gl.deleteTexture(g.bodies);
     }
     this.scene = scene;
     this.planar = !!scene.planar;
-    // The bodies drawn with one mesh are one instanced draw.
+    // The bodies drawn with one mesh are drawn together (a draw per CHUNK of them).
     const byMesh = new Map();
     scene.bodies.forEach((b, i) => {
       if (!(b.mesh in scene.meshes)) return;
@@ -376,44 +492,57 @@ class Renderer {
     });
     this.groups = [];
     for (const [key, members] of byMesh) {
-      const m = buildMesh(scene.meshes[key], this.planar, scene.bodies.length);
+      const spec = scene.meshes[key];
+      const m = buildMesh(spec, this.planar, scene.bodies.length);
       if (m.pos.length === 0) continue;
+      // Balls and discs are drawn by their own programs, from a square.
+      const radius = spec.shape === "sphere" ? spec.radius : null;
+      const program = radius === null ? this.mesh : this.planar ? this.disc : this.ball;
       const vao = gl.createVertexArray();
       gl.bindVertexArray(vao);
+      const copies = Math.min(members.length, CHUNK);
+      const count = m.pos.length / 3;
+      const data = new Float32Array(copies * count * 8);
+      for (let c = 0, o = 0; c < copies; c++) {
+        for (let i = 0; i < count; i++, o += 8) {
+          data.set(m.pos.slice(3 * i, 3 * i + 3), o);
+          data.set(m.normal.slice(3 * i, 3 * i + 3), o + 3);
+          data[o + 6] = m.shade[i];
+          data[o + 7] = c;
+        }
+      }
       const vertices = gl.createBuffer();
       gl.bindBuffer(gl.ARRAY_BUFFER, vertices);
-      const count = m.pos.length / 3;
-      const data = new Float32Array(count * 7);
-      for (let i = 0; i < count; i++) {
-        data.set(m.pos.slice(3 * i, 3 * i + 3), 7 * i);
-        data.set(m.normal.slice(3 * i, 3 * i + 3), 7 * i + 3);
-        data[7 * i + 6] = m.shade[i];
-      }
       gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+      const indices = new Uint32Array(copies * m.indices.length);
+      for (let c = 0; c < copies; c++) {
+        for (let i = 0; i < m.indices.length; i++) indices[c * m.indices.length + i] = c * count + m.indices[i];
+      }
       const elements = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, elements);
-      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(m.indices), gl.STATIC_DRAW);
-      const attr = (name, size, stride, offset, divisor) => {
-        const loc = gl.getAttribLocation(this.mesh, name);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+      const attr = (name, size, offset) => {
+        const loc = gl.getAttribLocation(program, name);
         if (loc < 0) return;
         gl.enableVertexAttribArray(loc);
-        gl.vertexAttribPointer(loc, size, gl.FLOAT, false, stride, offset);
-        gl.vertexAttribDivisor(loc, divisor);
+        gl.vertexAttribPointer(loc, size, gl.FLOAT, false, 32, offset);
       };
-      attr("a_pos", 3, 28, 0, 0);
-      attr("a_normal", 3, 28, 12, 0);
-      attr("a_shade", 1, 28, 24, 0);
-      const instances = gl.createBuffer();
-      gl.bindBuffer(gl.ARRAY_BUFFER, instances);
-      gl.bufferData(gl.ARRAY_BUFFER, members.length * 40, gl.DYNAMIC_DRAW);
-      attr("i_pos", 3, 40, 0, 1);
-      attr("i_quat", 4, 40, 12, 1);
-      attr("i_color", 3, 40, 28, 1);
+      attr("a_pos", 3, 0);
+      attr("a_normal", 3, 12);
+      attr("a_shade", 1, 24);
+      attr("a_copy", 1, 28);
+      // Three texels a body: see MESH_VS.
+      const rows = Math.ceil(members.length / BODIES_PER_ROW);
+      const bodies = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, bodies);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA32F, 3 * BODIES_PER_ROW, rows);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST);
       gl.bindVertexArray(null);
       this.groups.push({
-        vao, vertices, elements, instances, members,
+        vao, vertices, elements, bodies, members, rows, program, radius,
         count: m.indices.length,
-        data: new Float32Array(members.length * 10),
+        data: new Float32Array(rows * BODIES_PER_ROW * 12),
         // In 2D everything lies in one plane: bodies are drawn over segments, segments over
         // the ground.
         lift: this.planar ? { fill: 0, segment: 5e-5 }[scene.meshes[key].shape] ?? 1e-4 : 0,
@@ -451,18 +580,29 @@ class Renderer {
     this.grid(lines, camera);
     this.drawLines(lines);
     // Bodies.
-    gl.useProgram(this.mesh);
-    gl.uniformMatrix4fv(gl.getUniformLocation(this.mesh, "u_viewproj"), false, this.viewproj);
-    gl.uniform3fv(gl.getUniformLocation(this.mesh, "u_light"), LIGHT);
-    gl.uniform1f(gl.getUniformLocation(this.mesh, "u_flat"), this.planar ? 1 : 0);
+    for (const program of [this.mesh, this.ball, this.disc]) {
+      gl.useProgram(program);
+      const set = (name) => gl.getUniformLocation(program, name);
+      gl.uniformMatrix4fv(set("u_viewproj"), false, this.viewproj);
+      gl.uniform1i(set("u_bodies"), 0);
+      if (program === this.mesh) gl.uniform1f(set("u_flat"), this.planar ? 1 : 0);
+      if (program !== this.disc) gl.uniform3fv(set("u_light"), LIGHT);
+      if (program === this.ball && camera.eye) gl.uniform3fv(set("u_eye"), camera.eye);
+    }
+    gl.activeTexture(gl.TEXTURE0);
     const bodies = this.scene.bodies;
     for (const g of this.groups) {
       g.members.forEach((bi, k) => {
-        const o = 7 * bi;
-        g.data.set(poses.subarray(o, o + 7), 10 * k);
-        g.data.set(bodies[bi].color, 10 * k + 7);
+        const o = 7 * bi, d = 12 * k;
+        g.data.set(poses.subarray(o, o + 3), d);
+        g.data.set(poses.subarray(o + 3, o + 7), d + 4);
+        g.data.set(bodies[bi].color, d + 8);
       });
-      gl.uniform1f(gl.getUniformLocation(this.mesh, "u_lift"), g.lift);
+      gl.useProgram(g.program);
+      if (g.radius !== null) gl.uniform1f(gl.getUniformLocation(g.program, "u_radius"), g.radius);
+      if (g.program !== this.ball) gl.uniform1f(gl.getUniformLocation(g.program, "u_lift"), g.lift);
+      gl.bindTexture(gl.TEXTURE_2D, g.bodies);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, 3 * BODIES_PER_ROW, g.rows, gl.RGBA, gl.FLOAT, g.data);
       // Planes lie under the grid drawn on them.
       if (g.fill) {
         gl.enable(gl.POLYGON_OFFSET_FILL);
@@ -470,10 +610,12 @@ class Renderer {
       } else {
         gl.disable(gl.POLYGON_OFFSET_FILL);
       }
-      gl.bindBuffer(gl.ARRAY_BUFFER, g.instances);
-      gl.bufferSubData(gl.ARRAY_BUFFER, 0, g.data);
       gl.bindVertexArray(g.vao);
-      gl.drawElementsInstanced(gl.TRIANGLES, g.count, gl.UNSIGNED_INT, 0, g.members.length);
+      const first = gl.getUniformLocation(g.program, "u_first");
+      for (let k = 0; k < g.members.length; k += CHUNK) {
+        gl.uniform1i(first, k);
+        gl.drawElements(gl.TRIANGLES, g.count * Math.min(CHUNK, g.members.length - k), gl.UNSIGNED_INT, 0);
+      }
     }
     gl.bindVertexArray(null);
     gl.disable(gl.POLYGON_OFFSET_FILL);
@@ -506,7 +648,6 @@ class Renderer {
       const loc = gl.getAttribLocation(this.line, name);
       gl.enableVertexAttribArray(loc);
       gl.vertexAttribPointer(loc, 3, gl.FLOAT, false, 24, offset);
-      gl.vertexAttribDivisor(loc, 0);
     }
     gl.drawArrays(gl.LINES, 0, lines.length / 6);
     for (const name of ["a_pos", "a_color"]) gl.disableVertexAttribArray(gl.getAttribLocation(this.line, name));
@@ -618,6 +759,7 @@ class Camera {
       c[1] + this.distance * Math.sin(this.pitch),
       c[2] + this.distance * Math.cos(this.pitch) * Math.cos(this.yaw),
     ];
+    this.eye = eye;
     const near = this.distance / 1000;
     return multiply(perspective(Math.PI / 4, aspect, near, this.distance * 100), lookAt(eye, c, [0, 1, 0]));
   }

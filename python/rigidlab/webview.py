@@ -12,7 +12,9 @@ files that play offline.
 
 The widgets are anywidget widgets (the JavaScript ships inside the anywidget wheel and this
 package: nothing is fetched from the network). The drawing is rigidlab's own small WebGL2
-renderer (webview.js): instanced meshes a shape, so 1 000 bodies are a few draw calls. Why
+renderer (webview.js): the poses in a texture and a draw per 256 bodies of a shape, so 1 000
+bodies are a few draw calls (balls and discs are squares, the sphere or circle found per
+pixel). Why
 anywidget and not k3d, pythreejs or viser: k3d draws one mesh object per body (1 000 objects) or
 resends every vertex each frame, and its standalone export embeds its whole library; pythreejs
 has had no release since 2023 and its static export loads its JavaScript from a CDN; viser
