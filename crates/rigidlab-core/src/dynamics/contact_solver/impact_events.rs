@@ -427,17 +427,22 @@ impl ContactSolver {
             if -rate <= LEAST_IMPACT_SPEED {
                 continue;
             }
+            // A touching contact pushed together slower than the smooth forces speed its
+            // bodies up in a couple of steps (in a pile under gravity) is the resting solve's,
+            // as a resting contact approaching that slowly is (see `prepare`): its bounce would
+            // come back within a step or two, to be bounced again, ever smaller, and stopping
+            // it as an impact would only do earlier in the step what the resting solve does at
+            // its end. (Measured on 1 000 discs dropped into a 2D bin: as impacts, such pushes
+            // were stopped with all the pile's touching contacts at every step, 25% of its
+            // time.)
+            if entry.touching && -rate <= Self::settling_speed(&self.bodies, p) {
+                continue;
+            }
             // A perfectly plastic contact that an impact pushes together while it touches is
             // stopped with the touching contacts around it all at once (`settle_plastic`):
             // binary plastic impacts would pass ever smaller impacts back and forth along a
             // touching row without end (inelastic collapse), converging to what that gives.
-            // So is a touching contact of any restitution pushed together slower than the
-            // smooth forces speed its bodies up in a couple of steps (in a pile under gravity):
-            // its bounce would come back within a step or two, to be bounced again, ever
-            // smaller, until the step's budget of impacts ran out.
-            if entry.touching
-                && (p.restitution == 0.0 || -rate <= Self::settling_speed(&self.bodies, p))
-            {
+            if entry.touching && p.restitution == 0.0 {
                 sched.plastic.push((pi, t));
                 continue;
             }
