@@ -58,6 +58,22 @@ void main() {
   gl_Position.z -= u_lift * gl_Position.w;
 }`;
 
+// The share of a pixel inside an edge (`band`), from `inside`, how far inside it the pixel's
+// centre lies (in the units of the outline's size); `coverage` also discards the pixels outside
+// an outline. Multisampled
+// (`u_smooth` 1), the share goes out as alpha and alpha to coverage smooths the outline, as
+// multisampling smooths a mesh's edges; otherwise the outline is exact: a pixel is drawn when
+// its centre is inside.
+const COVERAGE = `
+float band(float inside) {
+  return clamp(inside / max(fwidth(inside), 1e-30) + 0.5, 0.0, 1.0);
+}
+float coverage(float inside) {
+  float share = band(inside);
+  if (share <= 0.0 || (u_smooth == 0.0 && inside < 0.0)) discard;
+  return share;
+}`;
+
 // A 3D ball as a square facing the eye that just covers its outline, the sphere found by
 // casting the eye's ray through each pixel (its surface, normal and depth exact): 2 triangles
 // a ball instead of 80 to 320, which a software renderer draws several times faster. A ball
@@ -96,19 +112,23 @@ uniform vec3 u_eye;
 uniform float u_radius;
 uniform vec3 u_light;
 uniform mat4 u_viewproj;
+uniform float u_smooth;
 out vec4 color;
+${COVERAGE}
 void main() {
   vec3 ray = normalize(v_point - u_eye);
   vec3 oc = u_eye - v_centre;
   float b = dot(oc, ray);
-  float h = b * b - (dot(oc, oc) - u_radius * u_radius);
-  if (h < 0.0) discard;
-  vec3 p = u_eye + (-b - sqrt(h)) * ray;
-  vec3 n = (p - v_centre) / u_radius;
+  // How near the ray passes the centre; a ray that misses by less than a pixel's share of
+  // the outline meets it at its nearest point (drawn only when multisampled).
+  float miss = sqrt(max(dot(oc, oc) - b * b, 0.0));
+  float alpha = coverage(u_radius - miss);
+  vec3 p = u_eye + (-b - sqrt(max(u_radius * u_radius - miss * miss, 0.0))) * ray;
+  vec3 n = normalize(p - v_centre);
   vec4 clip = u_viewproj * vec4(p, 1.0);
   gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;
   float k = 0.45 + 0.55 * max(dot(n, u_light), 0.0);
-  color = vec4(min(v_color * k + 0.04, 1.0), 1.0);
+  color = vec4(min(v_color * k + 0.04, 1.0), alpha);
 }`;
 
 const MESH_FS = `#version 300 es
@@ -150,14 +170,19 @@ precision highp float;
 in vec2 v_local;
 in vec3 v_color;
 uniform float u_radius;
+uniform float u_smooth;
 out vec4 color;
+${COVERAGE}
 void main() {
   float d = length(v_local);
-  if (d > u_radius) discard;
+  float alpha = coverage(u_radius - d);
   float rim = 0.12 * u_radius;
-  bool spoke = v_local.x >= 0.0 && abs(v_local.y) <= 0.5 * rim;
-  float shade = d >= u_radius - rim || spoke ? 0.6 : 1.0;
-  color = vec4(min(v_color * shade + 0.04, 1.0), 1.0);
+  // The rim and the spoke darken what of the pixel they cover (edges as smooth as the
+  // outline's).
+  float on_rim = band(d - (u_radius - rim));
+  float on_spoke = min(band(v_local.x), band(0.5 * rim - abs(v_local.y)));
+  float shade = mix(1.0, 0.6, max(on_rim, on_spoke));
+  color = vec4(min(v_color * shade + 0.04, 1.0), alpha);
 }`;
 
 const LINE_VS = `#version 300 es
@@ -464,6 +489,8 @@ class Renderer {
     const gl = canvas.getContext("webgl2", { antialias: !softwareGL(), preserveDrawingBuffer: false });
     if (!gl) throw new Error("this browser has no WebGL2");
     this.gl = gl;
+    // Whether the drawing buffer is multisampled (see COVERAGE).
+    this.smooth = !!gl.getContextAttributes().antialias;
     this.canvas = canvas;
     this.mesh = compile(gl, MESH_VS, MESH_FS);
     this.ball = compile(gl, BALL_VS, BALL_FS);
@@ -599,7 +626,16 @@ class Renderer {
         g.data.set(bodies[bi].color, d + 8);
       });
       gl.useProgram(g.program);
-      if (g.radius !== null) gl.uniform1f(gl.getUniformLocation(g.program, "u_radius"), g.radius);
+      // Balls and discs: their outlines' coverage as alpha (see COVERAGE), which is not
+      // written, so the canvas stays opaque.
+      const cast = g.radius !== null;
+      if (cast && this.smooth) gl.enable(gl.SAMPLE_ALPHA_TO_COVERAGE);
+      else gl.disable(gl.SAMPLE_ALPHA_TO_COVERAGE);
+      gl.colorMask(true, true, true, !cast);
+      if (cast) {
+        gl.uniform1f(gl.getUniformLocation(g.program, "u_smooth"), this.smooth ? 1 : 0);
+        gl.uniform1f(gl.getUniformLocation(g.program, "u_radius"), g.radius);
+      }
       if (g.program !== this.ball) gl.uniform1f(gl.getUniformLocation(g.program, "u_lift"), g.lift);
       gl.bindTexture(gl.TEXTURE_2D, g.bodies);
       gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, 3 * BODIES_PER_ROW, g.rows, gl.RGBA, gl.FLOAT, g.data);
@@ -619,6 +655,8 @@ class Renderer {
     }
     gl.bindVertexArray(null);
     gl.disable(gl.POLYGON_OFFSET_FILL);
+    gl.disable(gl.SAMPLE_ALPHA_TO_COVERAGE);
+    gl.colorMask(true, true, true, true);
     // What is drawn over the bodies: in 2D everything lies in one plane, so links, segments
     // and contact marks go on top; in 3D links and segments are hidden by what is in front of
     // them, and contact marks (on the surfaces, half inside the bodies) are always seen.
