@@ -60,10 +60,9 @@ void main() {
 
 // The share of a pixel inside an edge (`band`), from `inside`, how far inside it the pixel's
 // centre lies (in the units of the outline's size); `coverage` also discards the pixels outside
-// an outline. Multisampled
-// (`u_smooth` 1), the share goes out as alpha and alpha to coverage smooths the outline, as
-// multisampling smooths a mesh's edges; otherwise the outline is exact: a pixel is drawn when
-// its centre is inside.
+// an outline. Multisampled (`u_smooth` 1), the share goes out as alpha and alpha to coverage
+// smooths the outline, as multisampling smooths a mesh's edges; otherwise the outline is
+// exact: a pixel is drawn when its centre is inside.
 const COVERAGE = `
 float band(float inside) {
   return clamp(inside / max(fwidth(inside), 1e-30) + 0.5, 0.0, 1.0);
