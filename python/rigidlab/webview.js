@@ -528,14 +528,17 @@ class Renderer {
       gl.bindVertexArray(vao);
       const copies = Math.min(members.length, CHUNK);
       const count = m.pos.length / 3;
+      // One copy of the mesh, then as many as a chunk holds, each with its number.
+      const one = new Float32Array(count * 8);
+      for (let i = 0; i < count; i++) {
+        one.set(m.pos.slice(3 * i, 3 * i + 3), 8 * i);
+        one.set(m.normal.slice(3 * i, 3 * i + 3), 8 * i + 3);
+        one[8 * i + 6] = m.shade[i];
+      }
       const data = new Float32Array(copies * count * 8);
-      for (let c = 0, o = 0; c < copies; c++) {
-        for (let i = 0; i < count; i++, o += 8) {
-          data.set(m.pos.slice(3 * i, 3 * i + 3), o);
-          data.set(m.normal.slice(3 * i, 3 * i + 3), o + 3);
-          data[o + 6] = m.shade[i];
-          data[o + 7] = c;
-        }
+      for (let c = 0; c < copies; c++) {
+        data.set(one, c * count * 8);
+        for (let i = 0; i < count; i++) data[(c * count + i) * 8 + 7] = c;
       }
       const vertices = gl.createBuffer();
       gl.bindBuffer(gl.ARRAY_BUFFER, vertices);
@@ -618,12 +621,14 @@ class Renderer {
     gl.activeTexture(gl.TEXTURE0);
     const bodies = this.scene.bodies;
     for (const g of this.groups) {
-      g.members.forEach((bi, k) => {
-        const o = 7 * bi, d = 12 * k;
-        g.data.set(poses.subarray(o, o + 3), d);
-        g.data.set(poses.subarray(o + 3, o + 7), d + 4);
-        g.data.set(bodies[bi].color, d + 8);
-      });
+      // Each frame, for every body: plain copies, no arrays made.
+      const data = g.data;
+      for (let k = 0; k < g.members.length; k++) {
+        const bi = g.members[k], o = 7 * bi, d = 12 * k, c = bodies[bi].color;
+        for (let j = 0; j < 3; j++) data[d + j] = poses[o + j];
+        for (let j = 0; j < 4; j++) data[d + 4 + j] = poses[o + 3 + j];
+        for (let j = 0; j < 3; j++) data[d + 8 + j] = c[j];
+      }
       gl.useProgram(g.program);
       // Balls and discs: their outlines' coverage as alpha (see COVERAGE), which is not
       // written, so the canvas stays opaque.
