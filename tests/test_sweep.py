@@ -99,12 +99,15 @@ def test_results_are_bit_identical_on_one_worker_two_workers_and_step_many_alone
 
 
 def test_a_worker_killed_mid_sweep_loses_nothing(client):
-    # 60 tasks of 8 pendulums 4 s each (a few seconds in all); one worker process is killed
-    # once a few have finished. Its tasks run again (on the other, or on the one its nanny
-    # starts), and the result is that of an undisturbed run, bit for bit.
+    # 60 tasks of 8 pendulums 4 s each (a few seconds in all); one worker process is killed a
+    # third of the way through (timed by the undisturbed run, so that it holds however fast
+    # the machine and the engine are). Its tasks run again (on the other, or on the one its
+    # nanny starts), and the result is that of an undisturbed run, bit for bit.
     nudges = list(np.linspace(0.0, 1e-3, 480))
     args = dict(seconds=4.0, measure=final_angle, client=client, batch=8)
+    began = time.perf_counter()
     undisturbed = rl.sweep(pendulum, {"nudge": nudges}, **args)
+    lasted = time.perf_counter() - began
     pids = client.run(os.getpid)
     outcome = {}
 
@@ -113,7 +116,7 @@ def test_a_worker_killed_mid_sweep_loses_nothing(client):
 
     thread = threading.Thread(target=run)
     thread.start()
-    time.sleep(1.0)
+    time.sleep(lasted / 3)
     assert thread.is_alive(), "the sweep ended before the worker was killed"
     victim = sorted(pids.values())[0]
     os.kill(victim, signal.SIGKILL)

@@ -127,7 +127,11 @@ pub struct JointTree {
     loops: Vec<bool>,
     picked: Vec<(usize, usize, Option<usize>)>,
     queue: std::collections::VecDeque<usize>,
-    rest: Vec<(usize, Block)>,
+    /// The rows of the solve's joints' bodies, each once, and their predicted end poses (by
+    /// row), worked out once per evaluation of the equations: most bodies of a chain are on
+    /// two joints, and a pose takes an exact rotation.
+    rows: Vec<usize>,
+    poses: Vec<(DVec3, DQuat)>,
 }
 
 /// What the tree solve needs of each joint besides the joint itself: its body rows and its
@@ -173,6 +177,17 @@ impl JointTree {
         for &j in &self.order {
             self.taken[j] = true;
         }
+        self.rows.clear();
+        self.rows.extend(
+            self.order
+                .iter()
+                .flat_map(|&j| std::iter::once(joints[j].a).chain(joints[j].b)),
+        );
+        self.rows.sort_unstable();
+        self.rows.dedup();
+        self.poses.clear();
+        self.poses
+            .resize(bodies.len(), (DVec3::ZERO, DQuat::IDENTITY));
         // Newton's method with a backtracking line search: a step that does not reduce the
         // largest residual is halved (the linearisation holds only for small turns). RATTLE's
         // equations push along the start-of-step directions; when bodies turn far in the step
@@ -185,11 +200,12 @@ impl JointTree {
             if worst <= super::joint_solver::TOLERANCE {
                 break;
             }
+            self.pose(bodies, free);
             for (k, &j) in self.order.iter().enumerate() {
                 self.eqs[k] = if project {
-                    end_equations(&kinds[j], &joints[j], bodies, free)
+                    end_equations(&kinds[j], &joints[j], &self.poses)
                 } else {
-                    equations(&kinds[j], &joints[j], bodies, free)
+                    equations(&kinds[j], &joints[j], &self.poses)
                 };
             }
             if !self.eliminate(joints, bodies, 1.0 / dt) {
@@ -218,22 +234,30 @@ impl JointTree {
         worst
     }
 
+    /// The predicted end poses of the solve's joints' bodies (into `poses`).
+    fn pose(&mut self, bodies: &[SolverBody], free: &State) {
+        for &row in &self.rows {
+            self.poses[row] = bodies[row].end_pose(free, row);
+        }
+    }
+
     /// The largest residual of the solve's joints at the bodies' predicted end poses.
     fn residual(
-        &self,
+        &mut self,
         kinds: &[Joint],
         joints: &[Arms],
         bodies: &[SolverBody],
         free: &State,
         project: bool,
     ) -> f64 {
+        self.pose(bodies, free);
         self.order
             .iter()
             .map(|&j| {
                 let e = if project {
-                    end_equations(&kinds[j], &joints[j], bodies, free)
+                    end_equations(&kinds[j], &joints[j], &self.poses)
                 } else {
-                    equations(&kinds[j], &joints[j], bodies, free)
+                    equations(&kinds[j], &joints[j], &self.poses)
                 };
                 e.residual[..e.m].iter().fold(0.0f64, |m, x| m.max(x.abs()))
             })
@@ -258,8 +282,9 @@ impl JointTree {
         if self.order.is_empty() {
             return;
         }
+        self.pose(bodies, free);
         for (k, &j) in self.order.iter().enumerate() {
-            let mut e = end_equations(&kinds[j], &joints[j], bodies, free);
+            let mut e = end_equations(&kinds[j], &joints[j], &self.poses);
             let (a, b) = (&bodies[joints[j].a], joints[j].b.map(|b| bodies[b]));
             for r in 0..e.m {
                 let (ml, ma) = e.a[r].measure;
@@ -457,15 +482,11 @@ impl JointTree {
             };
             self.pivots[j] = Some(inv);
             self.done[j] = true;
-            let mut rest = std::mem::take(&mut self.rest);
-            rest.clear();
-            rest.extend(
-                self.links[j]
-                    .iter()
-                    .filter(|(o, _)| !self.done[*o])
-                    .copied(),
-            );
-            for &(i, _) in &rest {
+            // j's own list is only read while the others are updated: taken out meanwhile
+            // rather than copied (a block is 300 bytes).
+            let own = std::mem::take(&mut self.links[j]);
+            let rest = || own.iter().filter(|(o, _)| !self.done[*o]);
+            for &(i, _) in rest() {
                 // K_ij, the coupling of i with j, is in i's list.
                 let Some(f) = self.links[i]
                     .iter()
@@ -478,7 +499,7 @@ impl JointTree {
                 for (x, dx) in self.rhs[i].iter_mut().zip(d) {
                     *x -= dx;
                 }
-                for (k, kjk) in &rest {
+                for (k, kjk) in rest() {
                     let (k, upd) = (*k, f.mul(kjk));
                     match self.links[i].iter_mut().find(|(o, _)| *o == k) {
                         Some((_, b)) => b.sub_assign(&upd),
@@ -490,7 +511,7 @@ impl JointTree {
                     }
                 }
             }
-            self.rest = rest;
+            self.links[j] = own;
         }
         // Back substitution, from the last eliminated.
         for j in (0..count).rev() {
@@ -519,17 +540,17 @@ fn coupling(
     body: usize,
     sb: &SolverBody,
 ) -> Block {
-    let side = |e: &Equations, t: &Arms| -> Option<[Side; M]> {
+    fn side<'e>(e: &'e Equations, t: &Arms, body: usize) -> Option<&'e [Side; M]> {
         if t.a == body {
-            Some(e.a)
+            Some(&e.a)
         } else if t.b == Some(body) {
-            Some(e.b)
+            Some(&e.b)
         } else {
             None
         }
-    };
+    }
     let mut block = Block::zero(ei.m, ek.m);
-    let (Some(si), Some(sk)) = (side(ei, ti), side(ek, tk)) else {
+    let (Some(si), Some(sk)) = (side(ei, ti, body), side(ek, tk, body)) else {
         return block;
     };
     for (row, measured) in block.a.iter_mut().zip(&si[..ei.m]) {
@@ -559,10 +580,9 @@ fn apply(bodies: &mut [SolverBody], t: &Arms, e: &Equations, l: &[f64; M], reach
     }
 }
 
-fn end_pose(bodies: &[SolverBody], free: &State, i: Option<usize>) -> (DVec3, DQuat) {
-    i.map_or((DVec3::ZERO, DQuat::IDENTITY), |i| {
-        bodies[i].end_pose(free, i)
-    })
+/// The end pose of row i (see `JointTree::pose`); the world's for None.
+fn end_pose(poses: &[(DVec3, DQuat)], i: Option<usize>) -> (DVec3, DQuat) {
+    i.map_or((DVec3::ZERO, DQuat::IDENTITY), |i| poses[i])
 }
 
 /// A point equation (the anchors together along `u`) of a joint at arms (ra, rb) now, pushed
@@ -607,11 +627,8 @@ fn angular_row(e: &mut Equations, residual: f64, u: DVec3) {
 }
 
 /// A joint's equations at the bodies' predicted end poses.
-fn equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Equations {
-    let ((xa, qa), (xb, qb)) = (
-        end_pose(bodies, free, Some(t.a)),
-        end_pose(bodies, free, t.b),
-    );
+fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)]) -> Equations {
+    let ((xa, qa), (xb, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
     let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
     let d = (xb + rb) - (xa + ra);
     let mut e = Equations::default();
@@ -660,11 +677,8 @@ fn equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Eq
 
 /// A joint's equations for the velocity phase: along its directions at the end poses, each
 /// measured and pushed there (the residuals are filled in by the caller).
-fn end_equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -> Equations {
-    let ((_, qa), (_, qb)) = (
-        end_pose(bodies, free, Some(t.a)),
-        end_pose(bodies, free, t.b),
-    );
+fn end_equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)]) -> Equations {
+    let ((_, qa), (_, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
     let ends = Arms {
         ra0: qa * joint.anchor_a,
         rb0: qb * joint.anchor_b,
@@ -675,5 +689,5 @@ fn end_equations(joint: &Joint, t: &Arms, bodies: &[SolverBody], free: &State) -
         },
         ..*t
     };
-    equations(joint, &ends, bodies, free)
+    equations(joint, &ends, poses)
 }

@@ -19,22 +19,27 @@ pub struct BodyMass {
 
 /// A solver body that nothing moves (zero inverse mass and inertia) until `touch` gives it its
 /// masses; the world, as a joint's missing body, is one.
+///
+/// The fields every impulse reads and writes come first, together (`repr(C)` keeps them in
+/// this order, 64-byte aligned): an iteration over resting contacts then reads two cache lines
+/// of each body, three with the inertia.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub struct SolverBody {
     pub v: DVec3,
     pub w: DVec3,
     pub inv_mass: f64,
-    /// World-frame inverse inertia at the start of the step.
-    pub inv_inertia: DMat3,
-    /// The velocities before any impulse.
-    pub v_free: DVec3,
-    pub w_free: DVec3,
     /// The reach most impulses have (s).
     pub reach: f64,
     /// Displacement and rotation (as a rotation vector) that impulses of another reach add
     /// beyond `reach` times their velocity change (see `displacement` and `rotation`).
     pub dx: DVec3,
     pub dtheta: DVec3,
+    /// World-frame inverse inertia at the start of the step.
+    pub inv_inertia: DMat3,
+    /// The velocities before any impulse.
+    pub v_free: DVec3,
+    pub w_free: DVec3,
     /// Whether any contact or joint acts on this body this step.
     pub touched: bool,
     /// The velocities at the step's start.
