@@ -47,7 +47,20 @@ pub struct CorrectionBuffers {
     leash: Vec<f64>,
     tethers: Vec<Tether>,
     rounded: Vec<Option<RoundedPoint>>,
+    order: Vec<Job>,
     narrow: NarrowPhase,
+}
+
+/// A manifold a pass corrects, in the order the passes take them (see `correct_positions`),
+/// with what picks its way: the passes read this list alone, not every manifold twice over.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    manifold: u32,
+    /// The rows of its bodies.
+    a: u32,
+    b: u32,
+    /// Two spheres: measured between their centres (`correct_spheres`).
+    spheres: bool,
 }
 
 /// The bodies as the stage sees them, by row: their masses, their radii if they are spheres (0
@@ -103,6 +116,7 @@ pub fn correct_positions(
         leash,
         tethers,
         rounded,
+        order,
         narrow,
     } = buffers;
     inv_inertia.clear();
@@ -146,16 +160,37 @@ pub fn correct_positions(
     // a wall 2.9 to 4.8 cm instead of 3.8 to 5.9 cm, and no body lost through a wall instead
     // of one in two of the runs; on lighter heaps (500 bodies from 10 m) it changes little.
     let fixed = |m: &Manifold| masses[m.row_a].inv_mass == 0.0 || masses[m.row_b].inv_mass == 0.0;
+    // Pairs of which neither can move, and empty manifolds, have nothing to correct.
+    let moves = |m: &Manifold| {
+        (masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0) && !m.points.is_empty()
+    };
+    order.clear();
+    for last in [false, true] {
+        order.extend(
+            manifolds
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| fixed(m) == last && moves(m))
+                .map(|(i, m)| Job {
+                    manifold: i as u32,
+                    a: m.row_a as u32,
+                    b: m.row_b as u32,
+                    spheres: radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0,
+                }),
+        );
+    }
     for _ in 0..set.iterations {
-        let deepest = [false, true]
-            .into_iter()
-            .flat_map(|last| {
-                manifolds
-                    .iter()
-                    .zip(rounded.iter())
-                    .filter(move |(m, _)| fixed(m) == last)
+        let deepest = order
+            .iter()
+            .map(|job| {
+                let i = job.manifold as usize;
+                if job.spheres {
+                    let rows = (job.a as usize, job.b as usize);
+                    correct_spheres(rows, &movers, radii, state, set)
+                } else {
+                    correct_manifold(&manifolds[i], rounded[i].as_ref(), &movers, state, set)
+                }
             })
-            .map(|(m, r)| correct_manifold(m, r.as_ref(), &movers, radii, state, set))
             .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
             break;
@@ -163,40 +198,53 @@ pub fn correct_positions(
     }
 }
 
-/// One manifold's correction (`rounded`: its rounded contact). Returns its deepest overlap
-/// beyond the slop before it (m).
-fn correct_manifold(
-    m: &Manifold,
-    rounded: Option<&RoundedPoint>,
+/// The correction of two spheres (rows a and b), along the line of their centres. Returns
+/// their overlap beyond the slop before it (m).
+fn correct_spheres(
+    (a, b): (usize, usize),
     movers: &Movers,
     radii: &[f64],
     state: &mut State,
     set: &CorrectionSettings,
 ) -> f64 {
-    let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (movers.masses[a], movers.masses[b]);
-    if (ma.inv_mass == 0.0 && mb.inv_mass == 0.0) || m.points.is_empty() {
+    let d = state.x[b] - state.x[a];
+    // Most of a pile's pairs are apart by more than the slop: compared squared, they pay no
+    // root.
+    let reach = radii[a] + radii[b] - set.slop;
+    if reach <= 0.0 || d.length_squared() >= reach * reach {
         return 0.0;
     }
-    if radii[a] > 0.0 && radii[b] > 0.0 {
-        let d = state.x[b] - state.x[a];
-        // Most of a pile's pairs are apart by more than the slop: compared squared, they pay
-        // no root.
-        let reach = radii[a] + radii[b] - set.slop;
-        if reach <= 0.0 || d.length_squared() >= reach * reach {
-            return 0.0;
-        }
-        let (len, n) = (d.length(), d.normalize_or_zero());
-        let beyond = len - (radii[a] + radii[b]) + set.slop;
-        if beyond >= 0.0 || n == DVec3::ZERO {
-            return 0.0;
-        }
-        // Through both centres: no turn.
-        let push = -(set.factor * beyond).max(-set.max_correction) / (ma.inv_mass + mb.inv_mass);
-        let shifts = [-n * push * ma.inv_mass, n * push * mb.inv_mass];
-        movers.move_pair(state, (a, b), shifts, [DVec3::ZERO; 2]);
-        return -beyond;
+    // `normalize_or_zero` of d, from the one root.
+    let len = d.length();
+    let rcp = 1.0 / len;
+    let n = if rcp.is_finite() && rcp > 0.0 {
+        d * rcp
+    } else {
+        DVec3::ZERO
+    };
+    let beyond = len - (radii[a] + radii[b]) + set.slop;
+    if beyond >= 0.0 || n == DVec3::ZERO {
+        return 0.0;
     }
+    // Through both centres: no turn.
+    let push = -(set.factor * beyond).max(-set.max_correction) / (ma.inv_mass + mb.inv_mass);
+    let shifts = [-n * push * ma.inv_mass, n * push * mb.inv_mass];
+    movers.move_pair(state, (a, b), shifts, [DVec3::ZERO; 2]);
+    -beyond
+}
+
+/// One manifold's correction (`rounded`: its rounded contact), other than two spheres'.
+/// Returns its deepest overlap beyond the slop before it (m).
+fn correct_manifold(
+    m: &Manifold,
+    rounded: Option<&RoundedPoint>,
+    movers: &Movers,
+    state: &mut State,
+    set: &CorrectionSettings,
+) -> f64 {
+    let (a, b) = (m.row_a, m.row_b);
+    let (ma, mb) = (movers.masses[a], movers.masses[b]);
     let n = m.points.len().min(block_lcp::MAX);
     // Per point: lever arms and the separation change allowed (negative: required).
     let mut ra = [DVec3::ZERO; block_lcp::MAX];

@@ -871,6 +871,15 @@ impl ContactSolver {
         couplings: &mut [Coupling],
         points: &mut [SolverPoint],
     ) -> f64 {
+        if block.len == 1 {
+            // One point (a ball's contact, the commonest in a pile), without the block's
+            // machinery: what it comes to for one point.
+            let p = &mut points[block.start];
+            let change = block
+                .patch
+                .solve(bodies, block.a, block.b, p.normal_impulse, p.reach);
+            return change.max(Self::solve_normal(bodies, p, p.target));
+        }
         let pts = &points[block.start..block.start + block.len];
         let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
         let change = block
