@@ -138,6 +138,11 @@ impl Patch {
         }
     }
 
+    /// Whether the patch is a 2D world's (see `new`).
+    pub fn in_plane(&self) -> bool {
+        self.planar.is_some()
+    }
+
     /// The slip velocities of the three unknowns (the twist one times the radius).
     fn slip(&self, ba: &SolverBody, bb: &SolverBody) -> DVec3 {
         let v = (bb.v + bb.w.cross(self.rb)) - (ba.v + ba.w.cross(self.ra));
@@ -224,20 +229,27 @@ impl Patch {
         reach: f64,
         (spin_a, spin_b): (DVec3, DVec3),
     ) -> f64 {
+        // In the plane: velocities along x and y, spins about z, and the lever arms, t1 and
+        // the spins in the plane or along z, so only those components are worked out (the
+        // same operations as the 3D ones on them, whose other terms are zeros).
         let (ba, bb) = (&bodies[a], &bodies[b]);
-        let v = (bb.v + bb.w.cross(self.rb)) - (ba.v + ba.w.cross(self.ra));
+        let (ra, rb, t1) = (self.ra, self.rb, self.t1);
+        let vx = (bb.v.x + (0.0 - rb.y * bb.w.z)) - (ba.v.x + (0.0 - ra.y * ba.w.z));
+        let vy = (bb.v.y + (bb.w.z * rb.x - 0.0)) - (ba.v.y + (ba.w.z * ra.x - 0.0));
         let limit = self.limit(normal);
         let old = self.impulse.x;
-        let new = (old - self.k_inv.x_axis.x * self.t1.dot(v)).clamp(-limit, limit);
+        let new = (old - self.k_inv.x_axis.x * (t1.x * vx + t1.y * vy)).clamp(-limit, limit);
         if new == old {
             return 0.0;
         }
         self.impulse.x = new;
         let d = new - old;
         let ba = &mut bodies[a];
-        ba.change(self.t1 * (-d * ba.inv_mass), spin_a * -d, reach);
+        let push = -d * ba.inv_mass;
+        ba.change_in_plane((t1.x * push, t1.y * push), spin_a.z * -d, reach);
         let bb = &mut bodies[b];
-        bb.change(self.t1 * (d * bb.inv_mass), spin_b * d, reach);
+        let push = d * bb.inv_mass;
+        bb.change_in_plane((t1.x * push, t1.y * push), spin_b.z * d, reach);
         (self.k.x_axis.x * d).abs()
     }
 

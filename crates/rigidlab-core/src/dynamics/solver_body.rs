@@ -209,6 +209,21 @@ impl SolverBody {
         }
     }
 
+    /// `change` of a body of a 2D world, whose velocity changes along x and y and spin
+    /// changes about z: `dv` along x and y, `dw` about z.
+    #[inline]
+    pub fn change_in_plane(&mut self, dv: (f64, f64), dw: f64, reach: f64) {
+        self.v.x += dv.0;
+        self.v.y += dv.1;
+        self.w.z += dw;
+        let extra = reach - self.reach;
+        if extra != 0.0 {
+            self.dx.x += dv.0 * extra;
+            self.dx.y += dv.1 * extra;
+            self.dtheta.z += dw * extra;
+        }
+    }
+
     /// Changes the velocities by dv and dw and the end-of-step pose by dx and dtheta beyond
     /// `reach` times dv and dw: several changes, each with its own reach, summed.
     pub fn shift(&mut self, dv: DVec3, dw: DVec3, dx: DVec3, dtheta: DVec3) {

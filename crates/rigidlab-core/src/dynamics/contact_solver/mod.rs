@@ -651,6 +651,29 @@ impl ContactSolver {
         }
     }
 
+    /// `solve_normal` of a point of a 2D world: its normal and lever arms lie in the plane, so
+    /// only velocities along x and y and spins about z enter (the same operations as the 3D
+    /// ones on those components, whose other terms are zeros).
+    fn solve_normal_in_plane(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
+        let (ba, bb) = (&bodies[p.a], &bodies[p.b]);
+        let n = p.n;
+        let vn = (((bb.v.x - ba.v.x) * n.x + (bb.v.y - ba.v.y) * n.y) + bb.w.z * p.row.cb.z)
+            - ba.w.z * p.row.ca.z;
+        let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
+        let d = new - p.normal_impulse;
+        p.normal_impulse = new;
+        if d == 0.0 {
+            return 0.0;
+        }
+        let ba = &mut bodies[p.a];
+        let push = -d * ba.inv_mass;
+        ba.change_in_plane((n.x * push, n.y * push), p.row.spin_a.z * -d, p.reach);
+        let bb = &mut bodies[p.b];
+        let push = d * bb.inv_mass;
+        bb.change_in_plane((n.x * push, n.y * push), p.row.spin_b.z * d, p.reach);
+        (vn - target).abs()
+    }
+
     /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
     fn apply_normal(bodies: &mut [SolverBody], p: &SolverPoint, d: f64) {
         let (ma, mb) = (bodies[p.a].inv_mass, bodies[p.b].inv_mass);
@@ -878,7 +901,12 @@ impl ContactSolver {
             let change = block
                 .patch
                 .solve(bodies, block.a, block.b, p.normal_impulse, p.reach);
-            return change.max(Self::solve_normal(bodies, p, p.target));
+            let normal = if block.patch.in_plane() {
+                Self::solve_normal_in_plane(bodies, p, p.target)
+            } else {
+                Self::solve_normal(bodies, p, p.target)
+            };
+            return change.max(normal);
         }
         let pts = &points[block.start..block.start + block.len];
         let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
