@@ -185,7 +185,7 @@ impl JointTree {
         );
         self.rows.sort_unstable();
         self.rows.dedup();
-        self.poses.clear();
+        // Every pose read is worked out first (`pose`): the buffer is only sized.
         self.poses
             .resize(bodies.len(), (DVec3::ZERO, DQuat::IDENTITY));
         // Newton's method with a backtracking line search: a step that does not reduce the

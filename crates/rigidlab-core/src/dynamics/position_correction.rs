@@ -51,8 +51,9 @@ pub struct CorrectionBuffers {
     narrow: NarrowPhase,
 }
 
-/// A manifold a pass corrects, in the order the passes take them (see `correct_positions`),
-/// with what picks its way: the passes read this list alone, not every manifold twice over.
+/// A manifold the passes correct, in their order (see `correct_positions`), with its bodies'
+/// rows and whether they are two spheres: the passes read this list rather than scanning every
+/// manifold twice.
 #[derive(Clone, Copy, Debug)]
 struct Job {
     manifold: u32,
