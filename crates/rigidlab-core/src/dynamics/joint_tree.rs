@@ -132,6 +132,8 @@ pub struct JointTree {
     /// two joints, and a pose takes an exact rotation.
     rows: Vec<usize>,
     poses: Vec<(DVec3, DQuat)>,
+    /// Per joint on the body `eliminate` is at: the spins its rows' angular pushes give it.
+    spun: Vec<Option<[DVec3; M]>>,
 }
 
 /// What the tree solve needs of each joint besides the joint itself: its body rows and its
@@ -448,25 +450,37 @@ impl JointTree {
             self.rhs[k] = r;
             self.done[k] = false;
         }
-        // Couplings through each moving body.
+        // Couplings through each moving body. What each of its joints' rows pushes turns the
+        // body by its inertia times the angular push: worked out once per row, not once per
+        // row it is coupled with.
+        let (eqs, order, links, spun) = (&self.eqs, &self.order, &mut self.links, &mut self.spun);
         for (body, on) in self.on_body.iter().enumerate() {
+            let sb = &bodies[body];
+            spun.clear();
+            spun.extend(on.iter().map(|&k| {
+                let e = &eqs[k];
+                side(e, &joints[order[k]], body).map(|s| {
+                    std::array::from_fn(|r| {
+                        if r < e.m {
+                            sb.inv_inertia * s[r].push.1
+                        } else {
+                            DVec3::ZERO
+                        }
+                    })
+                })
+            }));
             for &i in on {
-                for &k in on {
-                    let block = coupling(
-                        &self.eqs[i],
-                        &joints[self.order[i]],
-                        &self.eqs[k],
-                        &joints[self.order[k]],
-                        body,
-                        &bodies[body],
-                    );
-                    match self.links[i].iter_mut().find(|(o, _)| *o == k) {
+                let si = side(&eqs[i], &joints[order[i]], body);
+                for (&k, turned) in on.iter().zip(spun.iter()) {
+                    let sk = side(&eqs[k], &joints[order[k]], body);
+                    let block = coupling((&eqs[i], si), (&eqs[k], sk, turned), sb.inv_mass);
+                    match links[i].iter_mut().find(|(o, _)| *o == k) {
                         Some((_, b)) => {
                             for (row, add) in b.a.iter_mut().zip(&block.a) {
                                 row.iter_mut().zip(add).for_each(|(x, y)| *x += y);
                             }
                         }
-                        None => self.links[i].push((k, block)),
+                        None => links[i].push((k, block)),
                     }
                 }
             }
@@ -531,33 +545,33 @@ impl JointTree {
     }
 }
 
-/// K block of joints i and k through `body`: how k's multipliers move i's residuals.
-fn coupling(
-    ei: &Equations,
-    ti: &Arms,
-    ek: &Equations,
-    tk: &Arms,
-    body: usize,
-    sb: &SolverBody,
-) -> Block {
-    fn side<'e>(e: &'e Equations, t: &Arms, body: usize) -> Option<&'e [Side; M]> {
-        if t.a == body {
-            Some(&e.a)
-        } else if t.b == Some(body) {
-            Some(&e.b)
-        } else {
-            None
-        }
+/// The rows of joint `t`'s equations `e` on `body`, if the joint is on it.
+fn side<'e>(e: &'e Equations, t: &Arms, body: usize) -> Option<&'e [Side; M]> {
+    if t.a == body {
+        Some(&e.a)
+    } else if t.b == Some(body) {
+        Some(&e.b)
+    } else {
+        None
     }
+}
+
+/// K block of joints i and k through a body of inverse mass `inv_mass`: how k's multipliers
+/// move i's residuals. Each joint comes with its rows on the body (`side`), and k with the
+/// spins its rows' angular pushes give the body.
+fn coupling(
+    (ei, si): (&Equations, Option<&[Side; M]>),
+    (ek, sk, turned): (&Equations, Option<&[Side; M]>, &Option<[DVec3; M]>),
+    inv_mass: f64,
+) -> Block {
     let mut block = Block::zero(ei.m, ek.m);
-    let (Some(si), Some(sk)) = (side(ei, ti, body), side(ek, tk, body)) else {
+    let (Some(si), Some(sk), Some(turned)) = (si, sk, turned) else {
         return block;
     };
     for (row, measured) in block.a.iter_mut().zip(&si[..ei.m]) {
         let (ml, ma) = measured.measure;
-        for (x, pushed) in row.iter_mut().zip(&sk[..ek.m]) {
-            let (pl, pa) = pushed.push;
-            *x = ml.dot(pl) * sb.inv_mass + ma.dot(sb.inv_inertia * pa);
+        for ((x, pushed), spin) in row.iter_mut().zip(&sk[..ek.m]).zip(turned) {
+            *x = ml.dot(pushed.push.0) * inv_mass + ma.dot(*spin);
         }
     }
     block
