@@ -450,9 +450,9 @@ impl JointTree {
             self.rhs[k] = r;
             self.done[k] = false;
         }
-        // Couplings through each moving body. What each of its joints' rows pushes turns the
-        // body by its inertia times the angular push: worked out once per row, not once per
-        // row it is coupled with.
+        // Couplings through each moving body. A row of one of its joints spins it by its
+        // inverse inertia times the row's angular push: worked out once per row here, not once
+        // for every row it is coupled with.
         let (eqs, order, links, spun) = (&self.eqs, &self.order, &mut self.links, &mut self.spun);
         for (body, on) in self.on_body.iter().enumerate() {
             let sb = &bodies[body];
