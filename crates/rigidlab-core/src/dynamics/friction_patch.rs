@@ -229,9 +229,9 @@ impl Patch {
         reach: f64,
         (spin_a, spin_b): (DVec3, DVec3),
     ) -> f64 {
-        // In the plane: velocities along x and y, spins about z, and the lever arms, t1 and
-        // the spins in the plane or along z, so only those components are worked out (the
-        // same operations as the 3D ones on them, whose other terms are zeros).
+        // The bodies move in the plane and turn about z, and the lever arms and t1 lie in the
+        // plane, so only x, y and the spin about z are worked out: the 3D update's operations
+        // on those components (its other terms are zeros).
         let (ba, bb) = (&bodies[a], &bodies[b]);
         let (ra, rb, t1) = (self.ra, self.rb, self.t1);
         let vx = (bb.v.x + (0.0 - rb.y * bb.w.z)) - (ba.v.x + (0.0 - ra.y * ba.w.z));
@@ -410,7 +410,10 @@ mod tests {
             assert!((c2 - c3).abs() < 1e-12, "{c2} {c3}");
             for (p, q) in b2.iter().zip(&b3) {
                 assert!((p.v - q.v).length() < 1e-12 && (p.w - q.w).length() < 1e-12);
+                // The end-of-step pose too (the reach differs from the bodies').
+                assert!((p.dx - q.dx).length() < 1e-12 && (p.dtheta - q.dtheta).length() < 1e-12);
                 assert!(p.v.z == 0.0 && p.w.x == 0.0 && p.w.y == 0.0);
+                assert!(p.dx.z == 0.0 && p.dtheta.x == 0.0 && p.dtheta.y == 0.0);
             }
         }
     }

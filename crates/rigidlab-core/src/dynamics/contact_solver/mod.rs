@@ -1015,7 +1015,94 @@ impl ContactSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::time_of_impact;
+    use super::{time_of_impact, ContactSolver, Row, SolverPoint};
+    use crate::dynamics::solver_body::SolverBody;
+    use crate::math::{DMat3, DVec3};
+
+    #[test]
+    fn a_planar_point_is_solved_as_the_3d_solve_does_to_the_bit() {
+        // Two laminae turning about z, a normal and lever arms in the plane, a reach other
+        // than the bodies' (so the end-of-step pose moves too): approaching, separating with a
+        // load to give back, and held apart by a target.
+        let lamina = |inv_mass: f64, izz: f64, v: DVec3, w: f64| SolverBody {
+            inv_mass,
+            inv_inertia: DMat3::from_diagonal(DVec3::new(2.0 * izz, 2.0 * izz, izz)),
+            v,
+            w: DVec3::new(0.0, 0.0, w),
+            reach: 1.0 / 480.0,
+            touched: true,
+            ..Default::default()
+        };
+        let angle: f64 = 2.2;
+        let n = DVec3::new(angle.cos(), angle.sin(), 0.0);
+        let (ra, rb) = (DVec3::new(0.07, -0.11, 0.0), DVec3::new(-0.13, 0.05, 0.0));
+        for (va, vb, load, target) in [
+            (
+                DVec3::new(-0.6, 0.4, 0.0),
+                DVec3::new(0.3, -0.2, 0.0),
+                0.0,
+                0.0,
+            ),
+            (
+                DVec3::new(0.5, -0.3, 0.0),
+                DVec3::new(-0.4, 0.1, 0.0),
+                0.05,
+                0.0,
+            ),
+            (
+                DVec3::new(0.1, 0.2, 0.0),
+                DVec3::new(0.1, 0.25, 0.0),
+                0.3,
+                -0.02,
+            ),
+        ] {
+            let mut bodies = [lamina(0.5, 3.0, va, 1.5), lamina(0.8, 5.0, vb, -0.7)];
+            let (ca, cb) = (ra.cross(n), rb.cross(n));
+            let row = Row {
+                ca,
+                cb,
+                spin_a: bodies[0].inv_inertia * ca,
+                spin_b: bodies[1].inv_inertia * cb,
+            };
+            let k = 0.5 + 0.8 + ca.dot(row.spin_a) + cb.dot(row.spin_b);
+            let point = SolverPoint {
+                normal_impulse: load,
+                target,
+                reach: 1.0 / 240.0,
+                normal_mass: 1.0 / k,
+                a: 0,
+                b: 1,
+                n,
+                row,
+                manifold: 0,
+                index: 0,
+                ra,
+                rb,
+                vn_free: 0.0,
+                gap: 0.0,
+                toi: None,
+                predicted: false,
+                resting: true,
+                spheres: None,
+                restitution: 0.0,
+                tangential_restitution: 0.0,
+                bounced: false,
+                stopped: false,
+                impact_impulse: 0.0,
+                impact_tangent: DVec3::ZERO,
+                approach_speed: 0.0,
+                touched_at: None,
+            };
+            let (mut p2, mut p3, mut b3) = (point, point, bodies);
+            let c2 = ContactSolver::solve_normal_in_plane(&mut bodies, &mut p2, target);
+            let c3 = ContactSolver::solve_normal(&mut b3, &mut p3, target);
+            assert_eq!((c2, p2.normal_impulse), (c3, p3.normal_impulse));
+            assert!(c3 > 0.0, "each case changes the impulse");
+            for (x, y) in bodies.iter().zip(&b3) {
+                assert_eq!((x.v, x.w, x.dx, x.dtheta), (y.v, y.w, y.dx, y.dtheta));
+            }
+        }
+    }
 
     #[test]
     fn time_of_impact_of_a_falling_gap() {
