@@ -2316,6 +2316,13 @@ def targeted_mutations(doc):
         ("pair material of an unknown body", ("pair_materials", 0, "b"), 999),
         ("load on an unknown body", ("loads", 0, "body"), 999),
         ("contact of an unknown body", ("contacts", 0, "a"), 999) if doc["contacts"] else None,
+        (
+            "contact of five points",
+            ("contacts", 0, "points"),
+            (doc["contacts"][0]["points"] * 5)[:5],
+        )
+        if doc["contacts"]
+        else None,
         ("version 2", ("version",), 2),
         ("another format", ("format",), "other-scene"),
         ("time steps 2**63", ("time", "steps"), 2**63),
@@ -2337,6 +2344,7 @@ REFUSED = [
     "inertia all zero",
     "zero quaternion",
     "zero orientation",
+    "five points",
 ]
 
 

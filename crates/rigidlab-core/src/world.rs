@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use crate::body::{Body, BodyKind, BodySet};
 use crate::clock::Clock;
 use crate::collision::broad_phase::BroadPhase;
-use crate::collision::manifold::{deepest_overlaps, ContactPoint, ContactSet, Manifold};
+use crate::collision::manifold::{deepest_overlaps, ContactPoint, ContactSet, Manifold, Points};
 use crate::collision::pair_contacts::{PairContacts, PairInputs, Threads, ROUND};
 use crate::contact_decisions::{Decisions, Staged};
 use crate::dynamics::contact_solver::SolverSettings;
@@ -835,7 +835,7 @@ impl World {
                     &bb.material,
                     self.state.pair_materials.get(&key),
                 );
-                let mut points = self.state.contacts.point_buffer();
+                let mut points = Points::new();
                 points.extend(found.points().iter().map(|p| {
                     ContactPoint::found(
                         p,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::body::{build_body, BodyDesc, BodyHandle, BodyKind, MassSpec, Sleep};
 use crate::clock::Clock;
-use crate::collision::manifold::{ContactPoint, Manifold};
+use crate::collision::manifold::{ContactPoint, Manifold, MAX_POINTS};
 use crate::dynamics::integrator::IntegratorKind;
 use crate::dynamics::joints::{Joint, JointHandle, JointKind, Motor};
 use crate::dynamics::loads::{AppliedLoad, Lasting, LoadHandle};
@@ -571,7 +571,7 @@ impl SceneIo for World {
                     a: id_of(m.a),
                     b: id_of(m.b),
                     normal: m.normal,
-                    points: m.points.clone(),
+                    points: m.points.to_vec(),
                     sliding: m.sliding,
                     frame: m.frame,
                 })
@@ -908,6 +908,14 @@ impl SceneIo for World {
                 body(&format!("{path}.a"), md.a)?,
                 body(&format!("{path}.b"), md.b)?,
             );
+            if md.points.len() > MAX_POINTS {
+                let e = Error::invalid(
+                    "points",
+                    md.points.len(),
+                    &format!("a contact keeps at most {MAX_POINTS} points"),
+                );
+                return Err(at(&path, e));
+            }
             // Rows and coefficients are set from the bodies by `World::from_state`.
             state.contacts.manifolds.push(Manifold {
                 a,
@@ -915,7 +923,7 @@ impl SceneIo for World {
                 row_a: 0,
                 row_b: 0,
                 normal: md.normal,
-                points: md.points.clone(),
+                points: md.points.iter().copied().collect(),
                 coefficients: Default::default(),
                 sliding: md.sliding,
                 frame: md.frame,

@@ -1,6 +1,7 @@
 //! Contact manifolds: up to four points per touching pair, kept from step to step so the solver
 //! can warm start from last step's impulses.
 
+use arrayvec::ArrayVec;
 use rustc_hash::FxHashMap;
 
 use super::refresh::PairFrame;
@@ -99,6 +100,10 @@ impl ContactPoint {
     }
 }
 
+/// A manifold's points, kept in the manifold itself: the stages read every manifold's points
+/// in turn, and points on the heap, each list somewhere else, made every manifold a cache miss.
+pub type Points = ArrayVec<ContactPoint, MAX_POINTS>;
+
 /// The contact between two bodies: a shared normal (pointing from A to B) and its points.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Manifold {
@@ -108,7 +113,7 @@ pub struct Manifold {
     pub row_a: usize,
     pub row_b: usize,
     pub normal: DVec3,
-    pub points: Vec<ContactPoint>,
+    pub points: Points,
     pub coefficients: PairCoefficients,
     /// Whether the surfaces were sliding on each other when the last step ended (None for a
     /// new contact), which sets the friction limit of this step: static or kinetic.
@@ -128,21 +133,13 @@ pub struct ContactSet {
     /// every step, so it uses a cheap hash (the default one was a tenth of a resting world's
     /// step).
     previous_index: FxHashMap<(BodyHandle, BodyHandle), usize>,
-    /// Point lists of manifolds gone by, reused so that a warm scene does not allocate.
-    spare: Vec<Vec<ContactPoint>>,
 }
 
 impl ContactSet {
     /// Moves this step's manifolds aside to be matched against, and starts an empty list.
     pub fn begin_step(&mut self) {
         std::mem::swap(&mut self.manifolds, &mut self.previous);
-        for m in self.manifolds.drain(..) {
-            let mut points = m.points;
-            if points.capacity() > 0 {
-                points.clear();
-                self.spare.push(points);
-            }
-        }
+        self.manifolds.clear();
         self.previous_index.clear();
         for (i, m) in self.previous.iter().enumerate() {
             self.previous_index.insert((m.a, m.b), i);
@@ -155,21 +152,10 @@ impl ContactSet {
         self.previous_index.get(&(a, b)).map(|&i| &self.previous[i])
     }
 
-    pub fn point_buffer(&mut self) -> Vec<ContactPoint> {
-        self.spare.pop().unwrap_or_default()
-    }
-
     /// Keeps last step's manifolds that `keep` picks, unchanged (those of sleeping bodies).
-    /// They are moved, not copied: their pairs are not candidates this step, so nothing will
-    /// be matched against them.
     pub fn keep_previous(&mut self, keep: impl Fn(&Manifold) -> bool) {
-        for m in self.previous.iter_mut().filter(|m| keep(m)) {
-            let points = std::mem::take(&mut m.points);
-            self.manifolds.push(Manifold {
-                points,
-                ..m.clone()
-            });
-        }
+        self.manifolds
+            .extend(self.previous.iter().filter(|m| keep(m)).cloned());
     }
 
     /// Adds the manifold of a touching pair, carrying over the impulses of the points that
@@ -212,21 +198,7 @@ impl ContactSet {
     /// Takes back `begin_step` and the manifolds added since: last step's are this step's
     /// again, as they were.
     pub fn undo_begin(&mut self) {
-        for m in self.manifolds.drain(..) {
-            match self.previous_index.get(&(m.a, m.b)) {
-                // A manifold kept from last step took its points from there.
-                Some(&i) if self.previous[i].points.is_empty() => {
-                    self.previous[i].points = m.points
-                }
-                _ => {
-                    let mut points = m.points;
-                    if points.capacity() > 0 {
-                        points.clear();
-                        self.spare.push(points);
-                    }
-                }
-            }
-        }
+        self.manifolds.clear();
         std::mem::swap(&mut self.manifolds, &mut self.previous);
         self.previous_index.clear();
     }
