@@ -407,8 +407,7 @@ impl ContactSolver {
                 let gap = self.meet_again(pi, t, start, bodies, manifolds, set, &mut sched.narrow);
                 if gap.is_some_and(|g| g > SAME_IMPACT * set.touching) {
                     // Every point of the block has its new geometry: whichever closes first.
-                    let block = self.blocks[self.block_of(pi)];
-                    for q in block.start..block.start + block.len {
+                    for q in self.blocks[self.block_of(pi)].points() {
                         let p = &self.points[q];
                         if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
                             sched.heap.push(Entry {
@@ -585,13 +584,16 @@ impl ContactSolver {
         t: f64,
         dt: f64,
     ) -> f64 {
-        let block = self.blocks[bi];
+        let (block, row_a, row_b) = {
+            let block = &self.blocks[bi];
+            (block.points(), block.a, block.b)
+        };
         let mut members = [0usize; block_lcp::MAX];
         let mut rows = [Row::default(); block_lcp::MAX];
         let mut rate = [0.0; block_lcp::MAX];
         let mut held = [0.0; block_lcp::MAX];
         let mut m = 0;
-        for q in block.start..block.start + block.len {
+        for q in block {
             let i = sched.slot[q];
             if i == usize::MAX || m == block_lcp::MAX {
                 continue;
@@ -621,7 +623,7 @@ impl ContactSolver {
         }
         let linear = match only {
             Some(row) => self.bodies[row].inv_mass,
-            None => self.bodies[block.a].inv_mass + self.bodies[block.b].inv_mass,
+            None => self.bodies[row_a].inv_mass + self.bodies[row_b].inv_mass,
         };
         // Impulses x >= 0 in all, leaving no approach.
         let x = if m == 1 {
@@ -741,8 +743,10 @@ impl ContactSolver {
         sched: &mut Schedule,
     ) {
         let (dt, weight) = (set.dt, set.position_weight);
-        let block = self.blocks[self.block_of(pi)];
-        let (a, b) = (block.a, block.b);
+        let (span, a, b, law) = {
+            let block = &self.blocks[self.block_of(pi)];
+            (block.points(), block.a, block.b, block.patch.law)
+        };
         // Two spheres: the normal and lever arms of the line of centres at t.
         if let Some((r_a, r_b)) = self.points[pi].spheres {
             let (ma, mb) = self.centres(&self.points[pi], dt, weight);
@@ -755,7 +759,7 @@ impl ContactSolver {
         }
         let touch = SAME_IMPACT * set.touching;
         sched.taking_part.clear();
-        for k in block.start..block.start + block.len.min(impact::MAX) {
+        for k in span.take(impact::MAX) {
             if k == pi || self.gap_at(&self.points[k], start, dt, weight, t) <= touch {
                 sched.taking_part.push(k);
             }
@@ -805,9 +809,9 @@ impl ContactSolver {
             (vel - trigger.n * vel.dot(trigger.n)).length()
         };
         let mu = if slip < STICK_SPEED {
-            block.patch.law.mu_s
+            law.mu_s
         } else {
-            block.patch.law.mu_k
+            law.mu_k
         };
         let (mut e, mut beta) = if bounce {
             (trigger.restitution, trigger.tangential_restitution)
@@ -989,10 +993,10 @@ impl ContactSolver {
         };
         let margin = set.touching + p.gap.abs() + moved(a, ma) + moved(b, mb);
         let n = narrow.collide(pa, pb, margin)?;
-        let block = self.blocks[self.block_of(pi)];
-        let old = &self.points[block.start..block.start + block.len];
+        let block = self.blocks[self.block_of(pi)].points();
+        let old = &self.points[block.clone()];
         // A resting point's gap is followed apart from the free motion (`gap_polynomial`).
-        if block.len > impact::MAX || old.iter().any(|p| p.resting) {
+        if block.len() > impact::MAX || old.iter().any(|p| p.resting) {
             return None;
         }
         let rounded = pa.rounded_core().is_some() || pb.rounded_core().is_some();
@@ -1001,7 +1005,7 @@ impl ContactSolver {
             let &[c] = narrow.points.as_slice() else {
                 return None;
             };
-            if block.len != 1 {
+            if block.len() != 1 {
                 return None;
             }
             self.set_point_geometry(pi, n, c.on_a - pa.position, c.on_b - pb.position);
@@ -1031,7 +1035,7 @@ impl ContactSolver {
             // The block's points carried to t, each taking the point the narrow phase finds
             // that is nearer it than any other of the block's (one each).
             let mut carried = [(DVec3::ZERO, DVec3::ZERO); impact::MAX];
-            for (k, q) in (block.start..block.start + block.len).enumerate() {
+            for (k, q) in block.clone().enumerate() {
                 let cp = &manifolds[self.points[q].manifold].points[self.points[q].index];
                 carried[k] = (
                     pa.position + pa.orientation * cp.local_a,
@@ -1040,7 +1044,7 @@ impl ContactSolver {
             }
             let mut found = [None; impact::MAX];
             for (j, c) in narrow.points.iter().enumerate() {
-                let owner = (0..block.len).min_by(|&k, &l| {
+                let owner = (0..block.len()).min_by(|&k, &l| {
                     let d = |k: usize| (carried[k].1 - c.on_b).length_squared();
                     d(k).total_cmp(&d(l))
                 });
@@ -1053,7 +1057,7 @@ impl ContactSolver {
                     };
                 }
             }
-            for q in block.start..block.start + block.len {
+            for q in block.clone() {
                 let k = q - block.start;
                 let (on_a, on_b) = carried[k];
                 // Its own measure along the normal, exact for the same features; where they

@@ -142,6 +142,14 @@ struct Block {
 
 const NO_COUPLING: usize = usize::MAX;
 
+impl Block {
+    /// Where its points are in the solver's list (read instead of copying the block, whose
+    /// patch makes it hundreds of bytes).
+    fn points(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len
+    }
+}
+
 /// How the normal impulses of a block of two or more points act on one another (kept apart
 /// from the blocks, which are mostly single points: a ball's contact).
 #[derive(Clone, Copy, Debug)]
@@ -539,8 +547,7 @@ impl ContactSolver {
         }
         e.estimate();
         for (&bi, support) in self.holding.iter().zip(&e.supports) {
-            let block = self.blocks[bi];
-            let pts = &mut self.points[block.start..block.start + block.len];
+            let pts = &mut self.points[self.blocks[bi].points()];
             for (p, &normal) in pts
                 .iter_mut()
                 .filter(|p| touching(p))
