@@ -1119,8 +1119,8 @@ impl ContactSolver {
     /// The friction patch and the coupling of the normal impulses of block `bi` from its
     /// points' geometry (friction starting from zero: a struck block is not warm started).
     fn set_block_geometry(&mut self, bi: usize) {
-        let bl = self.blocks[bi];
-        let pts = &self.points[bl.start..bl.start + bl.len];
+        let bl = &self.blocks[bi];
+        let pts = &self.points[bl.points()];
         let len = bl.len.min(block_lcp::MAX);
         let (ba, bb) = (&self.bodies[bl.a], &self.bodies[bl.b]);
         let n = pts[0].n;

@@ -490,7 +490,7 @@ impl ContactSolver {
     /// touching points so that each body is in balance (see load_estimate.rs).
     fn guess_new_loads(&mut self, start: &State, free: &State, masses: &[BodyMass], down: DVec3) {
         let is_new = |block: &Block, points: &[SolverPoint]| {
-            points[block.start..block.start + block.len]
+            points[block.points()]
                 .iter()
                 .all(|p| p.normal_impulse == 0.0)
         };
@@ -518,7 +518,7 @@ impl ContactSolver {
         e.centre.extend_from_slice(&start.x);
         for &bi in &self.holding {
             let block = &self.blocks[bi];
-            let pts = &self.points[block.start..block.start + block.len];
+            let pts = &self.points[block.points()];
             let (up, new, first) = (
                 -pts[0].n.dot(down),
                 is_new(block, &self.points),
@@ -587,7 +587,7 @@ impl ContactSolver {
             .filter(|bl| self.struck[bl.a] || self.struck[bl.b])
         {
             block.patch.impulse = DVec3::ZERO;
-            self.points[block.start..block.start + block.len]
+            self.points[block.points()]
                 .iter_mut()
                 .for_each(|p| p.normal_impulse = 0.0);
         }
@@ -691,7 +691,7 @@ impl ContactSolver {
     /// Stage 2: applies last step's impulses of the points that persisted.
     pub fn warm_start(&mut self) {
         for block in &self.blocks {
-            let pts = &self.points[block.start..block.start + block.len];
+            let pts = &self.points[block.points()];
             for p in pts.iter().filter(|p| p.normal_impulse != 0.0) {
                 Self::apply_normal(&mut self.bodies, p, p.normal_impulse);
             }
@@ -739,7 +739,7 @@ impl ContactSolver {
         points: &mut [SolverPoint],
         target: impl Fn(&SolverPoint) -> Option<f64>,
     ) -> f64 {
-        let pts = &points[block.start..block.start + block.len];
+        let pts = &points[block.points()];
         // The points with a target: where they are in the block, their targets and their
         // impulses so far.
         let (mut active, mut goal, mut x0) = (
@@ -783,7 +783,7 @@ impl ContactSolver {
         ),
         target: impl Fn(&SolverPoint) -> Option<f64>,
     ) -> f64 {
-        let pts = &mut points[block.start..block.start + block.len];
+        let pts = &mut points[block.points()];
         if let Some(coupling) = couplings.get_mut(block.coupling).filter(|_| n >= 2) {
             // The points share their bodies and normal.
             let (ba, bb) = (&bodies[block.a], &bodies[block.b]);
@@ -915,7 +915,7 @@ impl ContactSolver {
             };
             return change.max(normal);
         }
-        let pts = &points[block.start..block.start + block.len];
+        let pts = &points[block.points()];
         let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
         let change = block
             .patch
@@ -948,7 +948,7 @@ impl ContactSolver {
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
     /// sliding one) when kinetic friction stopped it. None without load.
     fn holds(&self, block: &Block) -> Option<bool> {
-        let normal: f64 = self.points[block.start..block.start + block.len]
+        let normal: f64 = self.points[block.points()]
             .iter()
             .map(|p| p.normal_impulse)
             .sum();
@@ -990,7 +990,7 @@ impl ContactSolver {
     /// others slide.
     pub fn store_impulses(&self, manifolds: &mut [Manifold]) {
         for block in &self.blocks {
-            let pts = &self.points[block.start..block.start + block.len];
+            let pts = &self.points[block.points()];
             let Some(first) = pts.first() else { continue };
             let len = pts.len().min(block_lcp::MAX);
             let (ra, normal) = (
