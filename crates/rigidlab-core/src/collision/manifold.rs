@@ -128,79 +128,96 @@ pub struct Manifold {
 #[derive(Default)]
 pub struct ContactSet {
     pub manifolds: Vec<Manifold>,
-    previous: Vec<Manifold>,
-    /// Lookup of last step's manifolds by pair; never iterated, so order cannot leak. Rebuilt
-    /// every step, so it uses a cheap hash (the default one was a tenth of a resting world's
-    /// step).
-    previous_index: FxHashMap<(BodyHandle, BodyHandle), usize>,
+    /// Last step's manifolds, while this step's are found.
+    pub last: LastContacts,
+}
+
+/// Last step's manifolds, looked up by pair to warm start this step's.
+#[derive(Default)]
+pub struct LastContacts {
+    manifolds: Vec<Manifold>,
+    /// Never iterated, so order cannot leak. Rebuilt every step, so it uses a cheap hash (the
+    /// default one was a tenth of a resting world's step).
+    index: FxHashMap<(BodyHandle, BodyHandle), usize>,
+}
+
+impl LastContacts {
+    /// Last step's manifold of bodies a and b (in that order).
+    pub fn get(&self, a: BodyHandle, b: BodyHandle) -> Option<&Manifold> {
+        self.index.get(&(a, b)).map(|&i| &self.manifolds[i])
+    }
+
+    /// Carries over to a touching pair's new manifold the impulses of the points that were
+    /// present last step, for warm starting: matched by feature id, or else to the nearest
+    /// unmatched old point within `match_distance` (m, on body A), since a point clipped at a
+    /// face's side changes its id when it slides across the side.
+    pub fn warm_start(&self, m: &mut Manifold, match_distance: f64) {
+        let Some(old) = self.get(m.a, m.b) else {
+            return;
+        };
+        m.sliding = old.sliding;
+        let mut taken = [false; MAX_POINTS];
+        let mut pending = [false; MAX_POINTS];
+        for (k, p) in m.points.iter_mut().enumerate() {
+            match old.points.iter().position(|o| o.feature == p.feature) {
+                Some(j) if j < MAX_POINTS && !taken[j] => {
+                    taken[j] = true;
+                    p.warm_start_from(&old.points[j]);
+                }
+                _ => pending[k] = true,
+            }
+        }
+        for (k, p) in m.points.iter_mut().enumerate() {
+            if !pending[k] {
+                continue;
+            }
+            let nearest = (0..old.points.len().min(MAX_POINTS))
+                .filter(|&j| !taken[j])
+                .map(|j| (j, (old.points[j].local_a - p.local_a).length()))
+                .filter(|&(_, d)| d < match_distance)
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((j, _)) = nearest {
+                taken[j] = true;
+                p.warm_start_from(&old.points[j]);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.manifolds.clear();
+        self.index.clear();
+    }
 }
 
 impl ContactSet {
     /// Moves this step's manifolds aside to be matched against, and starts an empty list.
     pub fn begin_step(&mut self) {
-        std::mem::swap(&mut self.manifolds, &mut self.previous);
+        let last = &mut self.last;
+        std::mem::swap(&mut self.manifolds, &mut last.manifolds);
         self.manifolds.clear();
-        self.previous_index.clear();
-        for (i, m) in self.previous.iter().enumerate() {
-            self.previous_index.insert((m.a, m.b), i);
+        last.index.clear();
+        for (i, m) in last.manifolds.iter().enumerate() {
+            last.index.insert((m.a, m.b), i);
         }
     }
 
-    /// An empty list for a new manifold's points (one of a manifold gone by).
     /// Last step's manifold of bodies a and b (in that order).
     pub fn previous(&self, a: BodyHandle, b: BodyHandle) -> Option<&Manifold> {
-        self.previous_index.get(&(a, b)).map(|&i| &self.previous[i])
+        self.last.get(a, b)
     }
 
     /// Keeps last step's manifolds that `keep` picks, unchanged (those of sleeping bodies).
     pub fn keep_previous(&mut self, keep: impl Fn(&Manifold) -> bool) {
         self.manifolds
-            .extend(self.previous.iter().filter(|m| keep(m)).cloned());
-    }
-
-    /// Adds the manifold of a touching pair, carrying over the impulses of the points that
-    /// were present last step, for warm starting: matched by feature id, or else to the
-    /// nearest unmatched old point within `match_distance` (m, on body A), since a point
-    /// clipped at a face's side changes its id when it slides across the side.
-    pub fn push(&mut self, mut m: Manifold, match_distance: f64) {
-        if let Some(&i) = self.previous_index.get(&(m.a, m.b)) {
-            let old = &self.previous[i];
-            m.sliding = old.sliding;
-            let mut taken = [false; MAX_POINTS];
-            let mut pending = [false; MAX_POINTS];
-            for (k, p) in m.points.iter_mut().enumerate() {
-                match old.points.iter().position(|o| o.feature == p.feature) {
-                    Some(j) if j < MAX_POINTS && !taken[j] => {
-                        taken[j] = true;
-                        p.warm_start_from(&old.points[j]);
-                    }
-                    _ => pending[k] = true,
-                }
-            }
-            for (k, p) in m.points.iter_mut().enumerate() {
-                if !pending[k] {
-                    continue;
-                }
-                let nearest = (0..old.points.len().min(MAX_POINTS))
-                    .filter(|&j| !taken[j])
-                    .map(|j| (j, (old.points[j].local_a - p.local_a).length()))
-                    .filter(|&(_, d)| d < match_distance)
-                    .min_by(|x, y| x.1.total_cmp(&y.1));
-                if let Some((j, _)) = nearest {
-                    taken[j] = true;
-                    p.warm_start_from(&old.points[j]);
-                }
-            }
-        }
-        self.manifolds.push(m);
+            .extend(self.last.manifolds.iter().filter(|m| keep(m)).cloned());
     }
 
     /// Takes back `begin_step` and the manifolds added since: last step's are this step's
     /// again, as they were.
     pub fn undo_begin(&mut self) {
         self.manifolds.clear();
-        std::mem::swap(&mut self.manifolds, &mut self.previous);
-        self.previous_index.clear();
+        std::mem::swap(&mut self.manifolds, &mut self.last.manifolds);
+        self.last.index.clear();
     }
 
     /// Removes the manifolds at `indices` (ascending), keeping the others' order.
@@ -237,8 +254,7 @@ impl ContactSet {
 
     pub fn clear(&mut self) {
         self.manifolds.clear();
-        self.previous.clear();
-        self.previous_index.clear();
+        self.last.clear();
     }
 }
 

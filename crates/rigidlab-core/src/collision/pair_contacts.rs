@@ -1,45 +1,23 @@
-//! The narrow phase over all candidate pairs. Each pair's contact is found (or refreshed, see
-//! refresh.rs) from the two bodies and last step's contact alone, into the pair's own slot, so
-//! a large scene may split the pairs into chunks on a pool of threads (`World::set_threads`)
-//! and the result is the same, bit for bit, whatever the number of threads.
+//! The narrow phase over all candidate pairs. Each pair's manifold is found (or refreshed, see
+//! refresh.rs) and warm started from the two bodies and last step's contacts alone, so a large
+//! scene may split the pairs into runs on a pool of threads (`World::set_threads`); the runs'
+//! manifolds are joined in pair order, and the result is the same, bit for bit, whatever the
+//! number of threads.
 
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::manifold::{ContactSet, RawPoint, MAX_POINTS};
+use super::manifold::{ContactPoint, LastContacts, Manifold, Points, MAX_POINTS};
 use super::narrow_phase::{NarrowPhase, Posed};
 use super::refresh::{refresh, PairFrame};
 use crate::body::{Body, BodyHandle, BodyKind};
-use crate::math::DVec3;
+use crate::material::{Material, MaterialRules};
 use crate::shape::ShapeKind;
 
 /// Pairs per task; scenes with fewer pairs than two tasks' worth run on the calling thread.
 const PAIRS_PER_TASK: usize = 256;
-/// Most pairs to find at a time before their manifolds are stored, so the slots stay in the
-/// cache (a pile of 16 000 spheres has some 100 000 candidate pairs).
-pub const ROUND: usize = 8 * PAIRS_PER_TASK;
-
-/// One pair's contact: the rows of A and B (in narrow-phase order), the normal, the pair's
-/// frame for refreshing, and up to four points (`len` of them; none when they do not touch).
-#[derive(Clone, Copy, Debug)]
-pub struct PairContact {
-    pub a: usize,
-    pub b: usize,
-    pub normal: DVec3,
-    pub frame: Option<PairFrame>,
-    pub len: usize,
-    pub points: [RawPoint; MAX_POINTS],
-}
-
-/// One task of the narrow phase: a run of candidate pairs and the slots for their contacts.
-type Task<'a> = (&'a [(u32, u32)], &'a mut [PairContact]);
-
-impl PairContact {
-    pub fn points(&self) -> &[RawPoint] {
-        &self.points[..self.len]
-    }
-}
 
 /// A pool of `n` threads, made once per process for each `n` and shared by every world and
 /// batch that asks for that many: starting threads costs more than a small step.
@@ -98,79 +76,118 @@ pub struct PairInputs<'a> {
     /// its deepest overlap last step, by which position correction may move it.
     pub pressed: &'a [f64],
     /// Last step's contacts.
-    pub previous: &'a ContactSet,
+    pub last: &'a LastContacts,
     /// How far any point of one body may move relative to the other before a contact between
     /// polyhedra is found in full again (m).
     pub refresh_tolerance: f64,
+    /// How far, in the smaller body's bounding radii, a point may be from last step's to take
+    /// its impulses for warm starting when their features differ.
+    pub match_distance: f64,
+    pub materials: &'a MaterialRules,
+    /// Per-pair material overrides, by body ids (smaller first).
+    pub pair_materials: &'a HashMap<(u64, u64), Material>,
+    /// Pairs let pass through each other while they touch, by body ids (smaller first).
+    pub passing: &'a BTreeSet<(u64, u64)>,
+    /// Whether to note the pairs that begin to touch (for a world that decides on them).
+    pub asks: bool,
 }
 
-/// The contacts of the candidate pairs, with a narrow phase's buffers per task (kept from step
-/// to step).
+/// What a run of pairs found, in pair order.
+#[derive(Default)]
+pub struct Found {
+    /// The manifolds of the touching pairs, warm started from last step's.
+    pub manifolds: Vec<Manifold>,
+    /// Indices in `manifolds` of the pairs that begin to touch (noted only when asked).
+    pub new: Vec<usize>,
+    /// Touching pairs let pass through each other (their manifolds are dropped), by body ids.
+    pub still_passing: Vec<(u64, u64)>,
+}
+
+impl Found {
+    fn clear(&mut self) {
+        self.manifolds.clear();
+        self.new.clear();
+        self.still_passing.clear();
+    }
+
+    /// Adds the tasks' findings, in task order, and clears them. The manifolds, the bulk of
+    /// it, are copied into place on all threads.
+    fn join(&mut self, tasks: &mut [(NarrowPhase, Found)]) {
+        let base = self.manifolds.len();
+        // Where each task's manifolds start among the joined ones.
+        let mut starts = Vec::with_capacity(tasks.len());
+        let mut total = 0;
+        for (_, run) in tasks.iter() {
+            starts.push(total);
+            self.new.extend(run.new.iter().map(|i| base + total + i));
+            self.still_passing.extend_from_slice(&run.still_passing);
+            total += run.manifolds.len();
+        }
+        self.manifolds
+            .par_extend((0..total).into_par_iter().map(|k| {
+                let t = starts.partition_point(|&s| s <= k) - 1;
+                tasks[t].1.manifolds[k - starts[t]].clone()
+            }));
+        for (_, run) in tasks.iter_mut() {
+            run.clear();
+        }
+    }
+}
+
+/// A narrow phase's buffers per task and what each task found (kept from step to step).
 #[derive(Default)]
 pub struct PairContacts {
-    pub found: Vec<PairContact>,
-    narrow: Vec<NarrowPhase>,
+    tasks: Vec<(NarrowPhase, Found)>,
 }
 
 impl PairContacts {
-    /// Finds the contact of every pair in `pairs`, into `found` (same order), on `threads`.
-    pub fn find(&mut self, pairs: &[(u32, u32)], inputs: PairInputs, threads: &Threads) {
-        // Every slot is filled below: only grow the buffer.
-        if self.found.len() < pairs.len() {
-            self.found.resize(
-                pairs.len(),
-                PairContact {
-                    a: 0,
-                    b: 0,
-                    normal: DVec3::ZERO,
-                    frame: None,
-                    len: 0,
-                    points: [RawPoint::default(); MAX_POINTS],
-                },
-            );
-        }
-        self.found.truncate(pairs.len());
+    /// Finds the manifold of every pair in `pairs` and adds them to `found` in pair order, on
+    /// `threads`.
+    pub fn find(
+        &mut self,
+        pairs: &[(u32, u32)],
+        inputs: PairInputs,
+        threads: &Threads,
+        found: &mut Found,
+    ) {
         let tasks = pairs.len().div_ceil(PAIRS_PER_TASK).max(1);
-        if self.narrow.len() < tasks {
-            self.narrow.resize_with(tasks, NarrowPhase::default);
+        if self.tasks.len() < tasks {
+            self.tasks.resize_with(tasks, Default::default);
         }
-        let run = |((pairs, found), narrow): (Task, &mut NarrowPhase)| {
-            for (&pair, slot) in pairs.iter().zip(found.iter_mut()) {
-                find_one(narrow, pair, &inputs, slot);
+        let parallel = tasks >= 2 && threads.count().unwrap_or_else(rayon::current_num_threads) > 1;
+        if !parallel {
+            // Straight into the caller's lists: no copy.
+            let narrow = &mut self.tasks[0].0;
+            for &pair in pairs {
+                find_one(narrow, pair, &inputs, found);
+            }
+            return;
+        }
+        let run = |(pairs, (narrow, found)): (&[(u32, u32)], &mut (NarrowPhase, Found))| {
+            for &pair in pairs {
+                find_one(narrow, pair, &inputs, found);
             }
         };
-        let parallel = tasks >= 2 && threads.count().unwrap_or_else(rayon::current_num_threads) > 1;
-        if parallel {
-            let (found, narrow) = (&mut self.found, &mut self.narrow[..tasks]);
-            let mut job = move || {
-                pairs
-                    .par_chunks(PAIRS_PER_TASK)
-                    .zip(found.par_chunks_mut(PAIRS_PER_TASK))
-                    .zip(narrow.par_iter_mut())
-                    .for_each(run)
-            };
-            match threads {
-                Threads::Pool(pool) => pool.install(job),
-                _ => job(),
-            }
-        } else {
+        let tasks = &mut self.tasks[..tasks];
+        let mut job = || {
             pairs
-                .chunks(PAIRS_PER_TASK)
-                .zip(self.found.chunks_mut(PAIRS_PER_TASK))
-                .zip(self.narrow.iter_mut())
+                .par_chunks(PAIRS_PER_TASK)
+                .zip(tasks.par_iter_mut())
                 .for_each(run);
+            found.join(tasks);
+        };
+        match threads {
+            // A world steps inside its pool (see `World::step`), so this splits the work there;
+            // from elsewhere it moves to the pool.
+            Threads::Pool(pool) => pool.install(job),
+            _ => job(),
         }
     }
 }
 
 /// The contact of one pair of body rows, into `found` (only `len` is written when they do not
 /// touch).
-fn find_one(
-    narrow: &mut NarrowPhase,
-    (i, j): (u32, u32),
-    inputs: &PairInputs,
-    found: &mut PairContact,
-) {
+fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, found: &mut Found) {
     let bodies = inputs.bodies;
     let (mut a, mut b) = (i as usize, j as usize);
     if bodies[a].shape.kind() > bodies[b].shape.kind() {
@@ -197,16 +214,13 @@ fn find_one(
             (_, BodyKind::Dynamic) => inputs.pressed.get(b).copied().unwrap_or(0.0),
             _ => 0.0,
         };
-    found.len = 0;
     // Two polyhedra that barely moved relative to each other keep their contact, measured
     // again; others are found in full.
     let polyhedra = [ba, bb]
         .iter()
         .all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
     let previous = if polyhedra {
-        inputs
-            .previous
-            .previous(inputs.handles[a], inputs.handles[b])
+        inputs.last.get(inputs.handles[a], inputs.handles[b])
     } else {
         None
     };
@@ -231,7 +245,42 @@ fn find_one(
             None => return,
         },
     };
-    let len = narrow.points.len().min(MAX_POINTS);
-    (found.a, found.b, found.normal, found.frame, found.len) = (a, b, normal, frame, len);
-    found.points[..len].copy_from_slice(&narrow.points[..len]);
+    let key = (ba.id.min(bb.id), ba.id.max(bb.id));
+    if inputs.passing.contains(&key) {
+        found.still_passing.push(key);
+        return;
+    }
+    let coefficients =
+        inputs
+            .materials
+            .coefficients(&ba.material, &bb.material, inputs.pair_materials.get(&key));
+    let (handle_a, handle_b) = (inputs.handles[a], inputs.handles[b]);
+    if inputs.asks && inputs.last.get(handle_a, handle_b).is_none() {
+        found.new.push(found.manifolds.len());
+    }
+    // Built in its place in the list: a manifold is hundreds of bytes.
+    found.manifolds.push(Manifold {
+        a: handle_a,
+        b: handle_b,
+        row_a: a,
+        row_b: b,
+        normal,
+        points: Points::new(),
+        coefficients,
+        sliding: None,
+        frame,
+    });
+    let manifold = found.manifolds.last_mut().expect("just pushed");
+    manifold
+        .points
+        .extend(narrow.points.iter().take(MAX_POINTS).map(|p| {
+            ContactPoint::found(
+                p,
+                (ba.position, ba.orientation),
+                (bb.position, bb.orientation),
+            )
+        }));
+    let match_distance =
+        inputs.match_distance * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
+    inputs.last.warm_start(manifold, match_distance);
 }
