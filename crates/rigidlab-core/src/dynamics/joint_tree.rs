@@ -203,12 +203,12 @@ impl JointTree {
                 break;
             }
             self.pose(bodies, free);
-            for (k, &j) in self.order.iter().enumerate() {
-                self.eqs[k] = if project {
-                    end_equations(&kinds[j], &joints[j], &self.poses)
+            for (&j, e) in self.order.iter().zip(&mut self.eqs) {
+                if project {
+                    end_equations(&kinds[j], &joints[j], &self.poses, e);
                 } else {
-                    equations(&kinds[j], &joints[j], &self.poses)
-                };
+                    equations(&kinds[j], &joints[j], &self.poses, e);
+                }
             }
             if !self.eliminate(joints, bodies, 1.0 / dt) {
                 break;
@@ -253,17 +253,20 @@ impl JointTree {
         project: bool,
     ) -> f64 {
         self.pose(bodies, free);
-        self.order
-            .iter()
-            .map(|&j| {
-                let e = if project {
-                    end_equations(&kinds[j], &joints[j], &self.poses)
-                } else {
-                    equations(&kinds[j], &joints[j], &self.poses)
-                };
-                e.residual[..e.m].iter().fold(0.0f64, |m, x| m.max(x.abs()))
-            })
-            .fold(0.0, f64::max)
+        let mut e = Equations::default();
+        let mut worst = 0.0;
+        for &j in &self.order {
+            if project {
+                end_equations(&kinds[j], &joints[j], &self.poses, &mut e);
+            } else {
+                equations(&kinds[j], &joints[j], &self.poses, &mut e);
+            }
+            worst = f64::max(
+                worst,
+                e.residual[..e.m].iter().fold(0.0f64, |m, x| m.max(x.abs())),
+            );
+        }
+        worst
     }
 
     /// Whether the last position solve took joint j (its velocity solve then does too).
@@ -285,8 +288,8 @@ impl JointTree {
             return;
         }
         self.pose(bodies, free);
-        for (k, &j) in self.order.iter().enumerate() {
-            let mut e = end_equations(&kinds[j], &joints[j], &self.poses);
+        for (&j, e) in self.order.iter().zip(&mut self.eqs) {
+            end_equations(&kinds[j], &joints[j], &self.poses, e);
             let (a, b) = (&bodies[joints[j].a], joints[j].b.map(|b| bodies[b]));
             for r in 0..e.m {
                 let (ml, ma) = e.a[r].measure;
@@ -296,7 +299,6 @@ impl JointTree {
                     e.residual[r] += ml.dot(b.v) + ma.dot(b.w);
                 }
             }
-            self.eqs[k] = e;
         }
         if self.eliminate(joints, bodies, 1.0) {
             self.apply(joints, bodies, 0.0, 1.0, impulse);
@@ -640,29 +642,31 @@ fn angular_row(e: &mut Equations, residual: f64, u: DVec3) {
     e.m += 1;
 }
 
-/// A joint's equations at the bodies' predicted end poses.
-fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)]) -> Equations {
+/// A joint's equations at the bodies' predicted end poses, into `e` (written in place and only
+/// its first `e.m` rows: they are over a kilobyte, and solves of long chains rebuilt them
+/// many times a step).
+fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equations) {
     let ((xa, qa), (xb, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
     let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
     let d = (xb + rb) - (xa + ra);
-    let mut e = Equations::default();
+    e.m = 0;
     let axes = [DVec3::X, DVec3::Y, DVec3::Z];
     match &joint.kind {
-        JointKind::Ball => point_rows(&mut e, d, ra, rb, t.ra0, t.rb0, &axes),
+        JointKind::Ball => point_rows(e, d, ra, rb, t.ra0, t.rb0, &axes),
         JointKind::Hinge { axis_a, axis_b, .. } => {
             let (wa, wb) = (qa * *axis_a, qb * *axis_b);
             let (p1, p2) = t.axis0.any_orthonormal_pair();
             let err = wa.cross(wb);
-            angular_row(&mut e, err.dot(p1), p1);
-            angular_row(&mut e, err.dot(p2), p2);
-            point_rows(&mut e, d, ra, rb, t.ra0, t.rb0, &axes);
+            angular_row(e, err.dot(p1), p1);
+            angular_row(e, err.dot(p2), p2);
+            point_rows(e, d, ra, rb, t.ra0, t.rb0, &axes);
         }
         JointKind::Fixed { relative } => {
             let err = super::joint_solver::rotation_between(qa * *relative, qb);
             for u in axes {
-                angular_row(&mut e, err.dot(u), u);
+                angular_row(e, err.dot(u), u);
             }
-            point_rows(&mut e, d, ra, rb, t.ra0, t.rb0, &axes);
+            point_rows(e, d, ra, rb, t.ra0, t.rb0, &axes);
         }
         JointKind::Distance { length } => {
             let dist = d.length();
@@ -686,12 +690,11 @@ fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)]) -> Equations {
         | JointKind::Pulley { .. }
         | JointKind::Slider { .. } => {}
     }
-    e
 }
 
 /// A joint's equations for the velocity phase: along its directions at the end poses, each
-/// measured and pushed there (the residuals are filled in by the caller).
-fn end_equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)]) -> Equations {
+/// measured and pushed there (the residuals are filled in by the caller), into `e`.
+fn end_equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equations) {
     let ((_, qa), (_, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
     let ends = Arms {
         ra0: qa * joint.anchor_a,
@@ -703,5 +706,5 @@ fn end_equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)]) -> Equations
         },
         ..*t
     };
-    equations(joint, &ends, poses)
+    equations(joint, &ends, poses, e)
 }
