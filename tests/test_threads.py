@@ -8,8 +8,9 @@ import rigidlab as rl
 
 
 def packed_heap(threads):
-    # 700 spheres, boxes and hulls packed a hair apart in a bin: a few thousand candidate pairs
-    # from the first step, enough for the narrow phase to split them over threads.
+    # 800 spheres, boxes and hulls packed a hair apart in a bin: a few thousand candidate pairs
+    # from the first step, enough for the narrow phase to split them over threads, and over 500
+    # boxes and hulls, enough for the default (None) to split them too.
     w = rl.World()
     w.threads = threads
     w.add_plane()
@@ -24,7 +25,7 @@ def packed_heap(threads):
             for p in ((0, a, b), (a, b, 0), (b, 0, a))
         ]
     )
-    for k, (i, j, l) in enumerate(itertools.product(range(10), range(7), range(10))):
+    for k, (i, j, l) in enumerate(itertools.product(range(10), range(8), range(10))):
         position = (-0.45 + 0.1001 * i, 0.0501 + 0.1001 * j, -0.45 + 0.1001 * l)
         if k % 3 == 0:
             w.add_sphere(0.05, position=position, density=1000.0)
@@ -83,6 +84,8 @@ def test_contact_callbacks_and_events_are_the_same_on_one_two_or_all_threads():
 
 def test_threads_is_none_or_a_count_of_at_least_one():
     w = rl.World()
+    assert w.threads is None
+    w.threads = 1
     assert w.threads == 1
     w.threads = None
     assert w.threads is None

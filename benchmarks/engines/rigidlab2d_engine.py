@@ -32,6 +32,8 @@ class Rigidlab2D(Rigidlab):
 
     name = "rigidlab 2D"
     dims = "2d"
+    # A 2D world's pairs are cheap to find: it keeps to the calling thread by default.
+    one_thread = None
 
     def _bin(self, side=BIN, height=WALL_HEIGHT, gravity=True):
         self.w = rl.World2D(dt=DT) if gravity else rl.World2D(gravity=(0, 0), dt=DT)

@@ -246,3 +246,17 @@ class Rigidlab(Engine):
 
     def export(self):
         return self.w.positions, self.w.orientations
+
+
+class RigidlabOneThread(Rigidlab):
+    """rigidlab with every world kept on the calling thread (`w.threads = 1`): by default a
+    world finds the contacts of a scene of many 3D polyhedra on all cores."""
+
+    name = "rigidlab 1 thread"
+
+    def step(self, steps):
+        self.w.threads = 1
+        super().step(steps)
+
+
+Rigidlab.one_thread = RigidlabOneThread

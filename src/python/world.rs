@@ -740,9 +740,11 @@ impl PyWorld {
         Ok(())
     }
 
-    /// The threads the narrow phase of a large scene (over 512 candidate pairs) runs on: 1
-    /// (default), the calling thread; None, the process's pool of one thread per core; n, a
-    /// pool of n of this world's own. Results are the same, bit for bit, on any number.
+    /// The threads the narrow phase of a large scene (over 512 candidate pairs) runs on: None
+    /// (default), the process's pool of one thread per core where it pays (500 or more awake
+    /// 3D boxes, hulls and capsules, and 500 or more contacts in the last step; other pairs
+    /// are found faster than the threads' work is joined); 1, the calling thread; n, a pool of
+    /// n of this world's own, always. Results are the same, bit for bit, on any number.
     #[getter]
     fn threads(&self) -> Option<usize> {
         self.inner.threads()

@@ -32,7 +32,7 @@ use crate::observer::SharedObserver;
 use crate::profile::{Laps, Stage, StepTimes};
 use crate::sensors::{Path, SensorQuery};
 use crate::shape::aabb::Aabb;
-use crate::shape::Shape;
+use crate::shape::{Shape, ShapeKind};
 
 /// World-wide settings. Change them through the `World` setters, which check them.
 #[derive(Clone, Debug, PartialEq)]
@@ -219,9 +219,12 @@ pub struct World {
     scratch: Scratch,
     /// When each stage of the last step ended (None after a step at rest).
     laps: Option<Laps>,
-    /// The threads the narrow phase may use (results are the same on any number). One by
-    /// default: on the 2-core machine of benchmarks/RESULTS.md, two made it slower.
+    /// The threads the narrow phase may use (results are the same on any number): by default
+    /// the shared pool's, where it pays (see `Threads::splits`).
     pub(crate) threads: Threads,
+    /// Whether the last step split its narrow phase over the threads: the next is taken on
+    /// one of them (see `step`).
+    split_narrow_phase: bool,
     /// Pairs the broad phase passed to the narrow phase in the last step.
     candidate_pairs: usize,
     /// Whether the contacts pairs begin wait for an answer (contact_decisions.rs).
@@ -257,7 +260,8 @@ impl World {
             islands: Islands::default(),
             scratch: Scratch::default(),
             laps: None,
-            threads: Threads::One,
+            threads: Threads::Shared,
+            split_narrow_phase: false,
             asks: false,
             staged: None,
             decided: Decisions::default(),
@@ -376,17 +380,19 @@ impl World {
     /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
         use crate::collision::pair_contacts::Threads;
-        // A world with threads takes the whole step on one of its pool's: the parallel stages
-        // then split their work from a thread of the pool, which works on it too, instead of
-        // handing it over from outside and waiting (measured on 2 cores: one thread did all of
-        // the narrow phase that way, slower than the caller alone).
+        // A world whose narrow phase runs on threads takes the whole step on one of them: the
+        // parallel stage then splits its work from a thread of the pool, which works on it too,
+        // instead of handing it over from outside and waiting (measured on 2 cores: one thread
+        // did all of the narrow phase that way, slower than the caller alone). A step that
+        // splits nothing stays on the calling thread: handing it over costs some 20 us.
         match &self.threads {
-            Threads::One => self.step_here(),
             Threads::Pool(pool) if pool.current_thread_index().is_none() => {
                 let pool = pool.clone();
                 pool.install(|| self.step_here())
             }
-            Threads::Shared if rayon::current_thread_index().is_none() => {
+            Threads::Shared
+                if self.split_narrow_phase && rayon::current_thread_index().is_none() =>
+            {
                 rayon::scope(|_| self.step_here())
             }
             _ => self.step_here(),
@@ -851,8 +857,25 @@ impl World {
             new: std::mem::take(&mut staged.new),
             still_passing: std::mem::take(&mut staged.still_passing),
         };
+        // Awake 3D polyhedra and capsules: their pairs are the costly ones to find.
+        let costly = bodies
+            .iter()
+            .filter(|b| {
+                b.is_awake()
+                    && !b.planar
+                    && matches!(
+                        b.shape.kind(),
+                        ShapeKind::Box | ShapeKind::Convex | ShapeKind::Capsule
+                    )
+            })
+            .count();
+        let split = self
+            .threads
+            .splits(sc.pairs.len(), costly, contacts.last.count());
+        self.split_narrow_phase = split;
+        let threads = (&self.threads, split);
         sc.pair_contacts
-            .find(&sc.pairs, inputs, &self.threads, &mut found);
+            .find(&sc.pairs, inputs, threads, &mut found);
         contacts.manifolds = found.manifolds;
         staged.new = found.new;
         staged.still_passing = found.still_passing;
@@ -1088,4 +1111,61 @@ fn drop_pressed_pairs(
                 .fattened(-pressed[i])
                 .overlaps(&boxes[j].fattened(-pressed[j]))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyDesc;
+    use crate::math::DVec2;
+    use crate::shape::polygon::Polygon;
+
+    /// A 30 x 30 grid of touching bodies of `shape` (0.1 m apart), without gravity: well over
+    /// two tasks' worth of candidate pairs.
+    fn grid(shape: Shape, planar: bool) -> World {
+        let mut w = World::new(Settings {
+            gravity: DVec3::ZERO,
+            planar,
+            ..Settings::default()
+        });
+        for k in 0..900 {
+            let (i, j) = ((k % 30) as f64, (k / 30) as f64);
+            w.add_body(BodyDesc {
+                position: DVec3::new(0.1 * i, 0.1 * j, 0.0),
+                ..BodyDesc::new(shape.clone())
+            })
+            .unwrap();
+        }
+        w
+    }
+
+    #[test]
+    fn by_default_only_many_3d_polyhedra_split_the_narrow_phase() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let cases = [
+            (Shape::cuboid(DVec3::splat(0.05)).unwrap(), false, true),
+            (Shape::sphere(0.05).unwrap(), false, false),
+            // A 2D world's boxes and capsules: planar pairs are cheap to find.
+            (
+                Shape::polygon(Polygon::rectangle(DVec2::splat(0.05)).unwrap()),
+                true,
+                false,
+            ),
+            (Shape::capsule(0.03, 0.02).unwrap(), true, false),
+        ];
+        for (shape, planar, splits) in cases {
+            pool.install(|| {
+                let mut w = grid(shape, planar);
+                // The first step finds the contacts the second decides from.
+                w.step().unwrap();
+                assert!(!w.split_narrow_phase);
+                w.step().unwrap();
+                assert!(w.candidate_pairs > 2 * 256, "{}", w.candidate_pairs);
+                assert_eq!(w.split_narrow_phase, splits);
+            });
+        }
+    }
 }

@@ -584,8 +584,9 @@ impl World {
         Ok(())
     }
 
-    /// The threads the narrow phase of large scenes runs on: 1 (the default), the calling
-    /// thread; None, the process's pool (one per core); n, a pool of n of the world's own.
+    /// The threads the narrow phase of large scenes runs on: None (the default), the process's
+    /// pool (one per core) where it pays, in scenes of many 3D boxes, hulls and capsules in
+    /// contact (`Threads::splits`); 1, the calling thread; n, a pool of n of the world's own, always.
     /// Results are the same, bit for bit, on any number.
     pub fn set_threads(&mut self, n: Option<usize>) -> Result<()> {
         self.threads = match n {

@@ -142,6 +142,11 @@ pub struct LastContacts {
 }
 
 impl LastContacts {
+    /// How many manifolds last step had.
+    pub fn count(&self) -> usize {
+        self.manifolds.len()
+    }
+
     /// Last step's manifold of bodies a and b (in that order).
     pub fn get(&self, a: BodyHandle, b: BodyHandle) -> Option<&Manifold> {
         self.index.get(&(a, b)).map(|&i| &self.manifolds[i])
