@@ -379,7 +379,6 @@ impl World {
     /// of the ranges the engine simulates (limits.rs) is not taken: the error names the body,
     /// and the bodies and the time stay as they were.
     pub fn step(&mut self) -> Result<()> {
-        use crate::collision::pair_contacts::Threads;
         // A world whose narrow phase runs on threads takes the whole step on one of them: the
         // parallel stage then splits its work from a thread of the pool, which works on it too,
         // instead of handing it over from outside and waiting (measured on 2 cores: one thread
@@ -858,20 +857,22 @@ impl World {
             still_passing: std::mem::take(&mut staged.still_passing),
         };
         // Awake 3D polyhedra and capsules: their pairs are the costly ones to find.
-        let costly = bodies
-            .iter()
-            .filter(|b| {
-                b.is_awake()
-                    && !b.planar
-                    && matches!(
-                        b.shape.kind(),
-                        ShapeKind::Box | ShapeKind::Convex | ShapeKind::Capsule
-                    )
-            })
-            .count();
+        let costly = || {
+            bodies
+                .iter()
+                .filter(|b| {
+                    b.is_awake()
+                        && !b.planar
+                        && matches!(
+                            b.shape.kind(),
+                            ShapeKind::Box | ShapeKind::Convex | ShapeKind::Capsule
+                        )
+                })
+                .count()
+        };
         let split = self
             .threads
-            .splits(sc.pairs.len(), costly, contacts.last.count());
+            .splits(sc.pairs.len(), contacts.last.count(), costly);
         self.split_narrow_phase = split;
         let threads = (&self.threads, split);
         sc.pair_contacts

@@ -76,18 +76,19 @@ impl Threads {
     }
 
     /// Whether the narrow phase of `pairs` candidate pairs is split over the threads: always
-    /// on a pool of the world's own, and on the shared one where it pays, among `costly` awake
-    /// bodies of costly pairs after a step of `contacts` contacts (see `SPLIT_FROM`).
-    pub fn splits(&self, pairs: usize, costly: usize, contacts: usize) -> bool {
+    /// on a pool of the world's own, and on the shared one where it pays, after a step of
+    /// `contacts` contacts, among `costly()` awake bodies of costly pairs (see `SPLIT_FROM`;
+    /// counted only when the rest says yes).
+    pub fn splits(&self, pairs: usize, contacts: usize, costly: impl FnOnce() -> usize) -> bool {
         let tasks = pairs.div_ceil(PAIRS_PER_TASK);
         tasks >= 2
             && match self {
                 Threads::One => false,
                 Threads::Pool(pool) => pool.current_num_threads() > 1,
                 Threads::Shared => {
-                    costly >= SPLIT_FROM
-                        && contacts >= SPLIT_FROM
+                    contacts >= SPLIT_FROM
                         && rayon::current_num_threads() > 1
+                        && costly() >= SPLIT_FROM
                 }
             }
     }
@@ -212,8 +213,8 @@ impl PairContacts {
     }
 }
 
-/// The contact of one pair of body rows, into `found` (only `len` is written when they do not
-/// touch).
+/// The manifold of one pair of body rows, warm started, added to `found`: nothing when they do
+/// not touch, only their ids when they are let pass through each other.
 fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, found: &mut Found) {
     let bodies = inputs.bodies;
     let (mut a, mut b) = (i as usize, j as usize);
@@ -325,15 +326,15 @@ mod tests {
         pool.install(|| {
             let many = 4 * PAIRS_PER_TASK;
             let shared = Threads::Shared;
-            assert!(shared.splits(many, SPLIT_FROM, SPLIT_FROM));
-            assert!(!shared.splits(many, SPLIT_FROM - 1, 10 * SPLIT_FROM));
-            assert!(!shared.splits(many, 10 * SPLIT_FROM, SPLIT_FROM - 1));
-            assert!(!shared.splits(PAIRS_PER_TASK, 10 * SPLIT_FROM, 10 * SPLIT_FROM));
+            assert!(shared.splits(many, SPLIT_FROM, || SPLIT_FROM));
+            assert!(!shared.splits(many, 10 * SPLIT_FROM, || SPLIT_FROM - 1));
+            assert!(!shared.splits(many, SPLIT_FROM - 1, || 10 * SPLIT_FROM));
+            assert!(!shared.splits(PAIRS_PER_TASK, 10 * SPLIT_FROM, || 10 * SPLIT_FROM));
             // A pool of the world's own always splits what makes two tasks; one thread never.
             let own = Threads::new(2).unwrap();
-            assert!(own.splits(many, 0, 0));
-            assert!(!own.splits(PAIRS_PER_TASK, 0, 0));
-            assert!(!Threads::One.splits(many, 10 * SPLIT_FROM, 10 * SPLIT_FROM));
+            assert!(own.splits(many, 0, || 0));
+            assert!(!own.splits(PAIRS_PER_TASK, 0, || 0));
+            assert!(!Threads::One.splits(many, 10 * SPLIT_FROM, || 10 * SPLIT_FROM));
         });
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -341,7 +342,7 @@ mod tests {
             .unwrap();
         // On one core the shared pool has nothing to split over.
         one.install(|| {
-            assert!(!Threads::Shared.splits(4 * PAIRS_PER_TASK, 4 * SPLIT_FROM, 4 * SPLIT_FROM))
+            assert!(!Threads::Shared.splits(4 * PAIRS_PER_TASK, 4 * SPLIT_FROM, || 4 * SPLIT_FROM))
         });
     }
 }
