@@ -206,11 +206,6 @@ impl ContactSet {
         }
     }
 
-    /// Last step's manifold of bodies a and b (in that order).
-    pub fn previous(&self, a: BodyHandle, b: BodyHandle) -> Option<&Manifold> {
-        self.last.get(a, b)
-    }
-
     /// Keeps last step's manifolds that `keep` picks, unchanged (those of sleeping bodies).
     pub fn keep_previous(&mut self, keep: impl Fn(&Manifold) -> bool) {
         self.manifolds
