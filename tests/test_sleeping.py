@@ -214,13 +214,18 @@ def test_a_heap_of_balls_boxes_and_hulls_comes_to_rest_at_no_restitution_thresho
     # stops it. (Before, 20 to 50 boxes and hulls were moving at any time.)
     w = mixed_heap(restitution)
     w.run(5.5)
-    # Sampled each half second from 6 s to 8 s. A late slip may stir some for a moment: a part
-    # of the heap sinking, which releases potential energy (trembling releases none), so a
-    # sample with more than a few moving must follow a fall of the heap's potential energy of
-    # more than the kinetic energy then present. Which slips happen, and when, depends on the
-    # heap's path, which is chaotic.
+    # Sampled each half second from 6 s to 20 s. A heap may still be settling then: a part of
+    # it sinking or a body creeping down a neighbour, which releases potential energy, where
+    # trembling releases none. So any sample with a body moving must follow a fall of the
+    # heap's potential energy of more than the kinetic energy then present, and the last two
+    # seconds must find the heap at rest. Which slips happen, how long a creep lasts, and when,
+    # depends on the heap's path, which is chaotic: a change of the correction factor in the
+    # 13th digit left one to three boxes and hulls of the bouncy heap moving at 1 to 2.5 mm/s
+    # until 15 s, while the heap's potential energy fell by 0.08 to 32 mJ every half second
+    # against a kinetic energy under 10 uJ from 7 s on. Trembling is told apart from such a
+    # creep by orders of magnitude.
     moving, slipped = [], []
-    for _ in range(5):
+    for _ in range(28):
         before = w.energy()["gravitational"]
         w.run(0.5)
         energy = w.energy()
@@ -232,8 +237,8 @@ def test_a_heap_of_balls_boxes_and_hulls_comes_to_rest_at_no_restitution_thresho
             )
         )
         slipped.append(before - energy["gravitational"] > energy["kinetic"])
-    assert sorted(moving)[3] == 0, moving
-    assert all(m <= 5 or slip for m, slip in zip(moving, slipped)), (moving, slipped)
+    assert all(m == 0 or slip for m, slip in zip(moving, slipped)), (moving, slipped)
+    assert moving[-4:] == [0] * 4, moving
 
 
 def test_bodies_hanging_on_joints_or_springs_never_sleep():
