@@ -526,7 +526,10 @@ mod tests {
                 // diagonal, of order 1, times an impulse of order 1).
                 for i in 0..n {
                     let w = row_times(&k, i, &x, n) + b[i];
-                    assert!(x[i] >= 0.0 && w >= -1e-8 && (x[i] * w).abs() < 1e-8, "{x:?}");
+                    assert!(
+                        x[i] >= 0.0 && w >= -1e-8 && (x[i] * w).abs() < 1e-8,
+                        "{x:?}"
+                    );
                     assert!((x[i] - reference[i]).abs() < 1e-9, "{x:?} {reference:?}");
                 }
             }

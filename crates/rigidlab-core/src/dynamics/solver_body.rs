@@ -132,7 +132,19 @@ impl SolverBody {
     /// An impact's velocity change at time t of a step of length dt: it acts from t on. `dl`
     /// is its angular impulse, `dw` what that does to the angular velocity at t.
     pub fn impact_change(&mut self, dv: DVec3, dw: DVec3, dl: DVec3, t: f64, dt: f64) {
-        self.change(dv, dw, dt - t);
+        self.v += dv;
+        self.w += dw;
+        self.impact_moves(dv, dw, dl, t, dt);
+    }
+
+    /// What `impact_change` notes beyond the velocities, which the caller changed by dv and dw
+    /// already (the sum of several impacts at the same time t, see `impact_events.rs`).
+    pub fn impact_moves(&mut self, dv: DVec3, dw: DVec3, dl: DVec3, t: f64, dt: f64) {
+        let extra = (dt - t) - self.reach;
+        if extra != 0.0 {
+            self.dx += dv * extra;
+            self.dtheta += dw * extra;
+        }
         self.l_impact += dl;
         self.v_impact += dv;
         self.w_impact += dw;

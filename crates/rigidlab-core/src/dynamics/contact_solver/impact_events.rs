@@ -156,6 +156,41 @@ pub struct Schedule {
     /// The blocks of the cluster's points, each once.
     listed: Vec<bool>,
     cluster_blocks: Vec<usize>,
+    /// What the cluster's impulses did to each body they reached (by row, `Blow::default()`
+    /// for the others), and those bodies' rows.
+    blows: Vec<Blow>,
+    struck: Vec<usize>,
+}
+
+/// A body's share of a struck cluster's impulses, all at one time (see `settle_plastic`): its
+/// velocities before them and the angular impulse they add up to.
+#[derive(Clone, Copy, Debug, Default)]
+struct Blow {
+    v0: DVec3,
+    w0: DVec3,
+    l: DVec3,
+    struck: bool,
+}
+
+impl Schedule {
+    /// Changes body `row`'s velocities by dv and dw, from an angular impulse dl, noting the
+    /// rest for `settle_plastic` to add up.
+    fn blow(&mut self, bodies: &mut [SolverBody], row: usize, dv: DVec3, dw: DVec3, dl: DVec3) {
+        let body = &mut bodies[row];
+        let blow = &mut self.blows[row];
+        if !blow.struck {
+            *blow = Blow {
+                v0: body.v,
+                w0: body.w,
+                l: DVec3::ZERO,
+                struck: true,
+            };
+            self.struck.push(row);
+        }
+        body.v += dv;
+        body.w += dw;
+        blow.l += dl;
+    }
 }
 
 /// The first time in [t0, dt] at which g(t) = c0 + c1 t + c2 t^2 reaches zero while falling, or
@@ -490,6 +525,28 @@ impl ContactSolver {
         let Some(t) = sched.plastic.iter().map(|&(_, t)| t).min_by(f64::total_cmp) else {
             return;
         };
+        // The sweeps change the bodies' velocities only; what else an impact notes of a body
+        // (`SolverBody::impact_moves`) is added up once at the end: a landing pile's sweeps
+        // pass the blow through every contact up to ten times.
+        sched.blows.clear();
+        sched.blows.resize(self.bodies.len(), Blow::default());
+        sched.struck.clear();
+        self.sweep_cluster(sched, start, set, t);
+        for &row in &sched.struck {
+            let (body, blow) = (&mut self.bodies[row], &sched.blows[row]);
+            let (dv, dw) = (body.v - blow.v0, body.w - blow.w0);
+            body.impact_moves(dv, dw, blow.l, t, set.dt);
+        }
+    }
+
+    /// `settle_plastic`'s sweeps of the cluster struck at time t.
+    fn sweep_cluster(
+        &mut self,
+        sched: &mut Schedule,
+        start: &State,
+        set: &super::SolverSettings,
+        t: f64,
+    ) {
         let (dt, weight) = (set.dt, set.position_weight);
         sched.in_cluster.clear();
         sched.in_cluster.resize(self.points.len(), false);
@@ -560,7 +617,7 @@ impl ContactSolver {
             let mut change = 0.0f64;
             for k in 0..sched.cluster_blocks.len() {
                 let bi = sched.cluster_blocks[k];
-                change = change.max(self.plastic_block(bi, None, sched, t, dt));
+                change = change.max(self.plastic_block(bi, None, sched));
             }
             // Converged, or to a thousandth of the blow: the resting solve goes on from there.
             let blow = *first.get_or_insert(change);
@@ -568,7 +625,7 @@ impl ContactSolver {
                 return;
             }
         }
-        self.shock(sched, t, dt);
+        self.shock(sched);
     }
 
     /// One plastic impact of the cluster's points of block `bi` at time t: their normal
@@ -576,14 +633,7 @@ impl ContactSolver {
     /// turned), kept >= 0 in total, so that none of them approaches. With `only`, the impulses
     /// move that body alone, as if the other could not move, and only push (see `shock`).
     /// Returns the largest change of a point's relative normal velocity (m/s).
-    fn plastic_block(
-        &mut self,
-        bi: usize,
-        only: Option<usize>,
-        sched: &mut Schedule,
-        t: f64,
-        dt: f64,
-    ) -> f64 {
+    fn plastic_block(&mut self, bi: usize, only: Option<usize>, sched: &mut Schedule) -> f64 {
         let (block, row_a, row_b) = {
             let block = &self.blocks[bi];
             (block.points(), block.a, block.b)
@@ -652,12 +702,12 @@ impl ContactSolver {
             change = change.max((d / p.normal_mass).abs());
             let (n, row, a, b) = (p.n, rows[j], p.a, p.b);
             if only != Some(b) {
-                let ba = &mut self.bodies[a];
-                ba.impact_change(n * (-d * ba.inv_mass), row.spin_a * -d, row.ca * -d, t, dt);
+                let dv = n * (-d * self.bodies[a].inv_mass);
+                sched.blow(&mut self.bodies, a, dv, row.spin_a * -d, row.ca * -d);
             }
             if only != Some(a) {
-                let bb = &mut self.bodies[b];
-                bb.impact_change(n * (d * bb.inv_mass), row.spin_b * d, row.cb * d, t, dt);
+                let dv = n * (d * self.bodies[b].inv_mass);
+                sched.blow(&mut self.bodies, b, dv, row.spin_b * d, row.cb * d);
             }
             sched.pushed[sched.slot[q]] += d;
             self.points[q].impact_impulse += d;
@@ -673,7 +723,7 @@ impl ContactSolver {
     /// is left approaching would otherwise be the next steps' to stop, again and again, while
     /// the column's momentum crosses every contact at a tilt and throws the bodies sideways.
     /// Bodies the cluster does not link to a support keep the sweeps' result.
-    fn shock(&mut self, sched: &mut Schedule, t: f64, dt: f64) {
+    fn shock(&mut self, sched: &mut Schedule) {
         let movable = |bodies: &[SolverBody], row: usize| bodies[row].inv_mass > 0.0;
         sched.level.clear();
         sched.level.resize(self.bodies.len(), u32::MAX);
@@ -723,7 +773,7 @@ impl ContactSolver {
                     let bi = self.block_of(q);
                     if bi != last_block {
                         last_block = bi;
-                        self.plastic_block(bi, Some(row), sched, t, dt);
+                        self.plastic_block(bi, Some(row), sched);
                     }
                 }
             }
