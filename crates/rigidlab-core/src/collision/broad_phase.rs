@@ -326,6 +326,32 @@ mod tests {
     }
 
     #[test]
+    fn boxes_in_one_plane_pair_exactly_as_all_pairs_tested() {
+        // A 2D world's bodies: boxes of many sizes centred on z = 0 (each grid then holds one
+        // layer of cells and looks at no layer above or below), all awake and a few awake.
+        let mut seed = 5;
+        let boxes: Vec<Aabb> = mixed_sizes(600, 3.0, &mut seed)
+            .into_iter()
+            .map(|b| {
+                let (c, half) = ((b.min + b.max) * 0.5, (b.max - b.min) * 0.5);
+                Aabb::around(DVec3::new(c.x, c.y, 0.0), half)
+            })
+            .collect();
+        let mut bp = BroadPhase::default();
+        let mut pairs = vec![];
+        for every in [1, 7] {
+            let awake = |i: usize| i % every == 0;
+            bp.find_pairs(&boxes, awake, &mut pairs);
+            let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
+                .into_iter()
+                .filter(|&(i, j)| awake(i as usize) || awake(j as usize))
+                .collect();
+            assert!(expected.len() > 300, "{} pairs", expected.len());
+            assert_eq!(pairs, expected, "one body in {every} awake");
+        }
+    }
+
+    #[test]
     fn degenerate_and_far_boxes_pair_exactly() {
         // Points (zero width), boxes on the same spot, and boxes so far out that their cells
         // saturate: the pairs are still exactly the overlapping ones.

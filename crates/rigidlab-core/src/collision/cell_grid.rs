@@ -39,6 +39,10 @@ const FORWARD: [Cell; 13] = [
     [0, 0, 1],
 ];
 
+/// `FORWARD`'s neighbours in the cell's own layer of z: all there are when every box lies in
+/// one layer (the bodies of a 2D world, whose boxes are centred on z = 0).
+const FORWARD_IN_LAYER: [Cell; 4] = [[1, -1, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]];
+
 /// How cells map to slots of the table.
 #[derive(Clone, Copy, Debug, Default)]
 enum Layout {
@@ -67,6 +71,8 @@ pub struct CellGrid {
     cells: Vec<Cell>,
     slots: Vec<u32>,
     awake: usize,
+    /// Whether every box's cell is in one layer of z: no box has a neighbour above or below.
+    flat: bool,
 }
 
 impl CellGrid {
@@ -132,6 +138,7 @@ impl CellGrid {
                 high[k] = high[k].max(c[k]);
             }
         }
+        self.flat = low[2] == high[2];
         let size = [0, 1, 2].map(|k| high[k].saturating_sub(low[k]).saturating_add(1));
         let cells = size.iter().fold(1i64, |a, &s| a.saturating_mul(s.max(1)));
         if !rows.is_empty()
@@ -172,7 +179,12 @@ impl CellGrid {
                     }
                 };
                 self.entries[p + 1..own.end].iter().for_each(&mut test);
-                for d in FORWARD {
+                let forward: &[Cell] = if self.flat {
+                    &FORWARD_IN_LAYER
+                } else {
+                    &FORWARD
+                };
+                for &d in forward {
                     self.in_cell(add(c, d)).iter().for_each(&mut test);
                 }
             }
@@ -184,9 +196,10 @@ impl CellGrid {
     fn pairs_of_awake(&self, found: &mut impl FnMut(u32, u32)) {
         for e in self.entries.iter().filter(|e| e.awake) {
             let c = self.cell_of((e.aabb.min + e.aabb.max) * 0.5);
+            let layers = if self.flat { 0..=0 } else { -1..=1 };
             for dx in -1..=1 {
                 for dy in -1..=1 {
-                    for dz in -1..=1 {
+                    for dz in layers.clone() {
                         for o in self.in_cell(add(c, [dx, dy, dz])) {
                             if o.row != e.row
                                 && !(o.awake && o.row < e.row)
