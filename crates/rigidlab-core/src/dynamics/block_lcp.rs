@@ -226,6 +226,7 @@ fn subset_solution(
     }
     Some(x)
 }
+
 /// The regularisation `solve` adds to K's diagonal.
 fn regularisation(k: &[[f64; MAX]; MAX], n: usize) -> f64 {
     1e-10 * (0..n).map(|i| k[i][i]).fold(0.0, f64::max)
