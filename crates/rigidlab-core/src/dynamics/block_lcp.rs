@@ -165,17 +165,10 @@ fn search(
         let Some(x) = subset_solution(k, b, n, mask, all_factor, eps) else {
             break;
         };
-        let pushes = x.map(|v| v.max(0.0));
-        let Some(i) = (0..n).find(|&i| {
-            if mask & (1 << i) != 0 {
-                x[i] < -tol
-            } else {
-                row_times(k, i, &pushes, n) + b[i] < -tol
-            }
-        }) else {
-            return Some(pushes);
-        };
-        mask ^= 1 << i;
+        match wrong_side(k, b, n, mask, &x, tol) {
+            Some(i) => mask ^= 1 << i,
+            None => return Some(x.map(|v| v.max(0.0))),
+        }
     }
     // Subsets by decreasing size, so a resting face uses all its points.
     for mask in SUBSETS.iter().copied().filter(|&m| m < 1 << n) {
@@ -185,15 +178,32 @@ fn search(
         let Some(x) = subset_solution(k, b, n, mask, all_factor, eps) else {
             continue;
         };
-        let pushes = x.map(|v| v.max(0.0));
-        let fits = (0..n)
-            .filter(|i| mask & (1 << i) == 0)
-            .all(|i| row_times(k, i, &pushes, n) + b[i] >= -tol);
-        if fits && x[..n].iter().all(|&v| v >= -tol) {
-            return Some(pushes);
+        if wrong_side(k, b, n, mask, &x, tol).is_none() {
+            return Some(x.map(|v| v.max(0.0)));
         }
     }
     None
+}
+
+/// The first point on the wrong side of the active set `mask` whose solution is `x`: a pushing
+/// one whose impulse is negative, or an idle one that the pushes leave approaching (both beyond
+/// `tol`); None when `x` solves the problem.
+fn wrong_side(
+    k: &[[f64; MAX]; MAX],
+    b: &[f64; MAX],
+    n: usize,
+    mask: u32,
+    x: &[f64; MAX],
+    tol: f64,
+) -> Option<usize> {
+    let pushes = x.map(|v| v.max(0.0));
+    (0..n).find(|&i| {
+        if mask & (1 << i) != 0 {
+            x[i] < -tol
+        } else {
+            row_times(k, i, &pushes, n) + b[i] < -tol
+        }
+    })
 }
 
 /// The impulses with the points of `mask` pushing, as much as makes each of their relative
