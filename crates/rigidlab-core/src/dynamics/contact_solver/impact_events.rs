@@ -73,6 +73,14 @@ const PLASTIC_SETTLED: f64 = 1e-3;
 /// body resting on two or more below shares the stop among them.
 const SHOCK_PASSES: u32 = 4;
 
+/// The least rise of a contact's normal (its cosine with up, against gravity) at which what
+/// cannot move holds a body up in the shock sweep (`shock`): a floor, a ramp up to 60 degrees
+/// steep, not a wall. Measured on 4 000 discs dropped into a bin of zero-thickness segments
+/// (1 000 steps): with the walls as supports too, the blows ran sideways from them, the pile
+/// pressed itself 98 mm deep into itself (of 100 mm diameters) and lost a disc through a wall,
+/// at 85 ms a step; with the floor alone, 1.5 mm, none lost, 36 ms a step.
+const SUPPORT_SLOPE: f64 = 0.5;
+
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.
 const ROOT_ROUND_OFF: f64 = 1e-9;
@@ -625,7 +633,7 @@ impl ContactSolver {
                 return;
             }
         }
-        self.shock(sched);
+        self.shock(sched, -set.down);
     }
 
     /// One plastic impact of the cluster's points of block `bi` at time t: their normal
@@ -718,21 +726,26 @@ impl ContactSolver {
     /// The last sweep over a struck cluster whose sweeps did not pass the blow on to what holds
     /// it up (a tall column landing: Gauss-Seidel needs of the order of its height squared
     /// sweeps for that), as shock propagation does (Guendelman, Bridson and Fedkiw 2003): from
-    /// the bodies that rest on something that cannot move upwards, level by level, each body's
+    /// the bodies that something which cannot move holds up (`up`: against gravity; without
+    /// gravity, anything that cannot move), level by level, each body's
     /// contacts with the level below stop its approach as if that level could not move. What
     /// is left approaching would otherwise be the next steps' to stop, again and again, while
     /// the column's momentum crosses every contact at a tilt and throws the bodies sideways.
     /// Bodies the cluster does not link to a support keep the sweeps' result.
-    fn shock(&mut self, sched: &mut Schedule) {
+    fn shock(&mut self, sched: &mut Schedule, up: DVec3) {
         let movable = |bodies: &[SolverBody], row: usize| bodies[row].inv_mass > 0.0;
         sched.level.clear();
         sched.level.resize(self.bodies.len(), u32::MAX);
         sched.queue.clear();
         for &q in &sched.cluster {
             let p = &self.points[q];
-            for (row, other) in [(p.a, p.b), (p.b, p.a)] {
+            for (row, other, n) in [(p.a, p.b, -p.n), (p.b, p.a, p.n)] {
+                // Under gravity only what holds a body up supports it: a wall beside a column
+                // would make every body along it a support, from which the levels would run
+                // sideways and nothing would stop the column's fall.
                 if movable(&self.bodies, row)
                     && !movable(&self.bodies, other)
+                    && (up == DVec3::ZERO || n.dot(up) >= SUPPORT_SLOPE)
                     && sched.level[row] == u32::MAX
                 {
                     sched.level[row] = 0;
