@@ -7,6 +7,8 @@
 //! 5. iterate: resting contacts with Coulomb friction and joint velocities together;
 //! 6. release: contacts that static friction cannot hold slide, and the iterations run again
 //!    when that lowers a friction limit;
+//!    then, if they ran out before converging, each body's approach to what holds it up is
+//!    stopped from the supports up (hold_up.rs);
 //! 7. store impulses for the next step's warm start;
 //! 8. integrate positions: constrained bodies move by what the impulses did.
 
@@ -18,6 +20,7 @@ use crate::dynamics::joints::Joint;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::dynamics::tuning::JOINT_POSITION_SWEEPS;
+use crate::math::DVec3;
 
 /// The constraints a step solves: the contact manifolds and the joints, whose impulses are
 /// stored back for warm starting, and each joint's bodies as rows.
@@ -109,11 +112,17 @@ impl VelocitySolver {
         } else {
             set.iterations
         };
-        self.iterate(c.joints, step.end, set, iterations, tolerance);
+        let mut converged = self.iterate(c.joints, step.end, set, iterations, tolerance);
         // A contact that static friction cannot hold slides from this step on, with kinetic
         // friction: solve again with it let go (when kinetic friction is the weaker).
         if self.contacts.release_saturated() {
-            self.iterate(c.joints, step.end, set, iterations, tolerance);
+            converged = self.iterate(c.joints, step.end, set, iterations, tolerance);
+        }
+        // Iterations that ran out leave a pile sinking into itself: what holds each body up
+        // stops it (hold_up.rs). Not with joints, which the pass does not see, nor in a world
+        // that asked for every iteration and no more (a tolerance of 0).
+        if !converged && set.tolerance > 0.0 && c.joints.is_empty() && set.down != DVec3::ZERO {
+            self.contacts.hold_up(-set.down);
         }
         self.contacts.store_impulses(c.manifolds);
         self.joints.store_impulses(c.joints);
@@ -124,6 +133,8 @@ impl VelocitySolver {
     /// contact's relative velocity by more than `tolerance`: only when the contacts started
     /// from last step's impulses (from a guess, a small change may mean they are still far
     /// from converged) and there is no joint to solve.
+    /// Returns whether they converged: one changed no contact's relative velocity by more than
+    /// the solver's tolerance.
     fn iterate(
         &mut self,
         joints: &[Joint],
@@ -131,17 +142,19 @@ impl VelocitySolver {
         set: &SolverSettings,
         iterations: u32,
         tolerance: Option<f64>,
-    ) {
-        let tolerance = tolerance.filter(|_| self.contacts.warm);
+    ) -> bool {
+        let early = tolerance.filter(|_| self.contacts.warm);
+        let mut change = f64::INFINITY;
         for _ in 0..iterations {
             self.iterations_done += 1;
-            let change = self.contacts.solve_iteration();
+            change = self.contacts.solve_iteration();
             self.joints
                 .solve_velocities(joints, &mut self.contacts.bodies, end, set.dt);
-            if tolerance.is_some_and(|t| change <= t) {
+            if early.is_some_and(|t| change <= t) {
                 break;
             }
         }
+        tolerance.is_some_and(|t| change <= t)
     }
 
     /// Bodies in contact take the constrained velocities and move by the displacement the

@@ -79,7 +79,7 @@ const SHOCK_PASSES: u32 = 4;
 /// (1 000 steps): with the walls as supports too, the blows ran sideways from them, the pile
 /// pressed itself 98 mm deep into itself (of 100 mm diameters) and lost a disc through a wall,
 /// at 85 ms a step; with the floor alone, 1.5 mm, none lost, 36 ms a step.
-const SUPPORT_SLOPE: f64 = 0.5;
+pub(super) const SUPPORT_SLOPE: f64 = 0.5;
 
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.

@@ -23,6 +23,7 @@
 //! Penetration is never removed through velocities (that would add energy); the position
 //! correction stage does it.
 
+mod hold_up;
 mod impact_events;
 
 use crate::collision::manifold::Manifold;
@@ -190,6 +191,8 @@ pub struct ContactSolver {
     pub impacts: Vec<Impact>,
     /// The impact stage's buffers.
     schedule: impact_events::Schedule,
+    /// The last pass's buffers (hold_up.rs).
+    levels: hold_up::Levels,
     /// Bodies about to be struck this step, by row.
     struck: Vec<bool>,
     /// Bodies that a contact pushed in the last step (held in a pile or on a surface), by row.
