@@ -43,6 +43,7 @@ pub struct Levels {
     offsets: Vec<u32>,
     /// Block indices grouped by body row.
     blocks: Vec<u32>,
+    /// Per body row: where its next block goes in `blocks` while they are grouped.
     fill: Vec<u32>,
 }
 
