@@ -22,7 +22,8 @@
 //! iterations: it takes nothing from a motion along a support, and a body that is not linked to
 //! a floor or ramp through bodies resting on each other keeps what the iterations gave it.
 
-use super::impact_events::SUPPORT_SLOPE;
+use super::by_row::ByRow;
+use super::impact_events::holds_up;
 use super::{ContactSolver, SolverPoint};
 use crate::dynamics::block_lcp;
 use crate::dynamics::solver_body::SolverBody;
@@ -39,12 +40,8 @@ pub struct Levels {
     level: Vec<u32>,
     /// The rows linked to a support, level by level.
     queue: Vec<usize>,
-    /// Per body row: where its blocks start in `blocks` (one more entry than rows).
-    offsets: Vec<u32>,
-    /// Block indices grouped by body row.
-    blocks: Vec<u32>,
-    /// Per body row: where its next block goes in `blocks` while they are grouped.
-    fill: Vec<u32>,
+    /// The blocks of each movable body.
+    blocks: ByRow,
 }
 
 impl ContactSolver {
@@ -57,41 +54,30 @@ impl ContactSolver {
         let Levels {
             level,
             queue,
-            offsets,
             blocks,
-            fill,
         } = &mut self.levels;
-        offsets.clear();
-        offsets.resize(rows + 1, 0);
         // A manifold kept without points makes a block of none.
-        let live = |block: &&super::Block| block.len > 0;
-        for block in self.blocks.iter().filter(live) {
-            for row in [block.a, block.b] {
-                if movable(bodies, row) {
-                    offsets[row + 1] += 1;
-                }
-            }
-        }
-        for i in 0..rows {
-            offsets[i + 1] += offsets[i];
-        }
-        blocks.clear();
-        blocks.resize(offsets[rows] as usize, 0);
-        fill.clear();
-        fill.extend_from_slice(&offsets[..rows]);
+        let live = || {
+            self.blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, block)| block.len > 0)
+        };
+        blocks.group(rows, || {
+            live().map(|(bi, block)| {
+                let row = |r: usize| movable(bodies, r).then_some(r);
+                (bi as u32, [row(block.a), row(block.b)])
+            })
+        });
         level.clear();
         level.resize(rows, u32::MAX);
         queue.clear();
-        for (bi, block) in self.blocks.iter().enumerate().filter(|(_, b)| live(b)) {
+        for (_, block) in live() {
             let n = self.points[block.start].n;
-            for (row, other, rise) in [(block.a, block.b, -n), (block.b, block.a, n)] {
-                if !movable(bodies, row) {
-                    continue;
-                }
-                blocks[fill[row] as usize] = bi as u32;
-                fill[row] += 1;
-                if !movable(bodies, other)
-                    && rise.dot(up) >= SUPPORT_SLOPE
+            for (row, other, into) in [(block.a, block.b, -n), (block.b, block.a, n)] {
+                if movable(bodies, row)
+                    && !movable(bodies, other)
+                    && holds_up(up, into)
                     && level[row] == u32::MAX
                 {
                     level[row] = 0;
@@ -102,7 +88,7 @@ impl ContactSolver {
         let mut next = 0;
         while let Some(&row) = queue.get(next) {
             next += 1;
-            for &bi in &blocks[offsets[row] as usize..offsets[row + 1] as usize] {
+            for &bi in blocks.of(row) {
                 let block = &self.blocks[bi as usize];
                 let other = if block.a == row { block.b } else { block.a };
                 if movable(bodies, other) && level[other] == u32::MAX {
@@ -118,7 +104,7 @@ impl ContactSolver {
         for &row in queue.iter() {
             for _ in 0..HOLD_PASSES {
                 let mut stopped = 0.0;
-                for &bi in &blocks[offsets[row] as usize..offsets[row + 1] as usize] {
+                for &bi in blocks.of(row) {
                     let block = &self.blocks[bi as usize];
                     let other = if block.a == row { block.b } else { block.a };
                     if !holds(bodies, row, other) {

@@ -31,6 +31,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::by_row::ByRow;
 use super::{
     per_point, ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING,
     STICK_SPEED,
@@ -79,7 +80,13 @@ const SHOCK_PASSES: u32 = 4;
 /// (1 000 steps): with the walls as supports too, the blows ran sideways from them, the pile
 /// pressed itself 98 mm deep into itself (of 100 mm diameters) and lost a disc through a wall,
 /// at 85 ms a step; with the floor alone, 1.5 mm, none lost, 36 ms a step.
-pub(super) const SUPPORT_SLOPE: f64 = 0.5;
+const SUPPORT_SLOPE: f64 = 0.5;
+
+/// Whether a contact whose normal points into a body along `into` holds it up (`up`: against
+/// gravity; without gravity, whatever it touches does).
+pub(super) fn holds_up(up: DVec3, into: DVec3) -> bool {
+    up == DVec3::ZERO || into.dot(up) >= SUPPORT_SLOPE
+}
 
 /// Roots of a gap this close before the time searched from (as a fraction of the step) are
 /// taken as closing then: the gap is zero there to round-off.
@@ -134,11 +141,8 @@ impl Ord for Entry {
 #[derive(Default)]
 pub struct Schedule {
     heap: BinaryHeap<Entry>,
-    /// The points of each body (by row): `points[offsets[row]..offsets[row + 1]]`.
-    offsets: Vec<usize>,
-    points: Vec<u32>,
-    /// Where `index` puts each body's next point.
-    cursor: Vec<usize>,
+    /// The points of each body (by row).
+    by_row: ByRow,
     versions: Vec<u32>,
     /// The points taking part in the current impact, and what they get.
     taking_part: Vec<usize>,
@@ -504,8 +508,8 @@ impl ContactSolver {
                 .into_iter()
                 .filter(|&r| self.bodies[r].inv_mass > 0.0)
             {
-                for k in sched.offsets[row]..sched.offsets[row + 1] {
-                    let q = sched.points[k] as usize;
+                for k in sched.by_row.offsets[row]..sched.by_row.offsets[row + 1] {
+                    let q = sched.by_row.items[k] as usize;
                     let p = &self.points[q];
                     if let Some((tq, _)) = self.next_closing(p, start, dt, weight, t) {
                         sched.heap.push(Entry {
@@ -577,8 +581,8 @@ impl ContactSolver {
         let mut next = 0;
         while let Some(&row) = sched.queue.get(next) {
             next += 1;
-            for k in sched.offsets[row]..sched.offsets[row + 1] {
-                let q = sched.points[k] as usize;
+            for k in sched.by_row.offsets[row]..sched.by_row.offsets[row + 1] {
+                let q = sched.by_row.items[k] as usize;
                 let p = &self.points[q];
                 if sched.in_cluster[q] || (p.gap > set.touching && !p.bounced) {
                     continue;
@@ -745,7 +749,7 @@ impl ContactSolver {
                 // sideways and nothing would stop the column's fall.
                 if movable(&self.bodies, row)
                     && !movable(&self.bodies, other)
-                    && (up == DVec3::ZERO || n.dot(up) >= SUPPORT_SLOPE)
+                    && holds_up(up, n)
                     && sched.level[row] == u32::MAX
                 {
                     sched.level[row] = 0;
@@ -756,8 +760,8 @@ impl ContactSolver {
         let mut next = 0;
         while let Some(&row) = sched.queue.get(next) {
             next += 1;
-            for k in sched.offsets[row]..sched.offsets[row + 1] {
-                let q = sched.points[k] as usize;
+            for k in sched.by_row.offsets[row]..sched.by_row.offsets[row + 1] {
+                let q = sched.by_row.items[k] as usize;
                 if sched.slot[q] == usize::MAX {
                     continue;
                 }
@@ -774,8 +778,8 @@ impl ContactSolver {
             let row = sched.queue[qi];
             for _ in 0..SHOCK_PASSES {
                 let mut last_block = usize::MAX;
-                for k in sched.offsets[row]..sched.offsets[row + 1] {
-                    let q = sched.points[k] as usize;
+                for k in sched.by_row.offsets[row]..sched.by_row.offsets[row + 1] {
+                    let q = sched.by_row.items[k] as usize;
                     let p = &self.points[q];
                     let lower = if p.b == row { p.a } else { p.b };
                     if sched.slot[q] == usize::MAX
@@ -1267,26 +1271,13 @@ impl ContactSolver {
 impl Schedule {
     /// Lists the points of each body.
     fn index(&mut self, points: &[SolverPoint], bodies: usize) {
-        self.offsets.clear();
-        self.offsets.resize(bodies + 1, 0);
         self.versions.clear();
         self.versions.resize(bodies, 0);
-        for p in points {
-            self.offsets[p.a + 1] += 1;
-            self.offsets[p.b + 1] += 1;
-        }
-        for i in 0..bodies {
-            self.offsets[i + 1] += self.offsets[i];
-        }
-        self.points.clear();
-        self.points.resize(self.offsets[bodies], 0);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.offsets[..bodies]);
-        for (i, p) in points.iter().enumerate() {
-            for row in [p.a, p.b] {
-                self.points[self.cursor[row]] = i as u32;
-                self.cursor[row] += 1;
-            }
-        }
+        self.by_row.group(bodies, || {
+            points
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i as u32, [Some(p.a), Some(p.b)]))
+        });
     }
 }

@@ -23,6 +23,7 @@
 //! Penetration is never removed through velocities (that would add energy); the position
 //! correction stage does it.
 
+mod by_row;
 mod hold_up;
 mod impact_events;
 
