@@ -677,8 +677,13 @@ impl World {
                     && b.kind == BodyKind::Kinematic
                     && (b.velocity != DVec3::ZERO || b.angular_velocity != DVec3::ZERO))
         };
-        self.broad_phase
-            .find_pairs_where(&sc.boxes, awake, allow, &mut sc.pairs);
+        self.broad_phase.find_pairs_where(
+            &sc.boxes,
+            awake,
+            allow,
+            reaches(bodies, &sc.margins),
+            &mut sc.pairs,
+        );
         drop_pressed_pairs(&mut sc.pairs, &sc.boxes, &sc.pressed, bodies);
         sc.struck.clear();
         sc.struck.resize(bodies.len(), 0.0);
@@ -704,8 +709,13 @@ impl World {
             }
         }
         if grown {
-            self.broad_phase
-                .find_pairs_where(&sc.boxes, awake, allow, &mut sc.pairs);
+            self.broad_phase.find_pairs_where(
+                &sc.boxes,
+                awake,
+                allow,
+                reaches(bodies, &sc.margins),
+                &mut sc.pairs,
+            );
             drop_pressed_pairs(&mut sc.pairs, &sc.boxes, &sc.pressed, bodies);
         }
         // Bodies joined by a joint do not collide unless the joint says so, nor do pairs set
@@ -1085,6 +1095,23 @@ impl World {
             }
         }
         self.state_current = true;
+    }
+}
+
+/// Whether an infinite body (row `p`) may touch the finite box `aabb` (see
+/// `BroadPhase::find_pairs_where`): a plane meets only the boxes not wholly above its margin.
+/// Each box is fattened by its body's margin, so a box beyond the plane's cannot touch it
+/// within the pair's (the sum of the two).
+fn reaches<'a>(bodies: &'a [Body], margins: &'a [f64]) -> impl Fn(u32, &Aabb) -> bool + 'a {
+    move |p, aabb| {
+        let b = &bodies[p as usize];
+        match b.shape {
+            Shape::Plane => {
+                let n = b.orientation * DVec3::Y;
+                aabb.lowest_along(n) - n.dot(b.position) <= margins[p as usize]
+            }
+            _ => true,
+        }
     }
 }
 

@@ -6,7 +6,8 @@
 //! around it, and the smaller classes' boxes by looking up the cells it covers. The work grows
 //! with the bodies and their overlaps, not with how they spread along an axis (a sweep along
 //! one axis of a wide pile tests every body against a whole slab of it). Infinite shapes
-//! (planes) are kept aside and tested against every finite body.
+//! (planes) are kept aside and tested against every finite body whose box may reach them (`reaches`:
+//! a pile resting on a floor plane meets the plane only at its bottom).
 
 use super::cell_grid::CellGrid;
 use crate::shape::aabb::Aabb;
@@ -47,16 +48,18 @@ impl BroadPhase {
         awake: impl Fn(usize) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
-        self.find_pairs_where(boxes, awake, |_, _| true, pairs);
+        self.find_pairs_where(boxes, awake, |_, _| true, |_, _| true, pairs);
     }
 
     /// `find_pairs` of the pairs that `allow` (a collision filter) lets collide: the others are
-    /// dropped as they are found, before they are sorted.
+    /// dropped as they are found, before they are sorted. An infinite shape `p` is paired with a
+    /// finite box only when `reaches(p, box)` (a plane with the boxes not wholly above it).
     pub fn find_pairs_where(
         &mut self,
         boxes: &[Aabb],
         awake: impl Fn(usize) -> bool,
         allow: impl Fn(u32, u32) -> bool,
+        reaches: impl Fn(u32, &Aabb) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
         pairs.clear();
@@ -94,7 +97,11 @@ impl BroadPhase {
             for (j, bj) in boxes.iter().enumerate() {
                 let j = j as u32;
                 if j != p
-                    && (!bj.is_infinite() || p < j)
+                    && (if bj.is_infinite() {
+                        p < j
+                    } else {
+                        reaches(p, bj)
+                    })
                     && (awake(p as usize) || awake(j as usize))
                 {
                     push(p, j);
@@ -271,6 +278,52 @@ mod tests {
             .collect();
         assert!(expected.len() > 400, "{} pairs", expected.len());
         assert_eq!(pairs, expected);
+    }
+
+    #[test]
+    fn a_plane_pairs_only_with_the_boxes_that_reach_it() {
+        // 400 scattered boxes over a tilted plane through the origin (row 400), and a second
+        // plane (row 401) that reaches everything: the tilted one pairs with exactly the boxes
+        // whose lowest corner lies within 0.05 of it, the other with all.
+        let mut seed = 5;
+        let mut boxes: Vec<Aabb> = (0..400)
+            .map(|_| {
+                Aabb::around(
+                    DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed)) * 3.0
+                        - DVec3::splat(0.5),
+                    DVec3::new(0.1, 0.2, 0.05),
+                )
+            })
+            .collect();
+        boxes.push(Aabb::everything());
+        boxes.push(Aabb::everything());
+        let n = DVec3::new(0.3, 1.0, -0.2).normalize();
+        let near = |b: &Aabb| b.lowest_along(n) <= 0.05;
+        let mut bp = BroadPhase::default();
+        let mut pairs = vec![];
+        bp.find_pairs_where(
+            &boxes,
+            |_| true,
+            |_, _| true,
+            |p, b| p == 401 || near(b),
+            &mut pairs,
+        );
+        let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
+            .into_iter()
+            .filter(|&(i, j)| j != 400 || near(&boxes[i as usize]))
+            .collect();
+        let reaching = pairs.iter().filter(|&&(_, j)| j == 400).count();
+        assert!(
+            reaching > 20 && reaching < 380,
+            "{reaching} boxes reach the plane"
+        );
+        assert_eq!(pairs, expected);
+        // The lowest corner: each coordinate from the side the normal points away from.
+        let b = Aabb {
+            min: DVec3::new(-1.0, 2.0, 3.0),
+            max: DVec3::new(1.0, 4.0, 5.0),
+        };
+        assert_eq!(b.lowest_along(n), -n.x + 2.0 * n.y + 5.0 * n.z);
     }
 
     #[test]

@@ -36,6 +36,11 @@ impl Aabb {
         }
     }
 
+    /// The least of n . c over the box's corners c: how far along `n` its lowest corner lies.
+    pub fn lowest_along(&self, n: DVec3) -> f64 {
+        (n * self.min).min(n * self.max).element_sum()
+    }
+
     pub fn overlaps(&self, other: &Aabb) -> bool {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
     }
