@@ -14,7 +14,6 @@ use super::narrow_phase::{NarrowPhase, Posed};
 use super::refresh::{refresh, PairFrame};
 use crate::body::{Body, BodyHandle, BodyKind};
 use crate::material::{Material, MaterialRules};
-use crate::shape::ShapeKind;
 
 /// Pairs per task; scenes with fewer pairs than two tasks' worth run on the calling thread.
 const PAIRS_PER_TASK: usize = 256;
@@ -242,12 +241,10 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, f
             (_, BodyKind::Dynamic) => inputs.pressed.get(b).copied().unwrap_or(0.0),
             _ => 0.0,
         };
-    // Two polyhedra that barely moved relative to each other keep their contact, measured
-    // again; others are found in full.
-    let polyhedra = [ba, bb]
-        .iter()
-        .all(|b| matches!(b.shape.kind(), ShapeKind::Box | ShapeKind::Convex));
-    let previous = if polyhedra {
+    // Two faceted shapes (polyhedra, sharp polygons) that barely moved relative to each other
+    // keep their contact, measured again; others are found in full.
+    let faceted = ba.shape.is_faceted() && bb.shape.is_faceted();
+    let previous = if faceted {
         inputs.last.get(inputs.handles[a], inputs.handles[b])
     } else {
         None
@@ -268,7 +265,7 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, f
         None => match narrow.collide(posed_a, posed_b, margin) {
             Some(normal) => (
                 normal,
-                polyhedra.then(|| PairFrame::new(&posed_a, &posed_b, normal)),
+                faceted.then(|| PairFrame::new(&posed_a, &posed_b, normal)),
             ),
             None => return,
         },

@@ -90,6 +90,8 @@ mod tests {
     use crate::collision::manifold::ContactPoint;
     use crate::collision::narrow_phase::NarrowPhase;
     use crate::material::PairCoefficients;
+    use crate::math::DVec2;
+    use crate::shape::polygon::Polygon;
     use crate::shape::Shape;
 
     /// The manifold the world would keep from a full search of a and b.
@@ -184,6 +186,61 @@ mod tests {
             &old,
             &a,
             &b_at(DVec3::ZERO, 2e-4),
+            tolerance,
+            margin,
+            &mut out
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn a_square_on_a_plank_of_a_2d_world_is_measured_again_exactly() {
+        // Sharp polygons are faceted: a square resting on a plank, both turned a little, keeps
+        // its two corners on the plank's top side, at the depths a full search finds.
+        let (plank, square) = (
+            Shape::polygon(Polygon::rectangle(DVec2::new(1.0, 0.1)).unwrap()),
+            Shape::polygon(Polygon::rectangle(DVec2::splat(0.1)).unwrap()),
+        );
+        assert!(plank.is_faceted() && square.is_faceted());
+        let rounded = Polygon::segment(DVec2::ZERO, DVec2::X, 0.05).unwrap().0;
+        assert!(!Shape::polygon(rounded).is_faceted());
+        assert!(!Shape::sphere(0.1).unwrap().is_faceted());
+        let a = Posed {
+            shape: &plank,
+            position: DVec3::new(0.3, -0.2, 0.0),
+            orientation: DQuat::from_rotation_z(0.1),
+            planar: true,
+        };
+        let b_at = |shift: DVec3, turn: f64| Posed {
+            shape: &square,
+            position: a.position + a.orientation * (DVec3::new(0.2, 0.2 - 1e-4, 0.0) + shift),
+            orientation: a.orientation * DQuat::from_rotation_z(turn),
+            planar: true,
+        };
+        let (margin, tolerance) = (1e-3, 5e-5);
+        let mut narrow = NarrowPhase::default();
+        let old = found(&mut narrow, &a, &b_at(DVec3::ZERO, 0.0), margin);
+        assert_eq!(old.points.len(), 2);
+        let b = b_at(DVec3::new(2e-5, -1e-5, 0.0), 1e-4);
+        let mut out = vec![];
+        let normal =
+            refresh(&old, &a, &b, tolerance, margin, &mut out).expect("within the tolerance");
+        let full = found(&mut narrow, &a, &b, margin);
+        assert!((normal - full.normal).length() < 1e-12);
+        assert_eq!(out.len(), 2);
+        for p in &out {
+            let q = full
+                .points
+                .iter()
+                .find(|q| (b.position + b.orientation * q.local_b - p.on_b).length() < 1e-12)
+                .expect("same corner");
+            assert!((p.separation - q.separation).abs() < 1e-12);
+        }
+        // A turn that moves a corner by more than the tolerance: found in full.
+        assert!(refresh(
+            &old,
+            &a,
+            &b_at(DVec3::ZERO, 5e-4),
             tolerance,
             margin,
             &mut out

@@ -129,6 +129,18 @@ impl Shape {
         }
     }
 
+    /// Whether the shape is bounded by flat sides alone (a polyhedron, or a polygon of a 2D world
+    /// without rounding): where two such shapes touch, the normal is a side's and turns only
+    /// with it, so their contact can be measured again rather than found again while they
+    /// barely move relative to each other (collision/refresh.rs).
+    pub fn is_faceted(&self) -> bool {
+        match self {
+            Shape::Box { .. } | Shape::Convex { .. } => true,
+            Shape::Polygon { polygon } => polygon.radius == 0.0,
+            _ => false,
+        }
+    }
+
     /// Whether a body of this shape can be dynamic: planes are infinite and segments have no
     /// area, so they only bound the others.
     pub fn can_be_dynamic(&self) -> bool {
