@@ -677,14 +677,12 @@ impl World {
                     && b.kind == BodyKind::Kinematic
                     && (b.velocity != DVec3::ZERO || b.angular_velocity != DVec3::ZERO))
         };
-        self.broad_phase.find_pairs_where(
-            &sc.boxes,
-            awake,
-            allow,
-            reaches(bodies, &sc.margins),
-            &mut sc.pairs,
-        );
-        drop_pressed_pairs(&mut sc.pairs, &sc.boxes, &sc.pressed, bodies);
+        let broad_phase = &mut self.broad_phase;
+        let mut find = |boxes: &[Aabb], margins: &[f64], pairs: &mut Vec<(u32, u32)>| {
+            broad_phase.find_pairs_where(boxes, awake, allow, reaches(bodies, margins), pairs);
+            drop_pressed_pairs(pairs, boxes, &sc.pressed, bodies);
+        };
+        find(&sc.boxes, &sc.margins, &mut sc.pairs);
         sc.struck.clear();
         sc.struck.resize(bodies.len(), 0.0);
         for &(i, j) in &sc.pairs {
@@ -709,14 +707,7 @@ impl World {
             }
         }
         if grown {
-            self.broad_phase.find_pairs_where(
-                &sc.boxes,
-                awake,
-                allow,
-                reaches(bodies, &sc.margins),
-                &mut sc.pairs,
-            );
-            drop_pressed_pairs(&mut sc.pairs, &sc.boxes, &sc.pressed, bodies);
+            find(&sc.boxes, &sc.margins, &mut sc.pairs);
         }
         // Bodies joined by a joint do not collide unless the joint says so, nor do pairs set
         // apart.
