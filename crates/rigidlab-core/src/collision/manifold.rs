@@ -152,14 +152,12 @@ impl LastContacts {
         self.index.get(&(a, b)).map(|&i| &self.manifolds[i])
     }
 
-    /// Carries over to a touching pair's new manifold the impulses of the points that were
-    /// present last step, for warm starting: matched by feature id, or else to the nearest
-    /// unmatched old point within `match_distance` (m, on body A), since a point clipped at a
-    /// face's side changes its id when it slides across the side.
-    pub fn warm_start(&self, m: &mut Manifold, match_distance: f64) {
-        let Some(old) = self.get(m.a, m.b) else {
-            return;
-        };
+    /// Carries over to a touching pair's new manifold `m` the impulses of the points that were
+    /// present in its manifold of last step, `old` (see `get`), for warm starting: matched by
+    /// feature id, or else to the nearest unmatched old point within `match_distance` (m, on
+    /// body A), since a point clipped at a face's side changes its id when it slides across the
+    /// side.
+    pub fn warm_start(m: &mut Manifold, old: &Manifold, match_distance: f64) {
         m.sliding = old.sliding;
         let mut taken = [false; MAX_POINTS];
         let mut pending = [false; MAX_POINTS];

@@ -244,12 +244,9 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, f
     // Two faceted shapes (polyhedra, sharp polygons) that barely moved relative to each other
     // keep their contact, measured again; others are found in full.
     let faceted = ba.shape.is_faceted() && bb.shape.is_faceted();
-    let previous = if faceted {
-        inputs.last.get(inputs.handles[a], inputs.handles[b])
-    } else {
-        None
-    };
-    let refreshed = previous.and_then(|old| {
+    let (handle_a, handle_b) = (inputs.handles[a], inputs.handles[b]);
+    let previous = inputs.last.get(handle_a, handle_b);
+    let refreshed = previous.filter(|_| faceted).and_then(|old| {
         refresh(
             old,
             &posed_a,
@@ -279,8 +276,7 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, f
         inputs
             .materials
             .coefficients(&ba.material, &bb.material, inputs.pair_materials.get(&key));
-    let (handle_a, handle_b) = (inputs.handles[a], inputs.handles[b]);
-    if inputs.asks && inputs.last.get(handle_a, handle_b).is_none() {
+    if inputs.asks && previous.is_none() {
         found.new.push(found.manifolds.len());
     }
     // Built in its place in the list: a manifold is hundreds of bytes.
@@ -307,7 +303,9 @@ fn find_one(narrow: &mut NarrowPhase, (i, j): (u32, u32), inputs: &PairInputs, f
         }));
     let match_distance =
         inputs.match_distance * ba.shape.bounding_radius().min(bb.shape.bounding_radius());
-    inputs.last.warm_start(manifold, match_distance);
+    if let Some(old) = previous {
+        LastContacts::warm_start(manifold, old, match_distance);
+    }
 }
 
 #[cfg(test)]
