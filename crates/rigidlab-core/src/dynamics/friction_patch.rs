@@ -97,15 +97,24 @@ impl Patch {
         let spin_a = ang_a.map(|a| spin(ba.inv_inertia, a));
         let spin_b = ang_b.map(|b| spin(bb.inv_inertia, b));
         let inv_mass = ba.inv_mass + bb.inv_mass;
-        // K is symmetric (the inertias are): each pair once.
+        let entry = |i: usize, j: usize| {
+            lin[i].dot(lin[j]) * inv_mass + ang_a[i].dot(spin_a[j]) + ang_b[i].dot(spin_b[j])
+        };
         let mut k = DMat3::ZERO;
-        for i in 0..3 {
-            for j in 0..=i {
-                let kij = lin[i].dot(lin[j]) * inv_mass
-                    + ang_a[i].dot(spin_a[j])
-                    + ang_b[i].dot(spin_b[j]);
-                k.col_mut(j)[i] = kij;
-                k.col_mut(i)[j] = kij;
+        if planar {
+            // In the plane, t1's row is apart from t2's and the twist's (their products are
+            // zeros): only the diagonal enters the t1 entry of K^-1 that the 2D update uses.
+            for i in 0..2 {
+                k.col_mut(i)[i] = entry(i, i);
+            }
+        } else {
+            // K is symmetric (the inertias are): each pair once.
+            for i in 0..3 {
+                for j in 0..=i {
+                    let kij = entry(i, j);
+                    k.col_mut(j)[i] = kij;
+                    k.col_mut(i)[j] = kij;
+                }
             }
         }
         // A single point has no twist: keep that unknown at zero with a unit placeholder.
@@ -114,15 +123,16 @@ impl Patch {
         }
         let k_inv = dense::regularised_inverse3(k);
         let force: DVec3 = tangent.iter().map(|&t| flat(t, n)).sum();
-        let torque: f64 = offsets()
-            .zip(tangent)
-            .map(|(d, &t)| d.cross(t).dot(n))
-            .sum();
-        let impulse = DVec3::new(
-            force.dot(t1),
-            force.dot(t2),
-            if radius > 0.0 { torque / radius } else { 0.0 },
-        );
+        let twisting = if radius > 0.0 {
+            let torque: f64 = offsets()
+                .zip(tangent)
+                .map(|(d, &t)| d.cross(t).dot(n))
+                .sum();
+            torque / radius
+        } else {
+            0.0
+        };
+        let impulse = DVec3::new(force.dot(t1), force.dot(t2), twisting);
         Patch {
             ra: ca,
             rb: cb,
