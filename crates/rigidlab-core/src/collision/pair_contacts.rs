@@ -106,7 +106,7 @@ pub struct PairInputs<'a> {
     /// Last step's contacts.
     pub last: &'a LastContacts,
     /// How far any point of one body may move relative to the other before a contact between
-    /// polyhedra is found in full again (m).
+    /// faceted shapes is found in full again (m).
     pub refresh_tolerance: f64,
     /// How far, in the smaller body's bounding radii, a point may be from last step's to take
     /// its impulses for warm starting when their features differ.

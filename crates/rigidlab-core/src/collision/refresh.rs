@@ -1,8 +1,9 @@
-//! Refreshing a contact instead of finding it again: when two polyhedra have barely moved
-//! relative to each other since their contact was last found in full, the same features still
-//! touch, so last step's points are measured again at the new poses (as Bullet's persistent
-//! manifolds and Parry's contact updates do). A resting box on a box costs a few rotations
-//! instead of a separating axis test and a clipping.
+//! Refreshing a contact instead of finding it again: when two faceted shapes (polyhedra, or the
+//! sharp polygons of a 2D world: `Shape::is_faceted`) have barely moved relative to each other
+//! since their contact was last found in full, the same features still touch, so last step's
+//! points are measured again at the new poses (as Bullet's persistent manifolds and Parry's
+//! contact updates do). A resting box on a box costs a few rotations instead of a separating
+//! axis test and a clipping.
 //!
 //! Each point keeps the point of B that touched (fixed in B) and is measured against A's
 //! surface through it, along the contact normal (fixed in A): for a corner of B on a face of
