@@ -679,7 +679,7 @@ impl World {
         };
         let broad_phase = &mut self.broad_phase;
         let mut find = |boxes: &[Aabb], margins: &[f64], pairs: &mut Vec<(u32, u32)>| {
-            broad_phase.find_pairs_where(boxes, awake, allow, reaches(bodies, margins), pairs);
+            broad_phase.find_pairs_where(boxes, awake, allow, reach(bodies, margins), pairs);
             drop_pressed_pairs(pairs, boxes, &sc.pressed, bodies);
         };
         find(&sc.boxes, &sc.margins, &mut sc.pairs);
@@ -1089,20 +1089,17 @@ impl World {
     }
 }
 
-/// Whether an infinite body (row `p`) may touch the finite box `aabb` (see
-/// `BroadPhase::find_pairs_where`): a plane meets only the boxes not wholly above its margin.
-/// Each box is fattened by its body's margin, so a box beyond the plane's cannot touch it
-/// within the pair's (the sum of the two).
-fn reaches<'a>(bodies: &'a [Body], margins: &'a [f64]) -> impl Fn(u32, &Aabb) -> bool + 'a {
-    move |p, aabb| {
+/// How far an infinite body (row `p`) reaches (see `BroadPhase::find_pairs_where`): a plane,
+/// its normal and the height along it of its surface plus its margin. Each box is fattened by
+/// its body's margin, so a box wholly beyond the plane's cannot touch it within the pair's
+/// (the sum of the two).
+fn reach<'a>(bodies: &'a [Body], margins: &'a [f64]) -> impl Fn(u32) -> Option<(DVec3, f64)> + 'a {
+    move |p| {
         let b = &bodies[p as usize];
-        match b.shape {
-            Shape::Plane => {
-                let n = b.orientation * DVec3::Y;
-                aabb.lowest_along(n) - n.dot(b.position) <= margins[p as usize]
-            }
-            _ => true,
-        }
+        matches!(b.shape, Shape::Plane).then(|| {
+            let n = b.orientation * DVec3::Y;
+            (n, n.dot(b.position) + margins[p as usize])
+        })
     }
 }
 

@@ -6,10 +6,11 @@
 //! around it, and the smaller classes' boxes by looking up the cells it covers. The work grows
 //! with the bodies and their overlaps, not with how they spread along an axis (a sweep along
 //! one axis of a wide pile tests every body against a whole slab of it). Infinite shapes
-//! (planes) are kept aside and tested against every finite body whose box may reach them (`reaches`:
-//! a pile resting on a floor plane meets the plane only at its bottom).
+//! (planes) are kept aside and tested against every finite body whose box may reach them (a pile
+//! resting on a floor plane meets the plane only at its bottom).
 
 use super::cell_grid::CellGrid;
+use crate::math::DVec3;
 use crate::shape::aabb::Aabb;
 
 #[derive(Default)]
@@ -48,18 +49,19 @@ impl BroadPhase {
         awake: impl Fn(usize) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
-        self.find_pairs_where(boxes, awake, |_, _| true, |_, _| true, pairs);
+        self.find_pairs_where(boxes, awake, |_, _| true, |_| None, pairs);
     }
 
     /// `find_pairs` of the pairs that `allow` (a collision filter) lets collide: the others are
-    /// dropped as they are found, before they are sorted. An infinite shape `p` is paired with a
-    /// finite box only when `reaches(p, box)` (a plane with the boxes not wholly above it).
+    /// dropped as they are found, before they are sorted. An infinite shape `p` whose `reach(p)`
+    /// is a normal n and a height h (a plane, its margin included) is paired only with the finite
+    /// boxes whose lowest corner along n lies at most h along it; with None, with every box.
     pub fn find_pairs_where(
         &mut self,
         boxes: &[Aabb],
         awake: impl Fn(usize) -> bool,
         allow: impl Fn(u32, u32) -> bool,
-        reaches: impl Fn(u32, &Aabb) -> bool,
+        reach: impl Fn(u32) -> Option<(DVec3, f64)>,
         pairs: &mut Vec<(u32, u32)>,
     ) {
         pairs.clear();
@@ -94,14 +96,12 @@ impl BroadPhase {
             }
         }
         for &p in &self.infinite {
+            let reach = reach(p);
+            let reaches = |b: &Aabb| reach.is_none_or(|(n, h)| b.lowest_along(n) <= h);
             for (j, bj) in boxes.iter().enumerate() {
                 let j = j as u32;
                 if j != p
-                    && (if bj.is_infinite() {
-                        p < j
-                    } else {
-                        reaches(p, bj)
-                    })
+                    && (if bj.is_infinite() { p < j } else { reaches(bj) })
                     && (awake(p as usize) || awake(j as usize))
                 {
                     push(p, j);
@@ -305,7 +305,7 @@ mod tests {
             &boxes,
             |_| true,
             |_, _| true,
-            |p, b| p == 401 || near(b),
+            |p| (p == 400).then_some((n, 0.05)),
             &mut pairs,
         );
         let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
