@@ -165,13 +165,24 @@ pub struct Schedule {
     /// in contacts from what holds the cluster up (see `shock`).
     slot: Vec<usize>,
     level: Vec<u32>,
-    /// The blocks of the cluster's points, each once.
+    /// The blocks of the cluster's points, each once, as the sweeps solve them.
     listed: Vec<bool>,
-    cluster_blocks: Vec<usize>,
+    cluster_blocks: Vec<PlasticBlock>,
     /// What the cluster's impulses did to each body they reached (by row, `Blow::default()`
     /// for the others), and those bodies' rows.
     blows: Vec<Blow>,
     struck: Vec<usize>,
+}
+
+/// The points of a block that a plastic impact of the cluster stops together (`plastic_block`):
+/// which they are, their rows (one side's alone when only one body moves, see `shock`) and
+/// their K. Fixed for a cluster's sweeps, which change velocities only: worked out once.
+#[derive(Clone, Copy, Debug)]
+struct PlasticBlock {
+    members: [usize; block_lcp::MAX],
+    rows: [Row; block_lcp::MAX],
+    m: usize,
+    k: [[f64; block_lcp::MAX]; block_lcp::MAX],
 }
 
 /// A body's share of a struck cluster's impulses, all at one time (see `settle_plastic`): its
@@ -621,43 +632,44 @@ impl ContactSolver {
             let bi = self.block_of(q);
             if !sched.listed[bi] {
                 sched.listed[bi] = true;
-                sched.cluster_blocks.push(bi);
+                let block = self.plastic_of(bi, None, &sched.slot);
+                sched.cluster_blocks.push(block);
             }
         }
+        let blocks = std::mem::take(&mut sched.cluster_blocks);
         let mut first = None;
+        let mut settled = false;
         for _ in 0..PLASTIC_SWEEPS * set.iterations {
             let mut change = 0.0f64;
-            for k in 0..sched.cluster_blocks.len() {
-                let bi = sched.cluster_blocks[k];
-                change = change.max(self.plastic_block(bi, None, sched));
+            for block in &blocks {
+                change = change.max(self.plastic_block(block, None, sched));
             }
             // Converged, or to a thousandth of the blow: the resting solve goes on from there.
             let blow = *first.get_or_insert(change);
             if change <= set.tolerance.max(PLASTIC_SETTLED * blow) {
-                return;
+                settled = true;
+                break;
             }
         }
-        self.shock(sched, -set.down);
+        sched.cluster_blocks = blocks;
+        if !settled {
+            self.shock(sched, -set.down);
+        }
     }
 
-    /// One plastic impact of the cluster's points of block `bi` at time t: their normal
-    /// impulses together (a face landing flat on a face, pushed one corner at a time, would be
-    /// turned), kept >= 0 in total, so that none of them approaches. With `only`, the impulses
-    /// move that body alone, as if the other could not move, and only push (see `shock`).
-    /// Returns the largest change of a point's relative normal velocity (m/s).
-    fn plastic_block(&mut self, bi: usize, only: Option<usize>, sched: &mut Schedule) -> f64 {
+    /// The cluster's points of block `bi` as `plastic_block` solves them (`slot`: each point's
+    /// place in the cluster). With `only`, the impulses move that body alone, as if the other
+    /// could not move (see `shock`).
+    fn plastic_of(&self, bi: usize, only: Option<usize>, slot: &[usize]) -> PlasticBlock {
         let (block, row_a, row_b) = {
             let block = &self.blocks[bi];
             (block.points(), block.a, block.b)
         };
         let mut members = [0usize; block_lcp::MAX];
         let mut rows = [Row::default(); block_lcp::MAX];
-        let mut rate = [0.0; block_lcp::MAX];
-        let mut held = [0.0; block_lcp::MAX];
         let mut m = 0;
         for q in block {
-            let i = sched.slot[q];
-            if i == usize::MAX || m == block_lcp::MAX {
+            if slot[q] == usize::MAX || m == block_lcp::MAX {
                 continue;
             }
             let p = &self.points[q];
@@ -675,31 +687,59 @@ impl ContactSolver {
                 },
                 None => p.row,
             };
-            rate[m] = Self::normal_velocity(&self.bodies, p) + sched.offset[i];
-            held[m] = if only.is_some() { 0.0 } else { sched.pushed[i] };
             members[m] = q;
             m += 1;
-        }
-        if (0..m).all(|i| rate[i] >= 0.0 && held[i] == 0.0) {
-            return 0.0;
         }
         let linear = match only {
             Some(row) => self.bodies[row].inv_mass,
             None => self.bodies[row_a].inv_mass + self.bodies[row_b].inv_mass,
         };
+        PlasticBlock {
+            members,
+            rows,
+            m,
+            k: block_lcp::coupling_of_rows(linear, m, |i| &rows[i]),
+        }
+    }
+
+    /// One plastic impact of a block's points in the cluster at time t (`block`, see
+    /// `plastic_of`): their normal impulses together (a face landing flat on a face, pushed one
+    /// corner at a time, would be turned), kept >= 0 in total, so that none of them
+    /// approaches. With `only` (the body `plastic_of` was given), the impulses move that body
+    /// alone and only push (see `shock`). Returns the largest change of a point's relative
+    /// normal velocity (m/s).
+    fn plastic_block(
+        &mut self,
+        block: &PlasticBlock,
+        only: Option<usize>,
+        sched: &mut Schedule,
+    ) -> f64 {
+        let PlasticBlock {
+            members,
+            rows,
+            m,
+            ref k,
+        } = *block;
+        let mut rate = [0.0; block_lcp::MAX];
+        let mut held = [0.0; block_lcp::MAX];
+        for (j, &q) in members[..m].iter().enumerate() {
+            let i = sched.slot[q];
+            rate[j] = Self::normal_velocity(&self.bodies, &self.points[q]) + sched.offset[i];
+            held[j] = if only.is_some() { 0.0 } else { sched.pushed[i] };
+        }
+        if (0..m).all(|i| rate[i] >= 0.0 && held[i] == 0.0) {
+            return 0.0;
+        }
         // Impulses x >= 0 in all, leaving no approach.
         let x = if m == 1 {
-            let r = &rows[0];
-            let k = linear + r.ca.dot(r.spin_a) + r.cb.dot(r.spin_b);
-            [(held[0] - rate[0] / k).max(0.0), 0.0, 0.0, 0.0]
+            [(held[0] - rate[0] / k[0][0]).max(0.0), 0.0, 0.0, 0.0]
         } else {
-            let k = block_lcp::coupling_of_rows(linear, m, |i| &rows[i]);
             let b: [f64; block_lcp::MAX] =
-                std::array::from_fn(|i| rate[i] - block_lcp::row_times(&k, i, &held, m));
+                std::array::from_fn(|i| rate[i] - block_lcp::row_times(k, i, &held, m));
             let pushing = (0..m).fold(0, |mask, i| {
                 mask | (u32::from(held[i] > 0.0 || rate[i] < 0.0) << i)
             });
-            match block_lcp::solve(&k, &b, m, pushing, None, None) {
+            match block_lcp::solve(k, &b, m, pushing, None, None) {
                 Some(x) => x,
                 None => return 0.0,
             }
@@ -790,7 +830,8 @@ impl ContactSolver {
                     let bi = self.block_of(q);
                     if bi != last_block {
                         last_block = bi;
-                        self.plastic_block(bi, Some(row), sched);
+                        let block = self.plastic_of(bi, Some(row), &sched.slot);
+                        self.plastic_block(&block, Some(row), sched);
                     }
                 }
             }
@@ -963,7 +1004,7 @@ impl ContactSolver {
 
     /// The block that holds point `pi`.
     fn block_of(&self, pi: usize) -> usize {
-        self.blocks.partition_point(|b| b.start + b.len <= pi)
+        self.points[pi].block
     }
 
     /// Whether point p's normal turns through the step, so that its contact is found again at

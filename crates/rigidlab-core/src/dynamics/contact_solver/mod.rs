@@ -96,6 +96,8 @@ struct SolverPoint {
     row: Row,
     manifold: usize,
     index: usize,
+    /// The block (manifold of the solve) the point belongs to.
+    block: usize,
     ra: DVec3,
     rb: DVec3,
     /// The relative normal velocity at step end without contact impulses.
@@ -437,6 +439,7 @@ impl ContactSolver {
                 self.points.push(SolverPoint {
                     manifold: mi,
                     index: pi,
+                    block: self.blocks.len(),
                     a,
                     b,
                     ra,
@@ -1087,6 +1090,7 @@ mod tests {
                 row,
                 manifold: 0,
                 index: 0,
+                block: 0,
                 ra,
                 rb,
                 vn_free: 0.0,
