@@ -8,6 +8,9 @@ import statistics
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
+
+import numpy as np
 
 #: Most seconds of stepping one engine gets for one scene; past it the run stops and the time
 #: per step is taken from the steps done.
@@ -53,10 +56,26 @@ def stepped(e, steps: int) -> tuple[float, int]:
     return spent / done, done
 
 
-def run_scene(engine, build: str, args: tuple, steps: int, sleeping: bool | None = None):
+class Run(NamedTuple):
+    """One timed run of a scene."""
+
+    build: float
+    """Seconds to build the scene."""
+    per_step: float
+    """Seconds per step."""
+    done: int
+    """Steps done within the budget."""
+    start: np.ndarray
+    """The bodies' positions before the first step and after the last."""
+    end: np.ndarray
+    stages: dict[str, float] | None
+    """Milliseconds per step in each stage of the engine's step, for an engine that says
+    (`Engine.stage_times`)."""
+
+
+def run_scene(engine, build: str, args: tuple, steps: int, sleeping: bool | None = None) -> Run:
     """Builds a scene in a new instance of `engine` (`build` names the method), switches its
-    sleeping on or off when `sleeping` says, and steps it within the budget: (build s, s per
-    step, steps done, positions before, positions after)."""
+    sleeping on or off when `sleeping` says, and steps it within the budget."""
     e = engine()
     build_s = timed(getattr(e, build), *args)
     if sleeping is not None:
@@ -64,8 +83,9 @@ def run_scene(engine, build: str, args: tuple, steps: int, sleeping: bool | None
     start = e.positions()
     per_step, done = stepped(e, steps)
     end = e.positions()
+    stages = e.stage_times()
     e.close()
-    return build_s, per_step, done, start, end
+    return Run(build_s, per_step, done, start, end, stages)
 
 
 def turns(names, repeats: int) -> Iterator[str]:
@@ -97,36 +117,73 @@ def size_rows(rows: list[tuple], done: int, steps: int, cells) -> list[str]:
     return lines
 
 
+def mean_stages(runs: list[dict[str, float] | None]) -> dict[str, float] | None:
+    """Stage by stage means of runs' stage times (None when the engine gave none)."""
+    known = [r for r in runs if r]
+    if not known:
+        return None
+    return {k: statistics.fmean(r[k] for r in known) for k in known[0]}
+
+
 def sleeping_cases(cases, engines_of, run, repeats: int) -> list[tuple]:
     """Runs each case with sleeping on and off in each of its engines, engines taking turns:
-    rows (label, quality, sleeping, engine, medians of (build s, s per step, quality...)).
-    `cases` yields (label, quality, case); `engines_of(case)` the engines that build it;
-    `run(engine class, case, sleeping)` one run's (build s, s per step, steps done, quality
-    tuple)."""
+    rows (label, quality, sleeping, engine, medians of (build s, s per step, quality...), mean
+    stage times or None). `cases` yields (label, quality, case); `engines_of(case)` the engines
+    that build it; `run(engine class, case, sleeping)` one run's `Run` and its quality tuple."""
     rows = []
     for label, quality, case in cases:
         for sleeping in (True, False):
             runs = {name: [] for name in engines_of(case)}
+            stages = {name: [] for name in runs}
             for name in turns(runs, repeats):
-                b, per_step, done, judged = run(name, case, sleeping)
-                runs[name].append((b, per_step, *judged))
+                r, judged = run(name, case, sleeping)
+                runs[name].append((r.build, r.per_step, *judged))
+                stages[name].append(r.stages)
                 print(
                     f"  {label}, sleeping {'on' if sleeping else 'off'}: {name} "
-                    f"{per_step * 1e3:.2f} ms/step over {done} steps",
+                    f"{r.per_step * 1e3:.2f} ms/step over {r.done} steps",
                     flush=True,
                 )
             for name, r in runs.items():
                 numbers = [tuple(-1.0 if x is None else x for x in run) for run in r]
-                rows.append((label, quality, sleeping, name, *medians(numbers)))
+                rows.append(
+                    (label, quality, sleeping, name, *medians(numbers), mean_stages(stages[name]))
+                )
     return rows
+
+
+#: The stages `stage_cell` names on their own, largest first; the others are summed as "other".
+NAMED_STAGES = ("solve", "narrow_phase", "correct", "broad_phase")
+
+
+def stage_cell(stages: dict[str, float] | None) -> str:
+    """Where an engine's step went: milliseconds per step in its main stages ("-" for an
+    engine that does not say)."""
+    if not stages:
+        return "-"
+    named = {k: stages.get(k, 0.0) for k in NAMED_STAGES}
+    other = max(stages.get("total", 0.0) - sum(named.values()), 0.0)
+    short = {"narrow_phase": "narrow", "broad_phase": "broad"}
+    cells = [f"{short.get(k, k)} {v:.3f}" for k, v in named.items()]
+    return ", ".join(cells + [f"other {other:.3f}"])
+
+
+#: What the stages column of `sleeping_table` says, for the sections that show it.
+STAGES_NOTE = (
+    "Stages: where rigidlab's step went, from its own timers (`w.step_times`) on the last step "
+    "of every ten, averaged: the velocity solve (impacts, resting contacts and joints), the "
+    "narrow phase, position correction, the broad phase, and the rest (integration, sleeping, "
+    "bookkeeping)."
+)
 
 
 def sleeping_table(rows, reference: str, stability) -> list[str]:
     """Table lines of `sleeping_cases` rows: case, sleeping, engine, ms per step, its ratio to
-    the `reference` engine's time in the same case, build s, stability(row)."""
+    the `reference` engine's time in the same case, build s, stability(row), and where the step
+    went (`stage_cell`)."""
     lines = [
-        "| case | sleeping | engine | ms per step | ratio | build (s) | stability |",
-        "|---|---|---|---|---|---|---|",
+        "| case | sleeping | engine | ms per step | ratio | build (s) | stability | stages (ms per step) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for label in dict.fromkeys(r[0] for r in rows):
         for sleeping in (True, False):
@@ -136,6 +193,6 @@ def sleeping_table(rows, reference: str, stability) -> list[str]:
                 ratio = f"{r[5] / ref:.2f}" if ref else "-"
                 lines.append(
                     f"| {label} | {'on' if sleeping else 'off'} | {r[3]} | {r[5] * 1e3:.3f} | "
-                    f"{ratio} | {r[4]:.3f} | {stability(r)} |"
+                    f"{ratio} | {r[4]:.3f} | {stability(r)} | {stage_cell(r[-1])} |"
                 )
     return lines

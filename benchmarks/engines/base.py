@@ -275,6 +275,11 @@ class Engine:
     def step(self, steps: int) -> None:
         raise NotImplementedError
 
+    def stage_times(self) -> dict[str, float] | None:
+        """Milliseconds per step in each stage of the engine's step, and in all (key "total"),
+        over the steps stepped so far; None for an engine that does not report them."""
+        return None
+
     def positions(self) -> np.ndarray:
         """Centres of the dynamic bodies, shape (n, 3) (z = 0 in 2D)."""
         raise NotImplementedError

@@ -42,6 +42,11 @@ class Rigidlab(Engine):
     )
     serial_ways = batch_ways[:2]
     batch_note = "rl.step_many starts its pool of threads at its first call in a process; the batch builder makes that call (one step of one spare world), so the timings are of stepping alone"
+    #: Stage times summed over the sampled steps (see `step`), and how many were sampled; each
+    #: step call replaces the dict rather than changing it, so the class's empty one is shared
+    #: only until then.
+    _stages: dict[str, float] = {}
+    _samples = 0
 
     @staticmethod
     def _bin(side=BIN, height=WALL_HEIGHT):
@@ -237,6 +242,14 @@ class Rigidlab(Engine):
 
     def step(self, steps):
         self.w.step(steps)
+        # The world reports the stages of its last step: the last of each call is a sample of
+        # them (the benchmarks step in chunks of 10).
+        sample = self.w.step_times
+        self._stages = {k: self._stages.get(k, 0.0) + v for k, v in sample.items()}
+        self._samples += 1
+
+    def stage_times(self):
+        return {k: v / self._samples for k, v in self._stages.items()} if self._samples else None
 
     def positions(self):
         return self.w.positions[self.rows]

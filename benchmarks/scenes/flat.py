@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from engines.base import BIN
-from timing import run_scene, sleeping_cases, sleeping_table
+from timing import STAGES_NOTE, run_scene, sleeping_cases, sleeping_table
 
 from .heap import escaped
 from .pile import largest_overlap
@@ -44,13 +44,13 @@ def judge(quality: str, start: np.ndarray, end: np.ndarray) -> tuple:
 
 
 def measure(engines, steps, repeats, sizes, base, heap_bodies):
-    """Rows (label, quality, sleeping, engine, build s, stepping s, quality...)."""
+    """Rows (label, quality, sleeping, engine, build s, stepping s, quality..., stage times)."""
     chosen = [k for k in engines if k in ENGINES]
 
     def one(name, case, sleeping):
         build, args, quality = case
-        b, per_step, done, start, end = run_scene(engines[name], build, args, steps, sleeping)
-        return b, per_step, done, judge(quality, start, end)
+        r = run_scene(engines[name], build, args, steps, sleeping)
+        return r, judge(quality, r.start, r.end)
 
     return sleeping_cases(
         [
@@ -83,5 +83,7 @@ def section(rows, steps) -> list[str]:
         "Stability: a pile's height (m), its largest overlap between discs (mm) and discs out "
         f"of the bin; a pyramid's largest movement of a square (m; it stands below {STANDS} "
         "m); a heap's height (m) and bodies out of the bin.",
+        "",
+        STAGES_NOTE,
     ]
     return lines

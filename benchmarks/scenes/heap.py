@@ -26,7 +26,7 @@ def measure(engines, n, steps, repeats, size=SIZE):
     radii = np.array([heap_radius(k, size) for k in heap_layout(n, size)[0]])
     runs = {name: [] for name in engines}
     for name in turns(engines, repeats):
-        build, per_step, done, _, p = run_scene(engines[name], "mixed_heap", (n, size), steps)
+        build, per_step, done, _, p, _ = run_scene(engines[name], "mixed_heap", (n, size), steps)
         runs[name].append(
             (build, per_step * steps, float((p[:, 1] + radii).max()), escaped(p), done)
         )

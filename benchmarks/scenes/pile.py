@@ -37,7 +37,7 @@ def measure(engines, sizes, steps, repeats, radius=RADIUS):
     for n in sizes:
         runs = {name: [] for name in engines if name not in skipped}
         for name in turns(runs, repeats):
-            build, per_step, done, _, p = run_scene(
+            build, per_step, done, _, p, _ = run_scene(
                 engines[name], "sphere_pile", (n, radius), steps
             )
             runs[name].append(

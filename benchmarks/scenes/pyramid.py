@@ -14,7 +14,7 @@ def measure(engines, base, steps, repeats, half=HALF):
     """Rows (engine, build s, stepping s for `steps`, largest movement of a cube m)."""
     runs = {name: [] for name in engines}
     for name in turns(engines, repeats):
-        build, per_step, _, start, end = run_scene(engines[name], "pyramid", (base, half), steps)
+        build, per_step, _, start, end, _ = run_scene(engines[name], "pyramid", (base, half), steps)
         moved = float(np.linalg.norm(end - start, axis=1).max())
         runs[name].append((build, per_step * steps, moved))
         print(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from engines.base import BIN, CHAIN_PITCH, chain_layout
-from timing import run_scene, sleeping_cases, sleeping_table
+from timing import STAGES_NOTE, run_scene, sleeping_cases, sleeping_table
 
 from .pile import largest_overlap
 
@@ -60,7 +60,8 @@ def cases(bodies: int, base: int, pyramids: int, small_base: int, chains: int, l
 
 
 def measure(engines, steps, repeats, **sizes):
-    """Rows (label, kind of quality, sleeping, engine, build s, stepping s, quality...)."""
+    """Rows (label, kind of quality, sleeping, engine, build s, stepping s, quality..., stage
+    times)."""
 
     def engines_of(case):
         # 3D scenes: the engines that build them (pymunk and rigidlab 2D have none).
@@ -73,8 +74,8 @@ def measure(engines, steps, repeats, **sizes):
 
     def run(name, case, sleeping):
         build, args, judge = case
-        b, per_step, done, start, end = run_scene(engines[name], build, (*args, sleeping), steps)
-        return b, per_step, done, judge(start, end)
+        r = run_scene(engines[name], build, (*args, sleeping), steps)
+        return r, judge(r.start, r.end)
 
     return sleeping_cases(
         [
@@ -103,12 +104,15 @@ def section(rows, steps) -> list[str]:
         "Stability: pile height (m), largest overlap between spheres (mm), bodies out of the bin; "
         f"a pyramid's largest movement of a cube (m; it stands below {STANDS} m); a chain's "
         "largest change of a joint's length (mm).",
+        "",
+        STAGES_NOTE,
     ]
     return lines
 
 
 def stability(r) -> str:
-    quality, values = r[1], r[6:]
+    # After the times, the quality's measures, then the stage times.
+    quality, values = r[1], r[6:-1]
     if quality == "pile":
         height, overlap, out = values
         parts = [f"height {height:.3f} m"]
