@@ -80,7 +80,8 @@ impl Patch {
             rb.iter().sum::<DVec3>() / count,
         );
         let offsets = || ra.iter().map(move |&r| flat(r - ca, n));
-        let radius = if planar {
+        // One point is its own centre: no radius, no twist (a ball's contact, the commonest).
+        let radius = if planar || ra.len() == 1 {
             0.0
         } else {
             offsets().map(DVec3::length).sum::<f64>() / count
@@ -108,8 +109,10 @@ impl Patch {
                 k.col_mut(i)[i] = entry(i, i);
             }
         } else {
-            // K is symmetric (the inertias are): each pair once.
-            for i in 0..3 {
+            // K is symmetric (the inertias are): each pair once. Without twist its row is
+            // zeros (its placeholder below).
+            let unknowns = if radius == 0.0 { 2 } else { 3 };
+            for i in 0..unknowns {
                 for j in 0..=i {
                     let kij = entry(i, j);
                     k.col_mut(j)[i] = kij;
