@@ -33,14 +33,13 @@ use std::collections::BinaryHeap;
 
 use super::by_row::ByRow;
 use super::{
-    per_point, ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING,
+    patch_of, ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING,
     STICK_SPEED,
 };
 use crate::body::Body;
 use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp::{self, Row};
-use crate::dynamics::friction_patch::Patch;
 use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
 use crate::dynamics::solver_body::{Motion, SolverBody};
 use crate::dynamics::state::State;
@@ -1232,17 +1231,8 @@ impl ContactSolver {
         let len = bl.len.min(block_lcp::MAX);
         let (ba, bb) = (&self.bodies[bl.a], &self.bodies[bl.b]);
         let n = pts[0].n;
-        let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
-        let patch = Patch::new(
-            ba,
-            bb,
-            n,
-            &ra[..len],
-            &rb[..len],
-            &[DVec3::ZERO; block_lcp::MAX][..len],
-            bl.patch.law,
-            self.planar,
-        );
+        let zero = [DVec3::ZERO; block_lcp::MAX];
+        let patch = patch_of(&self.bodies, pts, &zero, bl.patch.law, self.planar);
         if bl.coupling != NO_COUPLING {
             let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
                 &pts[i].row
@@ -1250,6 +1240,7 @@ impl ContactSolver {
             self.couplings[bl.coupling] = Coupling { k, factor: None };
         }
         self.blocks[bi].patch = patch;
+        self.blocks[bi].built = true;
     }
 
     /// The resting solve's targets of the contacts whose bodies an impact moved (and of the

@@ -142,6 +142,9 @@ struct Block {
     /// Index of the points' `Coupling` (blocks of one point have none: `NO_COUPLING`).
     coupling: usize,
     patch: Patch,
+    /// Whether the patch has its geometry: a block that starts the step without friction
+    /// impulse gets it once it carries load (`Patch::unloaded`).
+    built: bool,
 }
 
 const NO_COUPLING: usize = usize::MAX;
@@ -152,6 +155,40 @@ impl Block {
     fn points(&self) -> std::ops::Range<usize> {
         self.start..self.start + self.len
     }
+
+    /// Gives the patch its geometry if it has none yet and the block carries `normal`.
+    fn load(&mut self, bodies: &[SolverBody], points: &[SolverPoint], normal: f64) {
+        if !self.built && normal > 0.0 {
+            let pts = &points[self.points()];
+            let zero = [DVec3::ZERO; block_lcp::MAX];
+            self.patch = patch_of(bodies, pts, &zero, self.patch.law, self.patch.in_plane());
+            self.built = true;
+        }
+    }
+}
+
+/// The friction patch of a block's points `pts` (see `Patch::new`), warm started from their
+/// friction impulses `tangent`.
+fn patch_of(
+    bodies: &[SolverBody],
+    pts: &[SolverPoint],
+    tangent: &[DVec3],
+    law: Coulomb,
+    planar: bool,
+) -> Patch {
+    let len = pts.len().min(block_lcp::MAX);
+    let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
+    let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
+    Patch::new(
+        &bodies[a],
+        &bodies[b],
+        n,
+        &ra[..len],
+        &rb[..len],
+        &tangent[..len],
+        law,
+        planar,
+    )
 }
 
 /// How the normal impulses of a block of two or more points act on one another (kept apart
@@ -616,17 +653,12 @@ impl ContactSolver {
         let len = pts.len().min(block_lcp::MAX);
         let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
         let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
-        let (ra, rb) = (per_point(pts, |p| p.ra), per_point(pts, |p| p.rb));
-        let patch = Patch::new(
-            ba,
-            bb,
-            n,
-            &ra[..len],
-            &rb[..len],
-            &tangent[..len],
-            law,
-            self.planar,
-        );
+        let built = tangent[..len].iter().any(|&t| t != DVec3::ZERO);
+        let patch = if built {
+            patch_of(&self.bodies, pts, tangent, law, self.planar)
+        } else {
+            Patch::unloaded(law, self.planar)
+        };
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
             let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
@@ -644,6 +676,7 @@ impl ContactSolver {
             b,
             coupling,
             patch,
+            built,
         }
     }
 
@@ -911,6 +944,7 @@ impl ContactSolver {
         if block.len == 1 {
             // One point (a ball's contact, the commonest in a pile), without the block's
             // machinery: what it comes to for one point.
+            block.load(bodies, points, points[block.start].normal_impulse);
             let p = &mut points[block.start];
             let change = block
                 .patch
@@ -924,6 +958,7 @@ impl ContactSolver {
         }
         let pts = &points[block.points()];
         let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
+        block.load(bodies, points, normal);
         let change = block
             .patch
             .solve(bodies, block.a, block.b, normal, Self::patch_reach(pts));
@@ -952,13 +987,27 @@ impl ContactSolver {
         )
     }
 
+    /// A block's summed normal impulse.
+    fn load_of(points: &[SolverPoint], block: &Block) -> f64 {
+        points[block.points()]
+            .iter()
+            .map(|p| p.normal_impulse)
+            .sum()
+    }
+
+    /// Gives the patches of all blocks that carry load their geometry (see `Block::load`):
+    /// what reads friction after the iterations needs them.
+    fn load_patches(&mut self) {
+        for block in &mut self.blocks {
+            let normal = Self::load_of(&self.points, block);
+            block.load(&self.bodies, &self.points, normal);
+        }
+    }
+
     /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
     /// sliding one) when kinetic friction stopped it. None without load.
     fn holds(&self, block: &Block) -> Option<bool> {
-        let normal: f64 = self.points[block.points()]
-            .iter()
-            .map(|p| p.normal_impulse)
-            .sum();
+        let normal = Self::load_of(&self.points, block);
         (normal > 0.0).then(|| {
             block
                 .patch
@@ -971,6 +1020,7 @@ impl ContactSolver {
     /// so the step must be solved again; with equal static and kinetic coefficients it does
     /// not (the contact is only marked sliding for the steps after).
     pub fn release_saturated(&mut self) -> bool {
+        self.load_patches();
         // Where kinetic friction is as strong as static, letting go changes nothing this step
         // (and `store_impulses` finds what slides on its own).
         if self
@@ -995,7 +1045,8 @@ impl ContactSolver {
     /// and for `World::contacts`, and whether each contact slides into the next step: a
     /// contact held this step sticks; a sliding one that kinetic friction stopped sticks; the
     /// others slide.
-    pub fn store_impulses(&self, manifolds: &mut [Manifold]) {
+    pub fn store_impulses(&mut self, manifolds: &mut [Manifold]) {
+        self.load_patches();
         for block in &self.blocks {
             let pts = &self.points[block.points()];
             let Some(first) = pts.first() else { continue };
@@ -1005,9 +1056,11 @@ impl ContactSolver {
                 per_point(pts, |p| p.normal_impulse),
             );
             let mut tangent = [DVec3::ZERO; block_lcp::MAX];
-            block
-                .patch
-                .at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
+            if block.built {
+                block
+                    .patch
+                    .at_points(&ra[..len], &normal[..len], &mut tangent[..len]);
+            }
             // A block is one manifold's points.
             let m = &mut manifolds[first.manifold];
             for (i, p) in pts.iter().enumerate() {
