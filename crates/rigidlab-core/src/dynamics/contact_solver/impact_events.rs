@@ -33,13 +33,13 @@ use std::collections::BinaryHeap;
 
 use super::by_row::ByRow;
 use super::{
-    patch_of, ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING,
-    STICK_SPEED,
+    ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING, STICK_SPEED,
 };
 use crate::body::Body;
 use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp::{self, Row};
+use crate::dynamics::friction_patch::Patch;
 use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
 use crate::dynamics::solver_body::{Motion, SolverBody};
 use crate::dynamics::state::State;
@@ -861,7 +861,7 @@ impl ContactSolver {
             // They touch at one point: A's surface point towards B is B's towards A.
             if n != DVec3::ZERO {
                 self.set_point_geometry(pi, n, n * r_a, -n * r_b);
-                self.set_block_geometry(self.block_of(pi));
+                self.forget_block_geometry(self.block_of(pi));
             }
         }
         let touch = SAME_IMPACT * set.touching;
@@ -1181,7 +1181,7 @@ impl ContactSolver {
                 }
             }
         }
-        self.set_block_geometry(self.block_of(pi));
+        self.forget_block_geometry(self.block_of(pi));
         trigger_gap
     }
 
@@ -1205,7 +1205,7 @@ impl ContactSolver {
 
     /// Gives point `pi` normal n (from A towards B) and lever arms ra, rb (of the surface
     /// points where the bodies meet), with what the solver derives from them (its block's
-    /// too, once all its points have theirs: `set_block_geometry`).
+    /// too, once all its points have theirs: `forget_block_geometry`).
     fn set_point_geometry(&mut self, pi: usize, n: DVec3, ra: DVec3, rb: DVec3) {
         let p = &mut self.points[pi];
         let (ba, bb) = (&self.bodies[p.a], &self.bodies[p.b]);
@@ -1223,24 +1223,16 @@ impl ContactSolver {
         p.n = n;
     }
 
-    /// The friction patch and the coupling of the normal impulses of block `bi` from its
-    /// points' geometry (friction starting from zero: a struck block is not warm started).
-    fn set_block_geometry(&mut self, bi: usize) {
-        let bl = &self.blocks[bi];
-        let pts = &self.points[bl.points()];
-        let len = bl.len.min(block_lcp::MAX);
-        let (ba, bb) = (&self.bodies[bl.a], &self.bodies[bl.b]);
-        let n = pts[0].n;
-        let zero = [DVec3::ZERO; block_lcp::MAX];
-        let patch = patch_of(&self.bodies, pts, &zero, bl.patch.law, self.planar);
+    /// Forgets the friction patch and the coupling of the normal impulses of block `bi`: they
+    /// are worked out again from its points' new geometry when first needed, the patch without
+    /// warm start (a struck block is not warm started).
+    fn forget_block_geometry(&mut self, bi: usize) {
+        let bl = &mut self.blocks[bi];
+        bl.patch = Patch::unloaded(bl.patch.law, self.planar);
+        bl.built = false;
         if bl.coupling != NO_COUPLING {
-            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
-                &pts[i].row
-            });
-            self.couplings[bl.coupling] = Coupling { k, factor: None };
+            self.couplings[bl.coupling] = Coupling::default();
         }
-        self.blocks[bi].patch = patch;
-        self.blocks[bi].built = true;
     }
 
     /// The resting solve's targets of the contacts whose bodies an impact moved (and of the

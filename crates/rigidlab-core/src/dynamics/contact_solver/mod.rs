@@ -193,11 +193,12 @@ fn patch_of(
 
 /// How the normal impulses of a block of two or more points act on one another (kept apart
 /// from the blocks, which are mostly single points: a ball's contact).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Coupling {
     /// K[i][j]: the change of point i's relative normal velocity per unit normal impulse at
-    /// point j.
-    k: [[f64; block_lcp::MAX]; block_lcp::MAX],
+    /// point j; worked out when first needed (most of a pile's faces are its bodies'
+    /// neighbours within the search's margin, and never push).
+    k: Option<[[f64; block_lcp::MAX]; block_lcp::MAX]>,
     /// K + eps I of all the points factored, when they are 2 to MAX; worked out when first
     /// needed (a touching side face that never pushes does without).
     factor: Option<Option<block_lcp::Factor>>,
@@ -651,8 +652,7 @@ impl ContactSolver {
     fn block(&mut self, start: usize, tangent: &[DVec3], law: Coulomb) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
-        let (a, b, n) = pts.first().map_or((0, 0, DVec3::Y), |p| (p.a, p.b, p.n));
-        let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
+        let (a, b) = pts.first().map_or((0, 0), |p| (p.a, p.b));
         let built = tangent[..len].iter().any(|&t| t != DVec3::ZERO);
         let patch = if built {
             patch_of(&self.bodies, pts, tangent, law, self.planar)
@@ -661,10 +661,7 @@ impl ContactSolver {
         };
         // One point is solved on its own (`solve_normal`): no coupling needed.
         let coupling = if len >= 2 {
-            let k = block_lcp::coupling_of_rows(n.dot(n) * (ba.inv_mass + bb.inv_mass), len, |i| {
-                &pts[i].row
-            });
-            self.couplings.push(Coupling { k, factor: None });
+            self.couplings.push(Coupling::default());
             self.couplings.len() - 1
         } else {
             NO_COUPLING
@@ -839,9 +836,13 @@ impl ContactSolver {
             }
             // K of the active points: all of the block's (the common case, which also takes
             // its factor) or some.
+            let full = *coupling.k.get_or_insert_with(|| {
+                let linear = pts[0].n.dot(pts[0].n) * (ba.inv_mass + bb.inv_mass);
+                block_lcp::coupling_of_rows(linear, block.len.min(block_lcp::MAX), |i| &pts[i].row)
+            });
             let all = n == block.len;
             if all && coupling.factor.is_none() {
-                coupling.factor = Some(block_lcp::factor(&coupling.k, n));
+                coupling.factor = Some(block_lcp::factor(&full, n));
             }
             let coupling = &*coupling;
             let factor = if all {
@@ -853,11 +854,11 @@ impl ContactSolver {
             if !all {
                 for (r, &i) in active[..n].iter().enumerate() {
                     for (c, &j) in active[..n].iter().enumerate() {
-                        sub[r][c] = coupling.k[i][j];
+                        sub[r][c] = full[i][j];
                     }
                 }
             }
-            let k = if all { &coupling.k } else { &sub };
+            let k = if all { &full } else { &sub };
             let errors = b;
             for r in 0..n {
                 b[r] -= block_lcp::row_times(k, r, x0, n);
