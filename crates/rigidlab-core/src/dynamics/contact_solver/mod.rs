@@ -647,8 +647,9 @@ impl ContactSolver {
     }
 
     /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
-    /// one normal), with their coupling matrix and their friction patch (warm started from the
-    /// points' last friction impulses `tangent`).
+    /// one normal), with a place for their coupling matrix (see `Coupling`) and their friction
+    /// patch, warm started from the points' last friction impulses `tangent` (without any, the
+    /// patch gets its geometry once it carries load: `Patch::unloaded`).
     fn block(&mut self, start: usize, tangent: &[DVec3], law: Coulomb) -> Block {
         let pts = &self.points[start..];
         let len = pts.len().min(block_lcp::MAX);
@@ -836,17 +837,17 @@ impl ContactSolver {
             }
             // K of the active points: all of the block's (the common case, which also takes
             // its factor) or some.
-            let full = *coupling.k.get_or_insert_with(|| {
+            let Coupling { k, factor } = coupling;
+            let full = &*k.get_or_insert_with(|| {
                 let linear = pts[0].n.dot(pts[0].n) * (ba.inv_mass + bb.inv_mass);
                 block_lcp::coupling_of_rows(linear, block.len.min(block_lcp::MAX), |i| &pts[i].row)
             });
             let all = n == block.len;
-            if all && coupling.factor.is_none() {
-                coupling.factor = Some(block_lcp::factor(&full, n));
+            if all && factor.is_none() {
+                *factor = Some(block_lcp::factor(full, n));
             }
-            let coupling = &*coupling;
             let factor = if all {
-                coupling.factor.as_ref().and_then(Option::as_ref)
+                factor.as_ref().and_then(Option::as_ref)
             } else {
                 None
             };
@@ -858,7 +859,7 @@ impl ContactSolver {
                     }
                 }
             }
-            let k = if all { &full } else { &sub };
+            let k = if all { full } else { &sub };
             let errors = b;
             for r in 0..n {
                 b[r] -= block_lcp::row_times(k, r, x0, n);
@@ -988,31 +989,26 @@ impl ContactSolver {
         )
     }
 
-    /// A block's summed normal impulse.
-    fn load_of(points: &[SolverPoint], block: &Block) -> f64 {
-        points[block.points()]
+    /// Whether friction can hold the contact of block `bi`: within mu_s N while it sticks, or
+    /// (for a sliding one) when kinetic friction stopped it. None without load. A patch that
+    /// carries load gets its geometry first (`Block::load`).
+    fn holds(&mut self, bi: usize) -> Option<bool> {
+        let Self {
+            bodies,
+            points,
+            blocks,
+            ..
+        } = self;
+        let block = &mut blocks[bi];
+        let normal: f64 = points[block.points()]
             .iter()
             .map(|p| p.normal_impulse)
-            .sum()
-    }
-
-    /// Gives the patches of all blocks that carry load their geometry (see `Block::load`):
-    /// what reads friction after the iterations needs them.
-    fn load_patches(&mut self) {
-        for block in &mut self.blocks {
-            let normal = Self::load_of(&self.points, block);
-            block.load(&self.bodies, &self.points, normal);
-        }
-    }
-
-    /// Whether friction can hold a block's contact: within mu_s N while it sticks, or (for a
-    /// sliding one) when kinetic friction stopped it. None without load.
-    fn holds(&self, block: &Block) -> Option<bool> {
-        let normal = Self::load_of(&self.points, block);
+            .sum();
+        block.load(bodies, points, normal);
         (normal > 0.0).then(|| {
             block
                 .patch
-                .holds(&self.bodies[block.a], &self.bodies[block.b], normal)
+                .holds(&bodies[block.a], &bodies[block.b], normal)
         })
     }
 
@@ -1021,7 +1017,6 @@ impl ContactSolver {
     /// so the step must be solved again; with equal static and kinetic coefficients it does
     /// not (the contact is only marked sliding for the steps after).
     pub fn release_saturated(&mut self) -> bool {
-        self.load_patches();
         // Where kinetic friction is as strong as static, letting go changes nothing this step
         // (and `store_impulses` finds what slides on its own).
         if self
@@ -1033,10 +1028,10 @@ impl ContactSolver {
         }
         let mut any = false;
         for b in 0..self.blocks.len() {
-            let block = &self.blocks[b];
-            if block.patch.law.sticking && self.holds(block) == Some(false) {
-                any |= block.patch.law.mu_k < block.patch.law.mu_s;
-                self.blocks[b].patch.law.sticking = false;
+            if self.blocks[b].patch.law.sticking && self.holds(b) == Some(false) {
+                let law = &mut self.blocks[b].patch.law;
+                any |= law.mu_k < law.mu_s;
+                law.sticking = false;
             }
         }
         any
@@ -1047,8 +1042,9 @@ impl ContactSolver {
     /// contact held this step sticks; a sliding one that kinetic friction stopped sticks; the
     /// others slide.
     pub fn store_impulses(&mut self, manifolds: &mut [Manifold]) {
-        self.load_patches();
-        for block in &self.blocks {
+        for bi in 0..self.blocks.len() {
+            let sliding = self.holds(bi).map(|held| !held);
+            let block = &self.blocks[bi];
             let pts = &self.points[block.points()];
             let Some(first) = pts.first() else { continue };
             let len = pts.len().min(block_lcp::MAX);
@@ -1076,7 +1072,7 @@ impl ContactSolver {
                 cp.touch_time = p.touched_at;
                 cp.approach_speed = p.approach_speed;
             }
-            m.sliding = self.holds(block).map(|held| !held);
+            m.sliding = sliding;
         }
     }
 }
