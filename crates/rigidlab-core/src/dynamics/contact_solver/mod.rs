@@ -1079,9 +1079,152 @@ impl ContactSolver {
 
 #[cfg(test)]
 mod tests {
-    use super::{time_of_impact, ContactSolver, Row, SolverPoint};
+    use super::{
+        block_lcp, patch_of, time_of_impact, Block, ContactSolver, Coupling, Row, SolverPoint,
+        NO_COUPLING,
+    };
+    use crate::dynamics::friction_patch::{Coulomb, Patch};
     use crate::dynamics::solver_body::SolverBody;
     use crate::math::{DMat3, DVec3};
+
+    /// A resting point between bodies a and b of `bodies` (normal n, lever arms ra and rb),
+    /// with its normal impulse so far and its target.
+    fn point(
+        bodies: &[SolverBody],
+        (a, b): (usize, usize),
+        n: DVec3,
+        (ra, rb): (DVec3, DVec3),
+        (load, target): (f64, f64),
+    ) -> SolverPoint {
+        let (ca, cb) = (ra.cross(n), rb.cross(n));
+        let row = Row {
+            ca,
+            cb,
+            spin_a: bodies[a].inv_inertia * ca,
+            spin_b: bodies[b].inv_inertia * cb,
+        };
+        let k = bodies[a].inv_mass + bodies[b].inv_mass + ca.dot(row.spin_a) + cb.dot(row.spin_b);
+        SolverPoint {
+            normal_impulse: load,
+            target,
+            reach: 1.0 / 240.0,
+            normal_mass: 1.0 / k,
+            a,
+            b,
+            n,
+            row,
+            manifold: 0,
+            index: 0,
+            block: 0,
+            ra,
+            rb,
+            vn_free: 0.0,
+            gap: 0.0,
+            toi: None,
+            predicted: false,
+            resting: true,
+            spheres: None,
+            restitution: 0.0,
+            tangential_restitution: 0.0,
+            bounced: false,
+            stopped: false,
+            impact_impulse: 0.0,
+            impact_tangent: DVec3::ZERO,
+            approach_speed: 0.0,
+            touched_at: None,
+        }
+    }
+
+    #[test]
+    fn a_patch_worked_out_when_first_loaded_solves_as_one_worked_out_at_once() {
+        // A box sliding onto a heavier one, starting without impulses: a corner (one point)
+        // and a face (two points), in 3D and in the plane; approaching, so the first
+        // iteration loads them, or separating faster than the targets ask, so nothing does.
+        let body = |inv_mass: f64, inv_inertia: DVec3, v: DVec3, w: DVec3| SolverBody {
+            inv_mass,
+            inv_inertia: DMat3::from_diagonal(inv_inertia),
+            v,
+            w,
+            reach: 1.0 / 240.0,
+            touched: true,
+            ..Default::default()
+        };
+        let n = DVec3::new(0.3, 0.9, 0.0).normalize();
+        let law = Coulomb {
+            mu_s: 0.6,
+            mu_k: 0.4,
+            sticking: false,
+        };
+        let arms = [
+            (DVec3::new(0.1, 0.05, 0.0), DVec3::new(-0.02, -0.1, 0.0)),
+            (DVec3::new(-0.1, 0.05, 0.0), DVec3::new(-0.22, -0.1, 0.0)),
+        ];
+        for planar in [false, true] {
+            for count in [1, 2] {
+                for approach in [-0.8, 0.5] {
+                    let w = if planar {
+                        DVec3::new(0.0, 0.0, 0.7)
+                    } else {
+                        DVec3::new(0.2, -0.1, 0.7)
+                    };
+                    let bodies = [
+                        body(0.2, DVec3::new(1.5, 1.2, 1.0), DVec3::ZERO, DVec3::ZERO),
+                        body(
+                            1.0,
+                            DVec3::new(9.0, 7.0, 6.0),
+                            n * approach + DVec3::new(-n.y, n.x, 0.0),
+                            w,
+                        ),
+                    ];
+                    let points: Vec<SolverPoint> = arms[..count]
+                        .iter()
+                        .map(|&r| point(&bodies, (0, 1), n, r, (0.0, 0.0)))
+                        .collect();
+                    let zero = [DVec3::ZERO; block_lcp::MAX];
+                    let block = |patch: Patch, built: bool| Block {
+                        start: 0,
+                        len: count,
+                        a: 0,
+                        b: 1,
+                        coupling: if count > 1 { 0 } else { NO_COUPLING },
+                        patch,
+                        built,
+                    };
+                    let at_once = block(patch_of(&bodies, &points, &zero, law, planar), true);
+                    let later = block(Patch::unloaded(law, planar), false);
+                    let mut runs = [at_once, later].map(|b| {
+                        (
+                            b,
+                            bodies,
+                            points.clone(),
+                            vec![Coupling::default()],
+                            [0.0; 6],
+                        )
+                    });
+                    for (block, bodies, points, couplings, changes) in &mut runs {
+                        for c in changes.iter_mut() {
+                            *c = ContactSolver::solve_one(bodies, block, couplings, points);
+                        }
+                    }
+                    let [(b1, bodies1, p1, _, c1), (b2, bodies2, p2, _, c2)] = &runs;
+                    assert_eq!(c1, c2);
+                    assert_eq!(b1.patch.impulse, b2.patch.impulse);
+                    for (x, y) in bodies1.iter().zip(bodies2) {
+                        assert_eq!((x.v, x.w, x.dx, x.dtheta), (y.v, y.w, y.dx, y.dtheta));
+                    }
+                    for (x, y) in p1.iter().zip(p2) {
+                        assert_eq!(x.normal_impulse, y.normal_impulse);
+                    }
+                    // Approaching, the contact takes load and friction at once and the patch
+                    // gets its geometry; separating, nothing changes and it never does.
+                    let loaded = approach < 0.0;
+                    assert_eq!(b2.built, loaded);
+                    assert_eq!(b2.patch.impulse != DVec3::ZERO, loaded);
+                    assert_eq!(bodies2[1].v == bodies[1].v, !loaded);
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_planar_point_is_solved_as_the_3d_solve_does_to_the_bit() {
@@ -1121,43 +1264,7 @@ mod tests {
             ),
         ] {
             let mut bodies = [lamina(0.5, 3.0, va, 1.5), lamina(0.8, 5.0, vb, -0.7)];
-            let (ca, cb) = (ra.cross(n), rb.cross(n));
-            let row = Row {
-                ca,
-                cb,
-                spin_a: bodies[0].inv_inertia * ca,
-                spin_b: bodies[1].inv_inertia * cb,
-            };
-            let k = 0.5 + 0.8 + ca.dot(row.spin_a) + cb.dot(row.spin_b);
-            let point = SolverPoint {
-                normal_impulse: load,
-                target,
-                reach: 1.0 / 240.0,
-                normal_mass: 1.0 / k,
-                a: 0,
-                b: 1,
-                n,
-                row,
-                manifold: 0,
-                index: 0,
-                block: 0,
-                ra,
-                rb,
-                vn_free: 0.0,
-                gap: 0.0,
-                toi: None,
-                predicted: false,
-                resting: true,
-                spheres: None,
-                restitution: 0.0,
-                tangential_restitution: 0.0,
-                bounced: false,
-                stopped: false,
-                impact_impulse: 0.0,
-                impact_tangent: DVec3::ZERO,
-                approach_speed: 0.0,
-                touched_at: None,
-            };
+            let point = point(&bodies, (0, 1), n, (ra, rb), (load, target));
             let (mut p2, mut p3, mut b3) = (point, point, bodies);
             let c2 = ContactSolver::solve_normal_in_plane(&mut bodies, &mut p2, target);
             let c3 = ContactSolver::solve_normal(&mut b3, &mut p3, target);
