@@ -133,6 +133,7 @@ impl VelocitySolver {
     /// contact's relative velocity by more than `tolerance`: only when the contacts started
     /// from last step's impulses (from a guess, a small change may mean they are still far
     /// from converged) and there is no joint to solve.
+    /// When they run out leaving few contacts unsettled, sweeps go on over those (settle.rs).
     /// Returns whether they converged: one changed no contact's relative velocity by more than
     /// the solver's tolerance.
     fn iterate(
@@ -145,16 +146,27 @@ impl VelocitySolver {
     ) -> bool {
         let early = tolerance.filter(|_| self.contacts.warm);
         let mut change = f64::INFINITY;
-        for _ in 0..iterations {
+        for i in 0..iterations {
             self.iterations_done += 1;
-            change = self.contacts.solve_iteration();
+            // The last iteration notes what it leaves unsettled, for the sweeps after.
+            change = match tolerance.filter(|_| i + 1 == iterations) {
+                Some(t) => self.contacts.solve_iteration_noting(t),
+                None => self.contacts.solve_iteration(),
+            };
             self.joints
                 .solve_velocities(joints, &mut self.contacts.bodies, end, set.dt);
             if early.is_some_and(|t| change <= t) {
                 break;
             }
         }
-        tolerance.is_some_and(|t| change <= t)
+        // A world that asked for every iteration and no more (a tolerance of 0) gets no sweeps.
+        match tolerance {
+            Some(t) if change > t => {
+                t > 0.0 && iterations > 0 && self.contacts.settle(t, iterations)
+            }
+            Some(_) => true,
+            None => false,
+        }
     }
 
     /// Bodies in contact take the constrained velocities and move by the displacement the

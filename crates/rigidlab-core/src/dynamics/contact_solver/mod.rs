@@ -26,6 +26,7 @@
 mod by_row;
 mod hold_up;
 mod impact_events;
+mod settle;
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp::{self, Row};
@@ -248,6 +249,8 @@ pub struct ContactSolver {
     pub warm: bool,
     /// Whether the world is 2D: its friction patches have one unknown (see `Patch::new`).
     planar: bool,
+    /// The sweeps after the iterations' buffers (settle.rs).
+    settling: settle::Settling,
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.

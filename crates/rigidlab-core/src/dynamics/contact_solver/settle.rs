@@ -1,0 +1,111 @@
+//! Sweeps on where the iterations left a few contacts unsettled in a pile that has otherwise
+//! converged. Gauss-Seidel settles a heap's contacts at very different rates: most of a pile
+//! at rest is solved in a few iterations, while a body wedged between two others (normals
+//! nearly opposed) passes its load back and forth for dozens. Left unconverged, such a spot
+//! never comes to rest: last step's impulses, warm started, kick it, the iterations run out
+//! before they undo the kick, and it rocks on for good. A cube wedged at the top of a settled
+//! pile of 1 000 rocked at up to a centimetre a second that way, gaining up to 3e-5 J in a step,
+//! and kept the whole pile awake; with 50 iterations instead of 10 it came to rest at once.
+//! Sweeping on over the few blocks near what still changes costs little and settles them.
+
+use super::ContactSolver;
+
+/// Block updates the sweeps may spend per block the iterations left unsettled: a wedged body's
+/// few blocks need dozens of sweeps.
+const UPDATES_PER_UNSETTLED: usize = 64;
+
+/// Block updates the sweeps may always spend: the cost of one more iteration over the blocks,
+/// or this in a small world. More blocks unsettled than that budget allows make a pile still
+/// landing, not one at rest with a few stubborn spots: all its contacts change, and it is left
+/// to the next steps.
+const LEAST_BUDGET: usize = 1024;
+
+/// Sweeps over what has not settled, at most, for each iteration the solve allows.
+const SWEEPS_PER_ITERATION: u32 = 10;
+
+/// The bodies that the last sweep changed, and those the sweep under way changes.
+#[derive(Default)]
+pub struct Settling {
+    unsettled: Vec<bool>,
+    stirred: Vec<bool>,
+    /// The blocks the last sweep changed by more than the tolerance.
+    changed: usize,
+}
+
+impl ContactSolver {
+    /// `solve_iteration` that also notes the bodies of the blocks it changes by more than
+    /// `tolerance` (for `settle`).
+    pub fn solve_iteration_noting(&mut self, tolerance: f64) -> f64 {
+        let Self {
+            bodies,
+            blocks,
+            couplings,
+            points,
+            settling,
+            ..
+        } = self;
+        settling.unsettled.clear();
+        settling.unsettled.resize(bodies.len(), false);
+        settling.changed = 0;
+        let mut change = 0.0f64;
+        for block in blocks.iter_mut() {
+            let c = Self::solve_one(bodies, block, couplings, points);
+            if c > tolerance {
+                settling.changed += 1;
+                settling.unsettled[block.a] |= bodies[block.a].inv_mass > 0.0;
+                settling.unsettled[block.b] |= bodies[block.b].inv_mass > 0.0;
+            }
+            change = change.max(c);
+        }
+        change
+    }
+
+    /// After `solve_iteration_noting`: when it left few blocks unsettled, sweeps again over the
+    /// blocks of the bodies the sweep before changed, until none changes by more than
+    /// `tolerance`, for up to `SWEEPS_PER_ITERATION` sweeps per iteration of `iterations` and
+    /// `UPDATES_PER_UNSETTLED` block updates per block left unsettled. Returns whether every
+    /// block settled.
+    pub fn settle(&mut self, tolerance: f64, iterations: u32) -> bool {
+        let Self {
+            bodies,
+            blocks,
+            couplings,
+            points,
+            settling,
+            ..
+        } = self;
+        let budget = UPDATES_PER_UNSETTLED * settling.changed;
+        if budget > blocks.len().max(LEAST_BUDGET) {
+            return false;
+        }
+        let Settling {
+            unsettled, stirred, ..
+        } = settling;
+        stirred.clear();
+        stirred.resize(bodies.len(), false);
+        let mut spent = 0;
+        for _ in 0..SWEEPS_PER_ITERATION * iterations {
+            let mut any = false;
+            for block in blocks.iter_mut() {
+                if !(unsettled[block.a] || unsettled[block.b]) {
+                    continue;
+                }
+                spent += 1;
+                if Self::solve_one(bodies, block, couplings, points) > tolerance {
+                    any = true;
+                    stirred[block.a] |= bodies[block.a].inv_mass > 0.0;
+                    stirred[block.b] |= bodies[block.b].inv_mass > 0.0;
+                }
+            }
+            if !any {
+                return true;
+            }
+            if spent >= budget {
+                return false;
+            }
+            std::mem::swap(unsettled, stirred);
+            stirred.iter_mut().for_each(|s| *s = false);
+        }
+        false
+    }
+}
