@@ -242,8 +242,8 @@ def test_a_heap_of_balls_boxes_and_hulls_comes_to_rest_at_no_restitution_thresho
 
 
 # A cube of 10 cm (1 kg) wedged between two others at the top of a pile of 1 000 dropped into a
-# bin, as the pile had settled (position, orientation), and the six fixed cubes those two rest
-# on; the first three move, with the small velocities they had (v, w).
+# bin, as the pile had settled (position, orientation), and the six cubes around them, fixed;
+# the first three move, with the small velocities they had (v, w).
 WEDGE = [
     (
         (-0.3859868798733771, 1.764458692190386, 0.41773949697544827),
@@ -319,7 +319,7 @@ def wedge(sleeping):
 
 def test_a_cube_wedged_in_a_pile_comes_to_rest_and_falls_asleep():
     # The iterations solve a wedged body's contacts slowly (their normals nearly oppose): run
-    # out, they left this cube rocking at up to 1 cm/s for good, gaining up to 3e-5 J in a step
+    # out, they left this cube rocking at about 1 cm/s for good, gaining up to 2.6e-5 J in a step
     # and losing it again, and the pile it topped never slept. Contacts without restitution
     # take the motion out: within a second nothing moves (what is left is round-off).
     w, moving = wedge(sleeping=False)
