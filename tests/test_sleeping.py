@@ -334,6 +334,46 @@ def test_a_cube_wedged_in_a_pile_comes_to_rest_and_falls_asleep():
     assert all(b.sleeping for b in moving)
 
 
+def pressed_column(dim, count, half, press):
+    """`count` boxes of half size `half` stacked on the ground, each sunk `press` into the one
+    below, at rest: a pile as a landing leaves it, pressed into itself."""
+    if dim == 2:
+        w = rl.World2D(dt=1 / 240)
+        w.add_ground()
+        size = (half, half)
+    else:
+        w = rl.World(dt=1 / 240)
+        w.add_plane()
+        size = (half, half, half)
+    boxes = []
+    for k in range(count):
+        at = [0.0] * dim
+        at[1] = half + k * (2 * half - press)
+        boxes.append(w.add_box(size, position=tuple(at)))
+    return w, boxes
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_a_column_pressed_into_itself_comes_apart_to_the_slop_and_sleeps(dim):
+    # 40 boxes each 2 mm into the one below: 78 mm of overlap down a column 4 m high. The
+    # passes move an overlap one contact on each, so that alone would take seconds at the
+    # bottom of a deep pile (after 1 s: 0.44 mm left in 3D, 1.4 mm in 2D of a 60-box column);
+    # lifted from the ground up, a body moves as far a step as its own deepest overlap, and the
+    # column stands apart within 40 steps. At rest every contact keeps the linear slop, so the
+    # top stands 40 slops below the boxes' stacked height.
+    count, half, press = 40, 0.05, 0.002
+    w, boxes = pressed_column(dim, count, half, press)
+    slop = json.loads(w.to_json())["settings"]["linear_slop"]
+    for _ in range(60):
+        w.step()
+    assert w.contacts()["depth"].max() < 1.1 * slop
+    sunk = (2 * count - 1) * half - boxes[-1].position[1]
+    assert count * slop <= sunk < 1.1 * count * slop
+    assert max(abs(b.position[0]) for b in boxes) < 1e-9
+    w.run(0.6)
+    assert all(b.sleeping for b in boxes)
+
+
 def test_bodies_hanging_on_joints_or_springs_never_sleep():
     w = rl.World()
     bob = w.add_sphere(0.05, mass=1.0, position=(0, 0, 0))

@@ -1021,11 +1021,20 @@ impl World {
         if self.state.contacts.manifolds.is_empty() {
             return;
         }
+        let settings = &self.state.settings;
+        // As for the solve's last pass (velocity_solve.rs): not with joints, which the stage
+        // does not see, nor in a world that asked for every iteration and no more.
+        let lifts = self.state.joints.is_empty() && settings.solver_tolerance > 0.0;
         let set = CorrectionSettings {
-            iterations: self.state.settings.position_iterations,
-            slop: self.state.settings.linear_slop,
+            iterations: settings.position_iterations,
+            slop: settings.linear_slop,
             factor: CORRECTION_FACTOR,
             max_correction: MAX_CORRECTION,
+            up: if lifts {
+                -settings.gravity.normalize_or_zero()
+            } else {
+                DVec3::ZERO
+            },
         };
         let sc = &mut self.scratch;
         let view = CorrectedBodies {

@@ -3,6 +3,7 @@
 //! springs, loads) with the sleep timing; the solvers are the engine's own.
 
 pub(crate) mod block_lcp;
+pub(crate) mod by_row;
 pub(crate) mod contact_solver;
 pub(crate) mod forces;
 pub(crate) mod free_rotation;

@@ -22,10 +22,10 @@
 //! iterations: it takes nothing from a motion along a support, and a body that is not linked to
 //! a floor or ramp through bodies resting on each other keeps what the iterations gave it.
 
-use super::by_row::ByRow;
 use super::impact_events::holds_up;
 use super::{ContactSolver, SolverPoint};
 use crate::dynamics::block_lcp;
+use crate::dynamics::by_row::ByRow;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::DVec3;
 

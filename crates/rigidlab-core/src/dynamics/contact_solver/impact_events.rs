@@ -31,7 +31,6 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::by_row::ByRow;
 use super::{
     ContactSolver, Coupling, Impact, SolverPoint, LEAST_IMPACT_SPEED, NO_COUPLING, STICK_SPEED,
 };
@@ -39,6 +38,7 @@ use crate::body::Body;
 use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp::{self, Row};
+use crate::dynamics::by_row::ByRow;
 use crate::dynamics::friction_patch::Patch;
 use crate::dynamics::impact::{self, ImpactBody, ImpactPoint, PointImpulse};
 use crate::dynamics::solver_body::{Motion, SolverBody};
@@ -83,7 +83,7 @@ const SUPPORT_SLOPE: f64 = 0.5;
 
 /// Whether a contact whose normal points into a body along `into` holds it up (`up`: against
 /// gravity; without gravity, whatever it touches does).
-pub(super) fn holds_up(up: DVec3, into: DVec3) -> bool {
+pub(crate) fn holds_up(up: DVec3, into: DVec3) -> bool {
     up == DVec3::ZERO || into.dot(up) >= SUPPORT_SLOPE
 }
 

@@ -23,10 +23,11 @@
 //! Penetration is never removed through velocities (that would add energy); the position
 //! correction stage does it.
 
-mod by_row;
 mod hold_up;
 mod impact_events;
 mod settle;
+
+pub(crate) use impact_events::holds_up;
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp::{self, Row};

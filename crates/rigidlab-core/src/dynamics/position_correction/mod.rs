@@ -11,6 +11,8 @@
 //! corrections of everything above). Passes stop once no contact overlaps the slop by more
 //! than a tenth of it, so a settled scene pays for one.
 
+mod lift;
+
 use crate::body::Body;
 use crate::collision::closest::segment_segment;
 use crate::collision::manifold::{deepest_overlaps, Manifold};
@@ -31,6 +33,9 @@ pub struct CorrectionSettings {
     pub factor: f64,
     /// Largest correction per point and iteration (m).
     pub max_correction: f64,
+    /// Against gravity, for the lift (lift.rs) when the passes run out; zero: no lift (no
+    /// gravity, or joints, which the stage does not see).
+    pub up: DVec3,
 }
 
 /// Overlap beyond the slop, as a fraction of the slop, that does not call for another pass.
@@ -49,6 +54,7 @@ pub struct CorrectionBuffers {
     rounded: Vec<Option<RoundedPoint>>,
     order: Vec<Job>,
     narrow: NarrowPhase,
+    lift: lift::Lift,
 }
 
 /// A manifold the passes correct, in their order (see `correct_positions`), with its bodies'
@@ -121,6 +127,7 @@ pub fn correct_positions(
         rounded,
         order,
         narrow,
+        lift,
     } = buffers;
     inv_inertia.clear();
     inv_inertia.extend(masses.iter().zip(&state.q).map(|(m, &q)| {
@@ -183,6 +190,7 @@ pub fn correct_positions(
                 }),
         );
     }
+    let mut settled = false;
     for _ in 0..set.iterations {
         let deepest = order
             .iter_mut()
@@ -198,8 +206,19 @@ pub fn correct_positions(
             })
             .fold(0.0, f64::max);
         if deepest <= SETTLED * set.slop {
+            settled = true;
             break;
         }
+    }
+    if !settled && set.up != DVec3::ZERO {
+        let pile = lift::Pile {
+            manifolds,
+            order,
+            rounded,
+            radii,
+            bodies,
+        };
+        lift.lift(pile, &movers, state, set, set.up);
     }
 }
 
