@@ -398,6 +398,30 @@ def test_a_heap_of_every_shape_comes_to_rest_and_sleeps():
             assert rolling and np.hypot(*b.velocity) < 1e-3 or b.id in rolling, b
 
 
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 120])
+def test_a_column_landing_beside_a_standing_box_is_held_up_and_sleeps(dt):
+    """20 squares of 10 cm dropped in a column, 5 mm apart, beside a standing box 2 m tall that
+    they touch. Every square is one contact from the standing box as from the floor, so a
+    pass that held each body up by the one a contact nearer the floor held none of them by
+    the square beneath, and the column, whose iterations run out as it lands, sank into
+    itself: 4 mm deep at 0.5 s and still moving after 2 s at 1/60 s. Held by what it rests
+    on, it lands at most a millimetre deep and sleeps within 2 s, each of its 21 contacts
+    keeping between one and two linear slops (the sleep rule's limit)."""
+    w = rl.World2D(dt=dt)
+    w.add_ground()
+    h = 0.05
+    column = [w.add_box((h, h), position=(0, h + 2.1 * h * k)) for k in range(20)]
+    w.add_box((h, 20 * h), position=(2 * h, 20 * h))
+    slop = json.loads(w.to_json())["settings"]["linear_slop"]
+    w.run(0.5)
+    assert w.contacts()["depth"].max() < 1e-3
+    w.run(1.5)
+    assert all(b.sleeping for b in column)
+    sunk = 39 * h - column[-1].position[1]
+    assert 21 * slop <= sunk <= 2 * 21 * slop
+    assert max(abs(b.position[0]) for b in column) < 1e-3
+
+
 def test_a_base_20_pyramid_of_boxes_stands():
     """210 boxes in a base-20 pyramid: after 5 s the top has dropped less than the slop
     (1e-4 m) and nothing has moved sideways more than that."""
