@@ -20,5 +20,6 @@ pub mod sleep;
 pub(crate) mod solver_body;
 pub mod springs;
 pub mod state;
+pub(crate) mod support_levels;
 pub(crate) mod tuning;
 pub(crate) mod velocity_solve;

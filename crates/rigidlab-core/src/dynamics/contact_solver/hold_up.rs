@@ -27,6 +27,7 @@ use super::{ContactSolver, SolverPoint};
 use crate::dynamics::block_lcp;
 use crate::dynamics::by_row::ByRow;
 use crate::dynamics::solver_body::SolverBody;
+use crate::dynamics::support_levels::SupportLevels;
 use crate::math::DVec3;
 
 /// Passes over one body's contacts with what holds it up: a body resting on two or more shares
@@ -36,11 +37,8 @@ const HOLD_PASSES: u32 = 4;
 /// The pass's buffers, kept from step to step.
 #[derive(Default)]
 pub struct Levels {
-    /// Per body row: how many contacts it lies from a support (u32::MAX: not linked to one),
-    /// then its place in the pass's order.
-    level: Vec<u32>,
-    /// The rows linked to a support, then from the lowest up.
-    queue: Vec<usize>,
+    /// The bodies linked to a support, then ranked from the lowest up (`level` is the rank).
+    support: SupportLevels,
     /// The blocks of each movable body.
     blocks: ByRow,
 }
@@ -53,11 +51,7 @@ impl ContactSolver {
         let rows = self.bodies.len();
         let bodies = &mut self.bodies;
         let movable = |bodies: &[SolverBody], row: usize| bodies[row].inv_mass > 0.0;
-        let Levels {
-            level,
-            queue,
-            blocks,
-        } = &mut self.levels;
+        let Levels { support, blocks } = &mut self.levels;
         // A manifold kept without points makes a block of none.
         let live = || {
             self.blocks
@@ -71,34 +65,21 @@ impl ContactSolver {
                 (bi as u32, [row(block.a), row(block.b)])
             })
         });
-        level.clear();
-        level.resize(rows, u32::MAX);
-        queue.clear();
-        for (_, block) in live() {
-            let n = self.points[block.start].n;
-            for (row, other, into) in [(block.a, block.b, -n), (block.b, block.a, n)] {
-                if movable(bodies, row)
-                    && !movable(bodies, other)
-                    && holds_up(up, into)
-                    && level[row] == u32::MAX
-                {
-                    level[row] = 0;
-                    queue.push(row);
-                }
-            }
-        }
-        let mut next = 0;
-        while let Some(&row) = queue.get(next) {
-            next += 1;
-            for &bi in blocks.of(row) {
-                let block = &self.blocks[bi as usize];
-                let other = if block.a == row { block.b } else { block.a };
-                if movable(bodies, other) && level[other] == u32::MAX {
-                    level[other] = level[row] + 1;
-                    queue.push(other);
-                }
-            }
-        }
+        let touch = |bi: u32| {
+            let block = &self.blocks[bi as usize];
+            (block.a, block.b, self.points[block.start].n)
+        };
+        support.find(
+            rows,
+            live().map(|(bi, _)| bi as u32),
+            touch,
+            blocks,
+            |row| movable(bodies, row),
+            |row, other, into| {
+                movable(bodies, row) && !movable(bodies, other) && holds_up(up, into)
+            },
+        );
+        let SupportLevels { level, queue } = support;
         // Bottom up: by height, not by level. A level counts contacts from a support, which
         // is no order: every square of a column standing beside a tall box is one contact from
         // the floor through that box, so none held up the one above it, and the column sank

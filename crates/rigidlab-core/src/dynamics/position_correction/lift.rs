@@ -23,6 +23,7 @@ use crate::dynamics::by_row::ByRow;
 use crate::dynamics::contact_solver::holds_up;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
+use crate::dynamics::support_levels::SupportLevels;
 use crate::math::{DMat3, DVec3};
 
 use super::CorrectionSettings;
@@ -42,10 +43,8 @@ pub struct Lift {
     parent: Vec<usize>,
     /// Per island root: whether every body in it is slower than `CALM_SPEED`.
     calm: Vec<bool>,
-    /// Per body row: how many contacts it lies above a support (u32::MAX: not lifted).
-    level: Vec<u32>,
-    /// The rows lifted, level by level.
-    queue: Vec<usize>,
+    /// The bodies lifted, level by level from the supports.
+    support: SupportLevels,
     /// The jobs of each movable body.
     jobs: ByRow,
     /// The masses and inverse inertias of the pass, the levels already lifted held fixed.
@@ -86,8 +85,7 @@ impl Lift {
         let Lift {
             parent,
             calm,
-            level,
-            queue,
+            support,
             jobs,
             masses,
             inv_inertia,
@@ -98,37 +96,24 @@ impl Lift {
                 (ji as u32, [row(job.a), row(job.b)])
             })
         });
-        level.clear();
-        level.resize(rows, u32::MAX);
-        queue.clear();
-        for job in order {
+        let touch = |ji: u32| {
+            let job = &order[ji as usize];
             let normal = manifolds[job.manifold as usize].normal;
-            let (a, b) = (job.a as usize, job.b as usize);
-            for (row, other, into) in [(a, b, -normal), (b, a, normal)] {
-                if movable(row)
-                    && !movable(other)
-                    && calm[parent[row]]
-                    && holds_up(up, into)
-                    && level[row] == u32::MAX
-                {
-                    level[row] = 0;
-                    queue.push(row);
-                }
-            }
-        }
+            (job.a as usize, job.b as usize, normal)
+        };
         // Every body linked to a support through movable bodies is in the support's island,
         // which is calm.
-        let mut next = 0;
-        while let Some(&row) = queue.get(next) {
-            next += 1;
-            for &ji in jobs.of(row) {
-                let other = other_row(&order[ji as usize], row);
-                if movable(other) && level[other] == u32::MAX {
-                    level[other] = level[row] + 1;
-                    queue.push(other);
-                }
-            }
-        }
+        support.find(
+            rows,
+            0..order.len() as u32,
+            touch,
+            jobs,
+            movable,
+            |row, other, into| {
+                movable(row) && !movable(other) && calm[parent[row]] && holds_up(up, into)
+            },
+        );
+        let SupportLevels { level, queue } = support;
         if queue.is_empty() {
             return;
         }
