@@ -7,7 +7,8 @@
 //! step take seconds, through which the bottom of the pile stays a millimetre or two deep and
 //! the pile never falls asleep (the benchmark's 2D heap of 1 000 bodies was still at 2 mm after
 //! 12 s, its correction lifting it 2.4 mm every 2 s and the heap slumping back in jolts).
-//! Lifted level by level from its supports, such a pile comes apart in one step.
+//! Lifted level by level from its supports, such a pile comes apart within a few steps (no
+//! body moves further in a step than its deepest overlap: see `Movers`).
 //!
 //! Only islands at rest are lifted. While a pile lands, what a body rests on changes from step
 //! to step, and lifting each body clear of whatever is below it then loosens the packing the
@@ -16,7 +17,7 @@
 //! `CALM_SPEED` moves a fifth of a millimetre a step at the benchmarks' 240 steps a second,
 //! about the overlaps a lift removes; a landing body moves metres a second.
 
-use super::{correct_manifold, correct_spheres, Job, Movers, RoundedPoint};
+use super::{correct_manifold, correct_spheres, CorrectionSettings, Job, Movers, RoundedPoint};
 use crate::body::Body;
 use crate::collision::manifold::Manifold;
 use crate::dynamics::by_row::ByRow;
@@ -25,8 +26,6 @@ use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::dynamics::support_levels::SupportLevels;
 use crate::math::{DMat3, DVec3};
-
-use super::CorrectionSettings;
 
 /// Speed (m/s) above which a body's island is not lifted: it is still landing (see the
 /// module's comment). A body counts by the fastest point of its extent, as for sleeping.
