@@ -22,4 +22,5 @@ pub mod springs;
 pub mod state;
 pub(crate) mod support_levels;
 pub(crate) mod tuning;
+pub(crate) mod union_find;
 pub(crate) mod velocity_solve;

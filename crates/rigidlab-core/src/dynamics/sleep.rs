@@ -24,6 +24,7 @@
 
 use crate::body::{Body, Sleep};
 use crate::collision::manifold::Manifold;
+use crate::dynamics::union_find::UnionFind;
 
 /// Speed (m/s) below which a body counts as resting.
 pub const SLEEP_SPEED: f64 = 1e-3;
@@ -37,7 +38,7 @@ pub const SETTLED_SLOPS: f64 = 2.0;
 /// Islands by union-find over body rows, with buffers reused from step to step.
 #[derive(Default)]
 pub struct Islands {
-    parent: Vec<usize>,
+    sets: UnionFind,
     /// Per root: the island's shortest rest, whether it rests on something, whether it holds
     /// a body that must stay awake (or one that speeds up).
     rest: Vec<f64>,
@@ -46,23 +47,6 @@ pub struct Islands {
 }
 
 impl Islands {
-    fn find(&mut self, mut i: usize) -> usize {
-        while self.parent[i] != i {
-            self.parent[i] = self.parent[self.parent[i]];
-            i = self.parent[i];
-        }
-        i
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            // The smaller root wins, so the result does not depend on the order of unions.
-            let (lo, hi) = (ra.min(rb), ra.max(rb));
-            self.parent[hi] = lo;
-        }
-    }
-
     fn awake_dynamic(b: &Body) -> bool {
         b.is_dynamic() && !b.sleep.asleep
     }
@@ -75,12 +59,11 @@ impl Islands {
             return false;
         }
         let n = bodies.len();
-        self.parent.clear();
-        self.parent.extend(0..n);
+        self.sets.reset(n);
         let touching = || manifolds.iter().filter(|m| !m.points.is_empty());
         for m in touching() {
             if bodies[m.row_a].sleep.asleep && bodies[m.row_b].sleep.asleep {
-                self.union(m.row_a, m.row_b);
+                self.sets.union(m.row_a, m.row_b);
             }
         }
         self.woken.clear();
@@ -89,7 +72,7 @@ impl Islands {
         for m in touching() {
             for (sleeper, other) in [(m.row_a, m.row_b), (m.row_b, m.row_a)] {
                 if bodies[sleeper].sleep.asleep && Self::stirs(&bodies[other]) {
-                    let root = self.find(sleeper);
+                    let root = self.sets.find(sleeper);
                     self.woken[root] = true;
                     any = true;
                 }
@@ -97,7 +80,7 @@ impl Islands {
         }
         if any {
             for i in 0..n {
-                let root = self.find(i);
+                let root = self.sets.find(i);
                 if bodies[i].sleep.asleep && self.woken[root] {
                     bodies[i].sleep = Sleep::default();
                 }
@@ -128,11 +111,10 @@ impl Islands {
         slop: f64,
     ) -> bool {
         let n = bodies.len();
-        self.parent.clear();
-        self.parent.extend(0..n);
+        self.sets.reset(n);
         for m in manifolds.iter().filter(|m| !m.points.is_empty()) {
             if Self::awake_dynamic(&bodies[m.row_a]) && Self::awake_dynamic(&bodies[m.row_b]) {
-                self.union(m.row_a, m.row_b);
+                self.sets.union(m.row_a, m.row_b);
             }
         }
         self.woken.clear();
@@ -140,7 +122,7 @@ impl Islands {
         for &(a, b) in links {
             match b {
                 Some(b) if Self::awake_dynamic(&bodies[a]) && Self::awake_dynamic(&bodies[b]) => {
-                    self.union(a, b)
+                    self.sets.union(a, b)
                 }
                 // A joint or spring to a fixed point or a body that is not awake: the island
                 // hangs on it, so it is not resting on something; keep it awake.
@@ -187,7 +169,7 @@ impl Islands {
             if !Self::awake_dynamic(&bodies[i]) {
                 continue;
             }
-            let root = self.find(i);
+            let root = self.sets.find(i);
             self.rest[root] = self.rest[root].min(bodies[i].sleep.timer);
             if self.woken[i] {
                 self.woken[root] = true;
@@ -202,7 +184,7 @@ impl Islands {
                     && !Self::awake_dynamic(&bodies[other])
                     && !Self::stirs(&bodies[other])
                 {
-                    let root = self.find(body);
+                    let root = self.sets.find(body);
                     self.supported[root] = true;
                 }
             }
@@ -212,7 +194,7 @@ impl Islands {
             if !Self::awake_dynamic(&bodies[i]) {
                 continue;
             }
-            let root = self.find(i);
+            let root = self.sets.find(i);
             if self.supported[root] && !self.woken[root] && self.rest[root] >= SLEEP_TIME {
                 let b = &mut bodies[i];
                 b.sleep.asleep = true;

@@ -25,6 +25,7 @@ use crate::dynamics::contact_solver::holds_up;
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::dynamics::support_levels::SupportLevels;
+use crate::dynamics::union_find::UnionFind;
 use crate::math::{DMat3, DVec3};
 
 /// Speed (m/s) above which a body's island is not lifted: it is still landing (see the
@@ -38,8 +39,10 @@ const LIFT_PASSES: u32 = 3;
 /// The lift's buffers, kept from step to step.
 #[derive(Default)]
 pub struct Lift {
-    /// Per body row: its island's root (union-find over the contacts between movable bodies).
-    parent: Vec<usize>,
+    /// The islands of the movable bodies through their contacts, and per body row its
+    /// island's root.
+    sets: UnionFind,
+    root: Vec<usize>,
     /// Per island root: whether every body in it is slower than `CALM_SPEED`.
     calm: Vec<bool>,
     /// The bodies lifted, level by level from the supports.
@@ -80,14 +83,18 @@ impl Lift {
         } = pile;
         let rows = movers.masses.len();
         let movable = |row: usize| movers.masses[row].inv_mass > 0.0;
-        self.find_calm_islands(order, bodies, state, &movable);
+        // While every island lands (most steps whose passes run out), nothing more to do.
+        if !self.find_calm_islands(order, bodies, state, &movable) {
+            return;
+        }
         let Lift {
-            parent,
+            root,
             calm,
             support,
             jobs,
             masses,
             inv_inertia,
+            ..
         } = self;
         jobs.group(rows, || {
             order.iter().enumerate().map(|(ji, job)| {
@@ -109,7 +116,7 @@ impl Lift {
             jobs,
             movable,
             |row, other, into| {
-                movable(row) && !movable(other) && calm[parent[row]] && holds_up(up, into)
+                movable(row) && !movable(other) && calm[root[row]] && holds_up(up, into)
             },
         );
         let SupportLevels { level, queue } = support;
@@ -166,43 +173,34 @@ impl Lift {
     }
 
     /// Finds the islands of the movable bodies through their contacts, and which of them are
-    /// at rest: every body slower than `CALM_SPEED`.
+    /// at rest: every body slower than `CALM_SPEED`. Whether any is.
     fn find_calm_islands(
         &mut self,
         order: &[Job],
         bodies: &[Body],
         state: &State,
         movable: &impl Fn(usize) -> bool,
-    ) {
+    ) -> bool {
         let rows = state.x.len();
-        let parent = &mut self.parent;
-        parent.clear();
-        parent.extend(0..rows);
-        fn find(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
+        let sets = &mut self.sets;
+        sets.reset(rows);
         for job in order {
             let (a, b) = (job.a as usize, job.b as usize);
             if movable(a) && movable(b) {
-                let (ra, rb) = (find(parent, a), find(parent, b));
-                parent[ra.max(rb)] = ra.min(rb);
+                sets.union(a, b);
             }
         }
-        for i in 0..rows {
-            parent[i] = find(parent, i);
-        }
+        self.root.clear();
+        self.root.extend((0..rows).map(|i| sets.find(i)));
         self.calm.clear();
         self.calm.resize(rows, true);
         for i in (0..rows).filter(|&i| movable(i)) {
             let spin = state.w[i].length() * bodies[i].shape.bounding_radius();
             if state.v[i].length().max(spin) >= CALM_SPEED {
-                self.calm[parent[i]] = false;
+                self.calm[self.root[i]] = false;
             }
         }
+        (0..rows).any(|i| movable(i) && self.calm[self.root[i]])
     }
 }
 
