@@ -652,7 +652,7 @@ impl ContactSolver {
         }
         sched.cluster_blocks = blocks;
         if !settled {
-            self.shock(sched, -set.down);
+            self.shock(sched, -set.down, set.tolerance);
         }
     }
 
@@ -775,18 +775,24 @@ impl ContactSolver {
     /// is left approaching would otherwise be the next steps' to stop, again and again, while
     /// the column's momentum crosses every contact at a tilt and throws the bodies sideways.
     /// Bodies the cluster does not link to a support keep the sweeps' result.
-    fn shock(&mut self, sched: &mut Schedule, up: DVec3) {
+    fn shock(&mut self, sched: &mut Schedule, up: DVec3, tolerance: f64) {
         let movable = |bodies: &[SolverBody], row: usize| bodies[row].inv_mass > 0.0;
         sched.level.clear();
         sched.level.resize(self.bodies.len(), u32::MAX);
         sched.queue.clear();
-        for &q in &sched.cluster {
+        for (i, &q) in sched.cluster.iter().enumerate() {
             let p = &self.points[q];
+            // Only a body pressed onto what cannot move is held up by it: one leaving it (the
+            // bottom of a stack kicked upward) would carry every body above along at its own
+            // speed, making momentum.
+            let pressed = sched.pushed[i] > 0.0
+                || Self::normal_velocity(&self.bodies, p) + sched.offset[i] <= tolerance;
             for (row, other, n) in [(p.a, p.b, -p.n), (p.b, p.a, p.n)] {
                 // Under gravity only what holds a body up supports it: a wall beside a column
                 // would make every body along it a support, from which the levels would run
                 // sideways and nothing would stop the column's fall.
-                if movable(&self.bodies, row)
+                if pressed
+                    && movable(&self.bodies, row)
                     && !movable(&self.bodies, other)
                     && holds_up(up, n)
                     && sched.level[row] == u32::MAX
