@@ -129,6 +129,47 @@ def test_a_callback_that_accepts_everything_changes_nothing_bit_for_bit():
     assert np.array_equal(again.positions, plain.positions)
 
 
+def cradle(gap=1e-3, dt=1 / 60):
+    """Five elastic 1 kg balls of radius 5 cm in a row, `gap` apart, without gravity; the
+    first moves at 1 m/s. At 1/60 s each impact sets the next ball off within the step that struck it, so
+    a step can take a ball beyond what its own search reached at the step's start."""
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    xs = [k * (0.1 + gap) for k in range(5)]
+    for k, x in enumerate(xs):
+        w.add_sphere(
+            0.05,
+            mass=1.0,
+            position=(x, 0, 0),
+            velocity=(1.0 if k == 0 else 0, 0, 0),
+            restitution=1.0,
+            friction=0,
+        )
+    return w, xs
+
+
+def test_a_contact_found_within_a_step_by_a_wider_search_is_asked_about_once():
+    plain, asked = cradle()[0], cradle()[0]
+    pairs = []
+    asked.on_contact(lambda a, b, c: pairs.append(tuple(sorted((a.id, b.id)))) or True)
+    plain.run(0.8)
+    asked.run(0.8)
+    assert sorted(pairs) == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    for name in ("positions", "velocities"):
+        assert np.array_equal(getattr(plain, name), getattr(asked, name)), name
+    np.testing.assert_allclose(plain.velocities[:, 0], [0, 0, 0, 0, 1.0], atol=1e-12)
+
+
+def test_a_contact_refused_within_a_step_lets_the_ball_through_to_the_next():
+    # The third ball passes through the fourth and strikes the fifth: it stops touching the
+    # fifth where that stood, the fourth never moves, the fifth leaves at 1 m/s.
+    w, xs = cradle()
+    w.on_contact(lambda a, b, c: {a.id, b.id} != {2, 3})
+    w.run(0.8)
+    np.testing.assert_allclose(w.velocities[:, 0], [0, 0, 0, 0, 1.0], atol=1e-12)
+    assert w.positions[3, 0] == xs[3]
+    assert abs(w.positions[2, 0] - (xs[4] - 0.1)) < 1e-9
+
+
 class Refused(Exception):
     pass
 

@@ -157,8 +157,14 @@ impl Ask {
 pub(crate) fn step_asking(world: &Bound<'_, PyWorld>, n: u64) -> PyResult<()> {
     let py = world.py();
     for _ in 0..n {
-        decide(world)?;
-        world.borrow_mut().step_detached(py, 1)?;
+        // A step whose search had to be widened may find contacts that wait too: they are
+        // asked about, and the step goes on from there.
+        loop {
+            decide(world)?;
+            if world.borrow_mut().step_unless_undecided(py)? {
+                break;
+            }
+        }
     }
     Ok(())
 }

@@ -474,6 +474,22 @@ impl PyWorld {
         .py()
     }
 
+    /// One step, unless a contact it begins waits for an answer (false: the step is not
+    /// taken, and `new_contacts` lists what waits).
+    pub(crate) fn step_unless_undecided(&mut self, py: Python<'_>) -> PyResult<bool> {
+        let PyWorld { inner, link, .. } = self;
+        match py.detach(|| inner.step()) {
+            Err(crate::error::Error::Undecided { .. }) => Ok(false),
+            stepped => {
+                stepped.py()?;
+                if let Some(link) = link {
+                    link.offer(inner, false);
+                }
+                Ok(true)
+            }
+        }
+    }
+
     /// Gives the viewer (if one is open) the world's state as it is now.
     pub(crate) fn offer_to_viewer(&mut self) {
         if let Some(link) = &mut self.link {

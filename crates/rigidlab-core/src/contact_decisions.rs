@@ -94,8 +94,14 @@ impl World {
     /// them, when a snapshot is due).
     pub(crate) fn stage(&mut self, laps: &mut Laps) {
         self.keep_history();
-        self.find_candidate_pairs();
+        self.searched = self.first_search();
+        self.find_candidate_pairs(self.searched);
         laps.lap(Stage::BroadPhase);
+        self.stage_contacts();
+    }
+
+    /// The narrow phase of the coming step, over the candidate pairs found.
+    pub(crate) fn stage_contacts(&mut self) {
         let mut staged = Staged::default();
         self.update_manifolds(&mut staged);
         self.staged = Some(staged);
@@ -132,7 +138,6 @@ impl World {
         self.keep_sleepers_passing(&mut passing);
         self.state.passing = passing;
         self.state.contacts.remove_sorted(&refused);
-        self.decided.clear();
         Ok(())
     }
 

@@ -59,6 +59,10 @@ pub struct SolverBody {
     /// move hold it up, at most `MAX_SUPPORTS` (see `motion`).
     pub supports: [DVec3; MAX_SUPPORTS],
     pub support_count: usize,
+    /// How far from where it started the step it was at the farthest of its impacts (m): with
+    /// where it ends, the corners of its path (the path between them is straight but for what
+    /// the smooth forces bend it).
+    pub impact_reach: f64,
 }
 
 /// Most supports a body's motion within the step heeds: a floor and a wall, or the two sides
@@ -109,6 +113,7 @@ impl Default for SolverBody {
             t_impact: 0.0,
             supports: [DVec3::ZERO; MAX_SUPPORTS],
             support_count: 0,
+            impact_reach: 0.0,
         }
     }
 }
@@ -140,6 +145,8 @@ impl SolverBody {
     /// What `impact_change` notes beyond the velocities, which the caller changed by dv and dw
     /// already (the sum of several impacts at the same time t, see `impact_events.rs`).
     pub fn impact_moves(&mut self, dv: DVec3, dw: DVec3, dl: DVec3, t: f64, dt: f64) {
+        let at = self.v_start * t + self.x_impact - self.v_impact * (dt - t);
+        self.impact_reach = self.impact_reach.max(at.length());
         let extra = (dt - t) - self.reach;
         if extra != 0.0 {
             self.dx += dv * extra;

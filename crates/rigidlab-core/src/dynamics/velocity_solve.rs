@@ -57,6 +57,12 @@ impl VelocitySolver {
         &self.contacts.impacts
     }
 
+    /// How far from its start each body was at the farthest of the last step's impacts on it
+    /// (m; 0 if none struck it), by row; none if the step solved nothing.
+    pub fn impact_reaches(&self) -> impl Iterator<Item = f64> + '_ {
+        self.contacts.bodies.iter().map(|b| b.impact_reach)
+    }
+
     pub fn iterations_done(&self) -> u32 {
         self.iterations_done
     }
@@ -64,6 +70,7 @@ impl VelocitySolver {
     /// Forgets the last step's impacts and counts (a step that solves nothing).
     pub fn clear(&mut self) {
         self.contacts.impacts.clear();
+        self.contacts.bodies.clear();
         self.iterations_done = 0;
     }
 
