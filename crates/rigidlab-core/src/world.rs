@@ -753,19 +753,18 @@ impl World {
         sc.pressed.resize(bodies.len(), 0.0);
         deepest_overlaps(&self.state.contacts.manifolds, &mut sc.pressed);
         let margin = |speed: f64| speed * dt + g * dt * dt + slop;
-        let mut escaped = sc.escaped.iter().peekable();
-        for (i, (b, (&speed, &pressed))) in bodies
-            .iter()
-            .zip(sc.speeds.iter().zip(&sc.pressed))
-            .enumerate()
-        {
-            // How far the last try took an escaped sphere (rows ascending).
-            let went = escaped.next_if(|e| e.0 == i).map_or(0.0, |e| e.1);
+        if search == Search::Grown {
+            // A sphere the last try took beyond its box is searched for as if it moved twice
+            // as far as it went (the step taken again need not take it the same way), and its
+            // neighbours' boxes grow by as much, as those of any fast body's do (below).
+            for &(i, went, _) in &sc.escaped {
+                sc.speeds[i] = sc.speeds[i].max(2.0 * went / dt);
+            }
+        }
+        for (b, (&speed, &pressed)) in bodies.iter().zip(sc.speeds.iter().zip(&sc.pressed)) {
             let m = match (b.kind, &b.shape, search) {
                 (BodyKind::Static, ..) => slop,
                 (_, Shape::Sphere { .. }, Search::Wide) => margin(speed.max(fastest)),
-                // Twice as far: the step taken again need not take it the same way.
-                (_, Shape::Sphere { .. }, Search::Grown) => margin(speed).max(2.0 * went),
                 _ => margin(speed),
             };
             sc.margins.push(m);
@@ -1216,8 +1215,9 @@ impl World {
 pub(crate) enum Search {
     /// As for any body: its own motion and that of the bodies its box overlaps.
     Near,
-    /// As `Near`, and as far again as the last try of the step took each sphere that went
-    /// beyond its box (`World::search_missed`).
+    /// As `Near`, with each sphere that the last try of the step took beyond its box
+    /// (`World::search_missed`) moving twice as far as it went, and its neighbours' boxes
+    /// grown by as much.
     Grown,
     /// Among all moving bodies: as far as the fastest goes in a step.
     Wide,
