@@ -427,8 +427,8 @@ impl World {
         laps.lap(Stage::Integrate);
         self.solve_velocity_constraints();
         // Impacts or the solve may take a sphere further than its box was grown by, to a body
-        // it was not paired with: the step is taken again from its broad phase, searching as
-        // far as that sphere went, and if that misses too, as far for every sphere as the
+        // it was not paired with: the step is taken again from its broad phase, searching twice
+        // as far as that sphere went, and if that misses too, as far for every sphere as the
         // fastest body goes (counted in the solve's time). In a world that asks, a contact
         // only the wider search begins waits for its answer like any other: the step fails
         // until it has one, and then goes on from that search.
@@ -1206,10 +1206,6 @@ impl World {
     }
 }
 
-/// How far an infinite body (row `p`) reaches (see `BroadPhase::find_pairs_where`): a plane,
-/// its normal and the height along it of its surface plus its margin. Each box is fattened by
-/// its body's margin, so a box wholly beyond the plane's cannot touch it within the pair's
-/// (the sum of the two).
 /// How far the broad phase looks for a sphere's strikers (see `World::find_candidate_pairs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Search {
@@ -1258,6 +1254,10 @@ fn overlapping_pairs(
     broad_phase.find_pairs_where(boxes, awake, allow, reach(bodies, margins), pairs);
 }
 
+/// How far an infinite body (row `p`) reaches (see `BroadPhase::find_pairs_where`): a plane,
+/// its normal and the height along it of its surface plus its margin. Each box is fattened by
+/// its body's margin, so a box wholly beyond the plane's cannot touch it within the pair's
+/// (the sum of the two).
 fn reach<'a>(bodies: &'a [Body], margins: &'a [f64]) -> impl Fn(u32) -> Option<(DVec3, f64)> + 'a {
     move |p| {
         let b = &bodies[p as usize];
