@@ -419,13 +419,7 @@ impl World {
         }
         // What the decisions change, kept in case the stages are run again (see below).
         let passing = (self.searched != Search::Wide).then(|| self.state.passing.clone());
-        self.apply_decisions()?;
-        self.wake_touched();
-        laps.lap(Stage::NarrowPhase);
-        self.gather_state();
-        self.integrate_smooth_forces(false)?;
-        laps.lap(Stage::Integrate);
-        self.solve_velocity_constraints();
+        self.solve_staged(|stage| laps.lap(stage))?;
         // Impacts or the solve may take a sphere further than its box was grown by, to a body
         // it was not paired with: the step is taken again from its broad phase, searching twice
         // as far as that sphere went, and if that misses too, as far for every sphere as the
@@ -469,10 +463,18 @@ impl World {
         self.searched = search;
         self.find_candidate_pairs(search);
         self.stage_contacts();
+        self.solve_staged(|_| {})
+    }
+
+    /// The staged contacts with their answers applied, and the step's velocities solved from
+    /// the bodies' state (`lap` marks where the narrow phase and the integration end).
+    fn solve_staged(&mut self, mut lap: impl FnMut(Stage)) -> Result<()> {
         self.apply_decisions()?;
         self.wake_touched();
+        lap(Stage::NarrowPhase);
         self.gather_state();
         self.integrate_smooth_forces(false)?;
+        lap(Stage::Integrate);
         self.solve_velocity_constraints();
         Ok(())
     }
@@ -508,8 +510,11 @@ impl World {
         let sc = &mut self.scratch;
         sc.escaped.clear();
         for (i, reach) in self.constraints.impact_reaches().enumerate() {
+            if !matches!(bodies[i].shape, Shape::Sphere { .. }) {
+                continue;
+            }
             let path = reach.max((sc.end.x[i] - sc.start.x[i]).length()) + fall;
-            if matches!(bodies[i].shape, Shape::Sphere { .. }) && path > sc.margins[i] {
+            if path > sc.margins[i] {
                 sc.escaped.push((i, path, sc.boxes[i]));
                 sc.boxes[i] = sc.boxes[i].fattened(path - sc.margins[i]);
             }
@@ -753,12 +758,16 @@ impl World {
         }));
         // Sensors strike nothing; sleeping bodies are still.
         let strikes = |b: &crate::body::Body| !b.sensor && b.is_awake();
-        let fastest = bodies
-            .iter()
-            .zip(&sc.speeds)
-            .filter(|(b, _)| strikes(b))
-            .map(|(_, &v)| v)
-            .fold(0.0, f64::max);
+        // Only the wide search reads it.
+        let fastest = match search {
+            Search::Wide => bodies
+                .iter()
+                .zip(&sc.speeds)
+                .filter(|(b, _)| strikes(b))
+                .map(|(_, &v)| v)
+                .fold(0.0, f64::max),
+            _ => 0.0,
+        };
         // Position correction may move a body by as much as it overlaps its neighbours (its
         // leash, position_correction.rs): so far are its contacts with what cannot move
         // searched (`PairInputs::pressed`), or a body pressed deep into a heap could be pushed
