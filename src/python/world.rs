@@ -323,13 +323,13 @@ impl AxisJoint<'_, '_> {
 ///     under uniform gravity; RK4 is fourth order; symplectic Euler is first order and keeps
 ///     energy bounded; explicit Euler is first order and gains energy on oscillators.
 /// solver_iterations : int, default 10
-///     Most Gauss-Seidel iterations of the contact solver per step. When they run out with only
-///     a few contacts still changing (a body wedged between others in a pile at rest), the
-///     solver sweeps on over those alone until they settle.
+///     Most Gauss-Seidel iterations of the contact solver per step. Once only a few contacts
+///     still change (a body wedged between others in a pile at rest), or when the iterations
+///     run out with only those, the solver sweeps on over them alone until they settle.
 /// solver_tolerance : float, default 1e-5
-///     The solver stops iterating once an iteration changes no contact's relative velocity by
-///     more than this (m/s): a hundredth of the speed below which bodies may sleep. 0 runs
-///     every iteration, and no more.
+///     The solver stops iterating once an iteration after the first changes no contact's
+///     relative velocity by more than this (m/s): a hundredth of the speed below which bodies
+///     may sleep. 0 runs every iteration, and no more.
 /// restitution_threshold : float, default 0
 ///     Impacts slower than this (m/s) do not bounce: they stop at their time of impact. By
 ///     default every impact bounces however slow (an elastic gas keeps its energy, a slow
@@ -803,8 +803,8 @@ impl PyWorld {
         self.inner.set_solver_iterations(n).py()
     }
 
-    /// The contact solver stops iterating once an iteration changes no contact's relative
-    /// velocity by more than this (m/s); 0 runs all `solver_iterations`. Worlds with joints run
+    /// The contact solver stops iterating once an iteration after the first changes no
+    /// contact's relative velocity by more than this (m/s); 0 runs all `solver_iterations`. Worlds with joints run
     /// them all.
     #[getter]
     fn solver_tolerance(&self) -> f64 {

@@ -877,14 +877,15 @@ impl ContactSolver {
                 // What moves the bodies beyond the common reach: only impacts' points have
                 // another (see `SolverBody`).
                 let common = bodies[block.a].reach;
-                let (mut sum, mut sum_extra, mut change) = (0.0, 0.0, 0.0f64);
+                let (mut sum, mut sum_extra) = (0.0, 0.0);
                 let (mut spin_a, mut spin_a_extra, mut spin_b, mut spin_b_extra) =
                     (DVec3::ZERO, DVec3::ZERO, DVec3::ZERO, DVec3::ZERO);
+                let mut changes = [0.0; block_lcp::MAX];
                 for (r, &i) in active[..n].iter().enumerate() {
                     let p = &mut pts[i];
                     let d = x[r] - p.normal_impulse;
                     p.normal_impulse = x[r];
-                    change = change.max(d.abs() * k[r][r]);
+                    changes[r] = d;
                     sum += d;
                     spin_a += p.row.spin_a * d;
                     spin_b += p.row.spin_b * d;
@@ -895,6 +896,12 @@ impl ContactSolver {
                         spin_b_extra += p.row.spin_b * (d * extra);
                     }
                 }
+                // What the points' relative velocities changed by, K d. The load of a face's
+                // four points is indeterminate (K is singular): moving it among them leaves
+                // every velocity as it was, and is no change however large the impulses moved.
+                let change = (0..n)
+                    .map(|r| block_lcp::row_times(k, r, &changes, n).abs())
+                    .fold(0.0f64, f64::max);
                 let n_ = pts[0].n;
                 let ba = &mut bodies[block.a];
                 ba.shift(

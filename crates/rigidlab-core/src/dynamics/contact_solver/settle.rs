@@ -53,21 +53,27 @@ impl ContactSolver {
         change
     }
 
+    /// Whether the last `solve_iteration_noting` left few enough blocks unsettled for `settle`
+    /// to take them on.
+    pub fn few_unsettled(&self) -> bool {
+        UPDATES_PER_UNSETTLED * self.settling.changed <= self.blocks.len().max(LEAST_BUDGET)
+    }
+
     /// After `solve_iteration_noting`: when it left few blocks unsettled, sweeps again over the
     /// blocks of the bodies the sweep before changed, until none changes by more than
     /// `tolerance`, for up to `SWEEPS_PER_ITERATION` sweeps per iteration of `iterations` and
     /// `UPDATES_PER_UNSETTLED` block updates per block left unsettled. Returns whether every
     /// block settled.
     pub fn settle(&mut self, tolerance: f64, iterations: u32) -> bool {
+        if !self.few_unsettled() {
+            return false;
+        }
         let Settling {
             unsettled,
             stirred,
             changed,
         } = &mut self.settling;
         let budget = UPDATES_PER_UNSETTLED * *changed;
-        if budget > self.blocks.len().max(LEAST_BUDGET) {
-            return false;
-        }
         stirred.clear();
         stirred.resize(self.bodies.len(), false);
         let mut spent = 0;
