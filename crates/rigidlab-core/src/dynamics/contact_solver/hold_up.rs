@@ -173,32 +173,37 @@ impl ContactSolver {
             Some(_) => (ma, 0.0),
             None => (ma, mb),
         };
-        let row = |i: usize| {
-            let r = &pts[i].row;
-            block_lcp::Row {
-                spin_a: if ma > 0.0 { r.spin_a } else { DVec3::ZERO },
-                spin_b: if mb > 0.0 { r.spin_b } else { DVec3::ZERO },
-                ..*r
-            }
-        };
-        let rows: [block_lcp::Row; block_lcp::MAX] = std::array::from_fn(|i| row(i.min(n - 1)));
-        let k = block_lcp::coupling_of_rows(ma + mb, n, |i| &rows[i]);
+        // A lone point (a ball's contact) in closed form, without the block's K.
         let push = if n == 1 {
-            if k[0][0] <= 0.0 {
+            let r = &pts[0].row;
+            let spin_a = if ma > 0.0 { r.ca.dot(r.spin_a) } else { 0.0 };
+            let spin_b = if mb > 0.0 { r.cb.dot(r.spin_b) } else { 0.0 };
+            let k = ma + mb + spin_a + spin_b;
+            if k <= 0.0 {
                 return 0.0;
             }
-            [-c[0] / k[0][0], 0.0, 0.0, 0.0]
+            [-c[0] / k, 0.0, 0.0, 0.0]
         } else {
+            let row = |i: usize| {
+                let r = &pts[i].row;
+                block_lcp::Row {
+                    spin_a: if ma > 0.0 { r.spin_a } else { DVec3::ZERO },
+                    spin_b: if mb > 0.0 { r.spin_b } else { DVec3::ZERO },
+                    ..*r
+                }
+            };
+            let rows: [block_lcp::Row; block_lcp::MAX] = std::array::from_fn(|i| row(i.min(n - 1)));
+            let k = block_lcp::coupling_of_rows(ma + mb, n, |i| &rows[i]);
             match block_lcp::solve(&k, &c, n, approaching, None, None) {
                 Some(push) => push,
                 None => return 0.0,
             }
         };
         let mut pushed = 0.0;
-        for (i, (p, &d)) in pts[..n].iter_mut().zip(&push).enumerate() {
+        for (p, &d) in pts[..n].iter_mut().zip(&push) {
             if d > 0.0 {
                 p.normal_impulse += d;
-                let r = &rows[i];
+                let r = &p.row;
                 if ma > 0.0 {
                     bodies[a].change(p.n * (-d * ma), r.spin_a * -d, p.reach);
                 }

@@ -743,14 +743,18 @@ impl ContactSolver {
                 None => return 0.0,
             }
         };
-        let mut change = 0.0f64;
+        let d: [f64; block_lcp::MAX] = std::array::from_fn(|j| x[j] - held[j]);
+        // K d: the change of each point's relative normal velocity (a load moved among a
+        // face's points, K being singular, changes none).
+        let change = (0..m)
+            .map(|j| block_lcp::row_times(k, j, &d, m).abs())
+            .fold(0.0f64, f64::max);
         for (j, &q) in members[..m].iter().enumerate() {
-            let d = x[j] - held[j];
+            let d = d[j];
             if d == 0.0 {
                 continue;
             }
             let p = &self.points[q];
-            change = change.max((d / p.normal_mass).abs());
             let (n, row, a, b) = (p.n, rows[j], p.a, p.b);
             if only != Some(b) {
                 let dv = n * (-d * self.bodies[a].inv_mass);

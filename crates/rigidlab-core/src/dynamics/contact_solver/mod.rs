@@ -720,7 +720,7 @@ impl ContactSolver {
         let bb = &mut bodies[p.b];
         let push = d * bb.inv_mass;
         bb.change_in_plane((n.x * push, n.y * push), p.row.spin_b.z * d, p.reach);
-        (vn - target).abs()
+        (d / p.normal_mass).abs()
     }
 
     /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
@@ -756,8 +756,8 @@ impl ContactSolver {
     }
 
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
-    /// Returns the velocity error it corrected, |vn - target| (m/s): the change it made, or a
-    /// bound of it when the impulse reached zero first.
+    /// Returns the change it made to the relative normal velocity (m/s): |vn - target|, or less
+    /// when the impulse reached zero first.
     fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
         let vn = Self::normal_velocity(bodies, p);
         let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
@@ -767,7 +767,7 @@ impl ContactSolver {
             return 0.0;
         }
         Self::apply_normal(bodies, p, d);
-        (vn - target).abs()
+        (d / p.normal_mass).abs()
     }
 
     /// Solves the normal impulses of a block's points together (those `target` gives a target
