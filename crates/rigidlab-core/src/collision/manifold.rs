@@ -63,11 +63,6 @@ pub struct ContactPoint {
     pub touch_time: Option<f64>,
     /// The speed at which it approached when it touched (m/s), 0 if it did not.
     pub approach_speed: f64,
-    /// Whether its impulses were carried over from the last step, zero or not: it is one of
-    /// that step's points, which did not bounce. Only a point that was not can start from a
-    /// guess of its load (load_estimate.rs).
-    #[serde(default)]
-    pub carried: bool,
 }
 
 impl ContactPoint {
@@ -92,7 +87,6 @@ impl ContactPoint {
             pushed: false,
             touch_time: None,
             approach_speed: 0.0,
-            carried: false,
         }
     }
 
@@ -102,7 +96,6 @@ impl ContactPoint {
         if !old.bounced {
             self.normal_impulse = old.normal_impulse - old.impact_impulse;
             self.tangent_impulse = old.tangent_impulse;
-            self.carried = true;
         }
     }
 }

@@ -131,8 +131,6 @@ struct SolverPoint {
     approach_speed: f64,
     /// When within the step it touched (s).
     touched_at: Option<f64>,
-    /// Whether it starts from the last step's impulses, zero or not (`ContactPoint::carried`).
-    carried: bool,
 }
 
 /// The points of one manifold, whose normal impulses are solved together, and its friction.
@@ -508,7 +506,6 @@ impl ContactSolver {
                     approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
                     touched_at: toi.map(|(tc, _)| tc),
                     normal_impulse: if warm { p.normal_impulse } else { 0.0 },
-                    carried: warm && p.carried,
                 });
             }
             // A resting contact with a body that cannot move holds the other up (see
@@ -539,13 +536,12 @@ impl ContactSolver {
 
     /// New contacts that touch without an impact have no impulse from the last step to start
     /// from: they start from the loads the bodies' weights put on them, shared by their
-    /// touching points so that each body is in balance (see load_estimate.rs). A contact kept
-    /// from the last step that carried nothing is not new: its zero is what that step found
-    /// (a ball wedged by friction a hair above the floor, given its weight on the floor every
-    /// step, had it taken off again by every step's iterations, which then never converged).
+    /// touching points so that each body is in balance (see load_estimate.rs).
     fn guess_new_loads(&mut self, start: &State, free: &State, masses: &[BodyMass], down: DVec3) {
         let is_new = |block: &Block, points: &[SolverPoint]| {
-            points[block.points()].iter().all(|p| !p.carried)
+            points[block.points()]
+                .iter()
+                .all(|p| p.normal_impulse == 0.0)
         };
         // Nothing to guess unless a new contact can hold something up (not a touching side
         // face).
@@ -1147,7 +1143,6 @@ mod tests {
             impact_tangent: DVec3::ZERO,
             approach_speed: 0.0,
             touched_at: None,
-            carried: true,
         }
     }
 
