@@ -156,8 +156,8 @@ impl VelocitySolver {
         // Sweeping a few wedged contacts alone settles them as the whole pile's iterations
         // would, at a fraction of the cost (a settled pile of 1 000 cubes is left with one or
         // two after two or three iterations, which pass their load back and forth for dozens).
-        // Tried once on the way: if those sweeps run out, the iterations go on (and the sweeps
-        // get their try after them, as without).
+        // Tried once on the way: if those sweeps run out, the iterations go on, and the sweeps
+        // try again after the last of them.
         let mut may_settle = early.is_some_and(|t| t > 0.0);
         let mut change = f64::INFINITY;
         for i in 0..iterations {
