@@ -385,6 +385,15 @@ pub fn row_times(m: &[[f64; MAX]; MAX], i: usize, v: &[f64; MAX], n: usize) -> f
     }
 }
 
+/// The largest change that impulse changes `d` of the first n points make to a point's
+/// relative normal velocity: max |(K d)_i|. Moving a load among a face's four points (K is
+/// singular) changes no velocity, and none is counted.
+pub fn largest_change(k: &[[f64; MAX]; MAX], d: &[f64; MAX], n: usize) -> f64 {
+    (0..n)
+        .map(|i| row_times(k, i, d, n).abs())
+        .fold(0.0, f64::max)
+}
+
 /// How far below zero a velocity or impulse may round and still count as zero.
 fn tolerance(b: &[f64; MAX], n: usize) -> f64 {
     1e-12 * (1.0 + (0..n).map(|i| b[i].abs()).fold(0.0, f64::max))
@@ -454,6 +463,31 @@ mod tests {
             solve(&k, &[1.0, 1.0, 0.0, 0.0], 2, 3, None, None).unwrap(),
             [0.0; MAX]
         );
+    }
+
+    #[test]
+    fn a_load_moved_among_a_face_changes_no_velocity() {
+        // A cube of mass 2 and half-size 0.5 on the ground by its four bottom corners (the
+        // ground cannot move). Moving load from one diagonal to the other leaves the force and
+        // its moments as they were: no point's velocity changes. A push of 1 at every corner
+        // moves the cube straight up by 4 / m, and every corner with it.
+        let (m, h) = (2.0, 0.5);
+        let inertia = m * (2.0 * h) * (2.0 * h) / 6.0;
+        let ia = DMat3::from_diagonal(DVec3::splat(1.0 / inertia));
+        let corners = [(h, h), (h, -h), (-h, -h), (-h, h)].map(|(x, z)| DVec3::new(x, -h, z));
+        let k = coupling(
+            DVec3::Y,
+            1.0 / m,
+            ia,
+            DMat3::ZERO,
+            &corners,
+            &[DVec3::ZERO; MAX],
+        );
+        let shift = [1.0, -1.0, 1.0, -1.0];
+        assert!(largest_change(&k, &shift, MAX) < 1e-12);
+        assert!(k[0][0] > 0.5, "each corner alone moves");
+        let even = [1.0; MAX];
+        assert!((largest_change(&k, &even, MAX) - 4.0 / m).abs() < 1e-12);
     }
 
     /// K of a unit-mass square plate (inertia 1/6 about its in-plane axes) on four points at

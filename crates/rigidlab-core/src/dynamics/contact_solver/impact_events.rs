@@ -744,11 +744,7 @@ impl ContactSolver {
             }
         };
         let d: [f64; block_lcp::MAX] = std::array::from_fn(|j| x[j] - held[j]);
-        // K d: the change of each point's relative normal velocity (a load moved among a
-        // face's points, K being singular, changes none).
-        let change = (0..m)
-            .map(|j| block_lcp::row_times(k, j, &d, m).abs())
-            .fold(0.0f64, f64::max);
+        let change = block_lcp::largest_change(k, &d, m);
         for (j, &q) in members[..m].iter().enumerate() {
             let d = d[j];
             if d == 0.0 {

@@ -896,12 +896,9 @@ impl ContactSolver {
                         spin_b_extra += p.row.spin_b * (d * extra);
                     }
                 }
-                // What the points' relative velocities changed by, K d. The load of a face's
-                // four points is indeterminate (K is singular): moving it among them leaves
-                // every velocity as it was, and is no change however large the impulses moved.
-                let change = (0..n)
-                    .map(|r| block_lcp::row_times(k, r, &changes, n).abs())
-                    .fold(0.0f64, f64::max);
+                // What the points' relative velocities changed by (K d): the load of a face's
+                // four points is indeterminate, and moving it among them is no change.
+                let change = block_lcp::largest_change(k, &changes, n);
                 let n_ = pts[0].n;
                 let ba = &mut bodies[block.a];
                 ba.shift(
@@ -1143,6 +1140,35 @@ mod tests {
             impact_tangent: DVec3::ZERO,
             approach_speed: 0.0,
             touched_at: None,
+        }
+    }
+
+    #[test]
+    fn a_point_let_go_reports_the_velocity_it_changed() {
+        // A ball of 1 kg carrying 0.2 N s on the floor that now leaves it at 3 m/s: the
+        // impulse goes to zero, which slows it by 0.2 m/s. That is the change, not the 3 m/s
+        // it separates at, which no impulse could undo.
+        for planar in [false, true] {
+            let floor = SolverBody::default();
+            let ball = SolverBody {
+                inv_mass: 1.0,
+                inv_inertia: DMat3::IDENTITY,
+                v: DVec3::new(0.0, 3.0, 0.0),
+                reach: 1.0 / 240.0,
+                touched: true,
+                ..Default::default()
+            };
+            let mut bodies = [floor, ball];
+            let arms = (DVec3::ZERO, DVec3::new(0.0, -0.1, 0.0));
+            let mut p = point(&bodies, (0, 1), DVec3::Y, arms, (0.2, 0.0));
+            let change = if planar {
+                ContactSolver::solve_normal_in_plane(&mut bodies, &mut p, 0.0)
+            } else {
+                ContactSolver::solve_normal(&mut bodies, &mut p, 0.0)
+            };
+            assert_eq!(p.normal_impulse, 0.0);
+            assert!((change - 0.2).abs() < 1e-12, "{change}");
+            assert!((bodies[1].v.y - 2.8).abs() < 1e-12);
         }
     }
 
