@@ -229,6 +229,9 @@ pub struct World {
     /// Whether the last step split its narrow phase over the threads: the next is taken on
     /// one of them (see `step`).
     split_narrow_phase: bool,
+    /// Whether the last step's contacts were enough for the contact solver's sweeps to be
+    /// split over the shared pool's threads: the next is taken on one of them too.
+    split_solver: bool,
     /// Pairs the broad phase passed to the narrow phase in the last step.
     candidate_pairs: usize,
     /// Whether the contacts pairs begin wait for an answer (contact_decisions.rs).
@@ -268,6 +271,7 @@ impl World {
             laps: None,
             threads: Threads::Shared,
             split_narrow_phase: false,
+            split_solver: false,
             asks: false,
             staged: None,
             searched: Search::Near,
@@ -397,7 +401,8 @@ impl World {
                 pool.install(|| self.step_here())
             }
             Threads::Shared
-                if self.split_narrow_phase && rayon::current_thread_index().is_none() =>
+                if (self.split_narrow_phase || self.split_solver)
+                    && rayon::current_thread_index().is_none() =>
             {
                 rayon::scope(|_| self.step_here())
             }
@@ -1099,6 +1104,7 @@ impl World {
             touching: settings.linear_slop,
             down: settings.gravity.normalize_or_zero(),
             planar: settings.planar,
+            threads: self.threads.solver_threads(),
         };
         let sc = &mut self.scratch;
         let bodies = &self.state.bodies;
@@ -1125,6 +1131,9 @@ impl World {
             },
             &set,
         );
+        self.split_solver = self
+            .constraints
+            .contacts_split(rayon::current_num_threads());
     }
 
     /// Slows the dynamic bodies that are faster than their speed caps to them (speed_caps.rs).
@@ -1167,6 +1176,7 @@ impl World {
             } else {
                 DVec3::ZERO
             },
+            threads: self.threads.solver_threads(),
         };
         let sc = &mut self.scratch;
         let view = CorrectedBodies {

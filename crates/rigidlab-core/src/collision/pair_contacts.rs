@@ -74,6 +74,20 @@ impl Threads {
         }
     }
 
+    /// How many threads the contact solver's sweeps may split over (split_sweep.rs): a pool
+    /// of the world's own, all of it; the shared pool's when the step runs on it (a world
+    /// whose narrow phase splits, see `World::step`); otherwise the calling thread alone.
+    pub fn solver_threads(&self) -> usize {
+        match self {
+            Threads::One => 1,
+            Threads::Pool(pool) => pool.current_num_threads(),
+            Threads::Shared if rayon::current_thread_index().is_some() => {
+                rayon::current_num_threads()
+            }
+            Threads::Shared => 1,
+        }
+    }
+
     /// Whether the narrow phase of `pairs` candidate pairs is split over the threads: always
     /// on a pool of the world's own, and on the shared one where it pays, after a step of
     /// `contacts` contacts, among `costly()` awake bodies of costly pairs (see `SPLIT_FROM`;

@@ -19,7 +19,7 @@
 //! (r = 0) has no twist.
 
 use crate::dense;
-use crate::dynamics::solver_body::SolverBody;
+use crate::dynamics::solver_body::{Bodies, SolverBody};
 use crate::math::{DMat3, DVec3};
 
 /// One manifold's friction.
@@ -213,9 +213,9 @@ impl Patch {
     /// in that direction, so a sliding patch's friction ends up opposing its slip, not pushing
     /// it sideways), kept within the limit. `reach` as for `SolverBody::change`. Returns how
     /// much that changed the slip velocities (m/s, the largest of the three).
-    pub fn solve(
+    pub fn solve<B: Bodies + ?Sized>(
         &mut self,
-        bodies: &mut [SolverBody],
+        bodies: &mut B,
         a: usize,
         b: usize,
         normal: f64,
@@ -255,9 +255,9 @@ impl Patch {
     /// `solve` of a 2D world's patch, whose one unknown is the impulse along t1 (the others
     /// stay zero): the 3D update reduced to it (K is block diagonal there, t1 apart from t2 and
     /// the twist, whose slips are zero), without the 3D update's matrix products.
-    fn solve_planar(
+    fn solve_planar<B: Bodies + ?Sized>(
         &mut self,
-        bodies: &mut [SolverBody],
+        bodies: &mut B,
         a: usize,
         b: usize,
         normal: f64,
@@ -290,7 +290,14 @@ impl Patch {
 
     /// Applies an impulse of the three unknowns to bodies a and b.
     #[inline(always)]
-    pub fn apply(&self, bodies: &mut [SolverBody], a: usize, b: usize, d: DVec3, reach: f64) {
+    pub fn apply<B: Bodies + ?Sized>(
+        &self,
+        bodies: &mut B,
+        a: usize,
+        b: usize,
+        d: DVec3,
+        reach: f64,
+    ) {
         let force = self.t1 * d.x + self.t2 * d.y;
         let twist = self.n * (self.radius * d.z);
         let ba = &mut bodies[a];

@@ -4,6 +4,7 @@
 
 pub(crate) mod block_lcp;
 pub(crate) mod by_row;
+pub(crate) mod colours;
 pub(crate) mod contact_solver;
 pub(crate) mod forces;
 pub(crate) mod free_rotation;
@@ -18,6 +19,7 @@ pub mod loads;
 pub(crate) mod position_correction;
 pub mod sleep;
 pub(crate) mod solver_body;
+pub(crate) mod split;
 pub mod springs;
 pub mod state;
 pub(crate) mod support_levels;

@@ -9,6 +9,45 @@
 
 use crate::dynamics::state::State;
 use crate::math::{integrate_orientation_exact, rotate_tensor, DMat3, DQuat, DVec3};
+use std::ops::{Index, IndexMut};
+
+/// The solver bodies a solve may change, by row: all of them (a slice), or the two of one
+/// contact (`Pair`), when the blocks of a colour are solved on several threads at once.
+pub trait Bodies: IndexMut<usize, Output = SolverBody> {}
+
+impl<T: IndexMut<usize, Output = SolverBody> + ?Sized> Bodies for T {}
+
+/// The two bodies of one contact, rows `a` and the other: a solve of that contact reads and
+/// changes no others.
+pub struct Pair<'a> {
+    pub a: usize,
+    pub body_a: &'a mut SolverBody,
+    pub body_b: &'a mut SolverBody,
+}
+
+impl Index<usize> for Pair<'_> {
+    type Output = SolverBody;
+
+    #[inline(always)]
+    fn index(&self, row: usize) -> &SolverBody {
+        if row == self.a {
+            self.body_a
+        } else {
+            self.body_b
+        }
+    }
+}
+
+impl IndexMut<usize> for Pair<'_> {
+    #[inline(always)]
+    fn index_mut(&mut self, row: usize) -> &mut SolverBody {
+        if row == self.a {
+            self.body_a
+        } else {
+            self.body_b
+        }
+    }
+}
 
 /// Per-body inverse mass and body-frame inverse inertia, as the solvers need them.
 #[derive(Clone, Copy, Debug)]

@@ -63,6 +63,12 @@ impl VelocitySolver {
         self.contacts.bodies.iter().map(|b| b.impact_reach)
     }
 
+    /// Whether the last step's contacts were enough for the resting solve's sweeps to split
+    /// over `threads` threads (split.rs).
+    pub fn contacts_split(&self, threads: usize) -> bool {
+        self.contacts.splits(threads)
+    }
+
     pub fn iterations_done(&self) -> u32 {
         self.iterations_done
     }

@@ -26,14 +26,17 @@
 mod hold_up;
 mod impact_events;
 mod settle;
+mod split_sweep;
 
 pub(crate) use impact_events::holds_up;
 
 use crate::collision::manifold::Manifold;
 use crate::dynamics::block_lcp::{self, Row};
+use crate::dynamics::colours;
 use crate::dynamics::friction_patch::{Coulomb, Patch};
 use crate::dynamics::load_estimate::{self, LoadEstimate, Support};
-use crate::dynamics::solver_body::{BodyMass, SolverBody};
+use crate::dynamics::solver_body::{Bodies, BodyMass, SolverBody};
+use crate::dynamics::split;
 use crate::dynamics::state::State;
 use crate::math::DVec3;
 
@@ -54,6 +57,9 @@ pub struct SolverSettings {
     pub down: DVec3,
     /// Whether the world is 2D (see `Patch::new`).
     pub planar: bool,
+    /// Threads the resting solve's sweeps may split over (split_sweep.rs); the results are
+    /// the same on any number.
+    pub threads: usize,
 }
 
 /// How many steps of the smooth forces' speed-up an approach of a resting contact may reach
@@ -158,10 +164,10 @@ impl Block {
         self.start..self.start + self.len
     }
 
-    /// Gives the patch its geometry if it has none yet and the block carries `normal`.
-    fn load(&mut self, bodies: &[SolverBody], points: &[SolverPoint], normal: f64) {
+    /// Gives the patch its geometry if it has none yet and the block carries `normal` (`pts`:
+    /// its points).
+    fn load<B: Bodies + ?Sized>(&mut self, bodies: &B, pts: &[SolverPoint], normal: f64) {
         if !self.built && normal > 0.0 {
-            let pts = &points[self.points()];
             let zero = [DVec3::ZERO; block_lcp::MAX];
             self.patch = patch_of(bodies, pts, &zero, self.patch.law, self.patch.in_plane());
             self.built = true;
@@ -171,8 +177,8 @@ impl Block {
 
 /// The friction patch of a block's points `pts` (see `Patch::new`), warm started from their
 /// friction impulses `tangent`.
-fn patch_of(
-    bodies: &[SolverBody],
+fn patch_of<B: Bodies + ?Sized>(
+    bodies: &B,
     pts: &[SolverPoint],
     tangent: &[DVec3],
     law: Coulomb,
@@ -252,6 +258,9 @@ pub struct ContactSolver {
     planar: bool,
     /// The sweeps after the iterations' buffers (settle.rs).
     settling: settle::Settling,
+    colours: colours::Colours,
+    split: split::Split,
+    threads: usize,
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
@@ -314,6 +323,7 @@ impl ContactSolver {
     ) {
         let n = start.len();
         self.planar = set.planar;
+        self.threads = set.threads;
         self.bodies.clear();
         // Resting contacts' reach (see `prepare`'s points), the one most impulses have.
         let resting_reach = set.position_weight * set.dt;
@@ -344,7 +354,22 @@ impl ContactSolver {
         self.impacts.clear();
         self.holding.clear();
         let dt = set.dt;
-        for (mi, m) in manifolds.iter().enumerate().filter(|(_, m)| movable(m)) {
+        // The blocks in the colours' order (colours.rs), so that a sweep reads them one after
+        // the other.
+        let mut colours = std::mem::take(&mut self.colours);
+        let moving = manifolds.iter().filter(movable).count();
+        colours.colour(
+            n,
+            manifolds.iter().map(|m| (m.row_a, m.row_b)),
+            |row| masses[row].inv_mass > 0.0,
+            colours::worth_colouring(moving),
+        );
+        let order = std::mem::take(&mut colours.order);
+        let in_order = order
+            .iter()
+            .map(|&mi| (mi as usize, &manifolds[mi as usize]));
+        for (mi, m) in in_order.filter(|(_, m)| movable(m)) {
+            colours.place(mi);
             let first = self.points.len();
             let (a, b) = (m.row_a, m.row_b);
             let n_ = m.normal;
@@ -529,6 +554,8 @@ impl ContactSolver {
             }
             self.blocks.push(block);
         }
+        colours.order = order;
+        self.colours = colours;
         self.warm = true;
         self.guess_new_loads(start, free, masses, set.down);
         self.forget_impulses_near_impacts();
@@ -703,7 +730,11 @@ impl ContactSolver {
     /// `solve_normal` of a point of a 2D world: its normal and lever arms lie in the plane, so
     /// only velocities along x and y and spins about z enter (the same operations as the 3D
     /// ones on those components, whose other terms are zeros).
-    fn solve_normal_in_plane(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
+    fn solve_normal_in_plane<B: Bodies + ?Sized>(
+        bodies: &mut B,
+        p: &mut SolverPoint,
+        target: f64,
+    ) -> f64 {
         let (ba, bb) = (&bodies[p.a], &bodies[p.b]);
         let n = p.n;
         let vn = (((bb.v.x - ba.v.x) * n.x + (bb.v.y - ba.v.y) * n.y) + bb.w.z * p.row.cb.z)
@@ -724,7 +755,7 @@ impl ContactSolver {
     }
 
     /// Applies a normal impulse d at point p, from the row's parts worked out in `prepare`.
-    fn apply_normal(bodies: &mut [SolverBody], p: &SolverPoint, d: f64) {
+    fn apply_normal<B: Bodies + ?Sized>(bodies: &mut B, p: &SolverPoint, d: f64) {
         let (ma, mb) = (bodies[p.a].inv_mass, bodies[p.b].inv_mass);
         bodies[p.a].change(p.n * (-d * ma), p.row.spin_a * -d, p.reach);
         bodies[p.b].change(p.n * (d * mb), p.row.spin_b * d, p.reach);
@@ -750,7 +781,7 @@ impl ContactSolver {
     }
 
     /// The relative normal velocity at step end at point p.
-    fn normal_velocity(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
+    fn normal_velocity<B: Bodies + ?Sized>(bodies: &B, p: &SolverPoint) -> f64 {
         let (ba, bb) = (&bodies[p.a], &bodies[p.b]);
         (bb.v - ba.v).dot(p.n) + bb.w.dot(p.row.cb) - ba.w.dot(p.row.ca)
     }
@@ -758,7 +789,7 @@ impl ContactSolver {
     /// Pushes the relative normal velocity up to `target`, keeping the total impulse >= 0.
     /// Returns the change it made to the relative normal velocity (m/s): |vn - target|, or less
     /// when the impulse reached zero first.
-    fn solve_normal(bodies: &mut [SolverBody], p: &mut SolverPoint, target: f64) -> f64 {
+    fn solve_normal<B: Bodies + ?Sized>(bodies: &mut B, p: &mut SolverPoint, target: f64) -> f64 {
         let vn = Self::normal_velocity(bodies, p);
         let new = (p.normal_impulse - p.normal_mass * (vn - target)).max(0.0);
         let d = new - p.normal_impulse;
@@ -774,14 +805,13 @@ impl ContactSolver {
     /// for), falling back to one point at a time when the block is too large or has no
     /// solution. Returns the largest change of a point's relative normal velocity by its own
     /// impulse (m/s).
-    fn solve_block(
-        bodies: &mut [SolverBody],
+    fn solve_block<B: Bodies + ?Sized>(
+        bodies: &mut B,
         block: &Block,
-        couplings: &mut [Coupling],
-        points: &mut [SolverPoint],
+        coupling: Option<&mut Coupling>,
+        pts: &mut [SolverPoint],
         target: impl Fn(&SolverPoint) -> Option<f64>,
     ) -> f64 {
-        let pts = &points[block.points()];
         // The points with a target: where they are in the block, their targets and their
         // impulses so far.
         let (mut active, mut goal, mut x0) = (
@@ -801,8 +831,8 @@ impl ContactSolver {
         Self::solve_active(
             bodies,
             block,
-            couplings,
-            points,
+            coupling,
+            pts,
             (&active, &goal, &x0, n),
             target,
         )
@@ -812,11 +842,11 @@ impl ContactSolver {
     /// so far `x0`. Inlined, so that a face of four points (the common case, see
     /// `solve_iteration`) is solved with its count known.
     #[inline(always)]
-    fn solve_active(
-        bodies: &mut [SolverBody],
+    fn solve_active<B: Bodies + ?Sized>(
+        bodies: &mut B,
         block: &Block,
-        couplings: &mut [Coupling],
-        points: &mut [SolverPoint],
+        coupling: Option<&mut Coupling>,
+        pts: &mut [SolverPoint],
         (active, goal, x0, n): (
             &[usize; block_lcp::MAX],
             &[f64; block_lcp::MAX],
@@ -825,8 +855,7 @@ impl ContactSolver {
         ),
         target: impl Fn(&SolverPoint) -> Option<f64>,
     ) -> f64 {
-        let pts = &mut points[block.points()];
-        if let Some(coupling) = couplings.get_mut(block.coupling).filter(|_| n >= 2) {
+        if let Some(coupling) = coupling.filter(|_| n >= 2) {
             // The points share their bodies and normal.
             let (ba, bb) = (&bodies[block.a], &bodies[block.b]);
             let linear = (bb.v - ba.v).dot(pts[0].n);
@@ -932,6 +961,9 @@ impl ContactSolver {
     /// largest change the iteration made to a relative velocity it solved for (m/s): near zero
     /// once the iterations have converged.
     pub fn solve_iteration(&mut self) -> f64 {
+        if self.splits(self.threads) {
+            return self.split_sweep(self.threads, f64::INFINITY, None).0;
+        }
         let mut change = 0.0f64;
         for block in &mut self.blocks {
             change = change.max(Self::solve_one(
@@ -951,11 +983,24 @@ impl ContactSolver {
         couplings: &mut [Coupling],
         points: &mut [SolverPoint],
     ) -> f64 {
+        let coupling = couplings.get_mut(block.coupling);
+        Self::update(bodies, block, coupling, &mut points[block.points()])
+    }
+
+    /// `solve_one` of a block with its coupling (if it has one) and its points `pts`, on
+    /// `bodies`, which hold its two.
+    #[inline(always)]
+    fn update<B: Bodies + ?Sized>(
+        bodies: &mut B,
+        block: &mut Block,
+        coupling: Option<&mut Coupling>,
+        pts: &mut [SolverPoint],
+    ) -> f64 {
         if block.len == 1 {
             // One point (a ball's contact, the commonest in a pile), without the block's
             // machinery: what it comes to for one point.
-            block.load(bodies, points, points[block.start].normal_impulse);
-            let p = &mut points[block.start];
+            block.load(bodies, pts, pts[0].normal_impulse);
+            let p = &mut pts[0];
             let change = block
                 .patch
                 .solve(bodies, block.a, block.b, p.normal_impulse, p.reach);
@@ -966,9 +1011,8 @@ impl ContactSolver {
             };
             return change.max(normal);
         }
-        let pts = &points[block.points()];
         let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
-        block.load(bodies, points, normal);
+        block.load(bodies, pts, normal);
         let change = block
             .patch
             .solve(bodies, block.a, block.b, normal, Self::patch_reach(pts));
@@ -986,13 +1030,13 @@ impl ContactSolver {
                 Self::solve_active(
                     bodies,
                     block,
-                    couplings,
-                    points,
+                    coupling,
+                    pts,
                     (&std::array::from_fn(|i| i), &goal, &x0, block_lcp::MAX),
                     target,
                 )
             } else {
-                Self::solve_block(bodies, block, couplings, points, target)
+                Self::solve_block(bodies, block, coupling, pts, target)
             },
         )
     }
@@ -1008,11 +1052,9 @@ impl ContactSolver {
             ..
         } = self;
         let block = &mut blocks[bi];
-        let normal: f64 = points[block.points()]
-            .iter()
-            .map(|p| p.normal_impulse)
-            .sum();
-        block.load(bodies, points, normal);
+        let pts = &points[block.points()];
+        let normal: f64 = pts.iter().map(|p| p.normal_impulse).sum();
+        block.load(&bodies[..], pts, normal);
         (normal > 0.0).then(|| {
             block
                 .patch

@@ -37,19 +37,23 @@ impl ContactSolver {
     /// `tolerance` (for `settle`).
     pub fn solve_iteration_noting(&mut self, tolerance: f64) -> f64 {
         let rows = self.bodies.len();
-        let Settling {
-            unsettled, changed, ..
-        } = &mut self.settling;
+        let mut unsettled = std::mem::take(&mut self.settling.unsettled);
         unsettled.clear();
         unsettled.resize(rows, false);
-        let (change, count, _) = Self::sweep(
-            (&mut self.bodies, &mut self.blocks),
-            (&mut self.couplings, &mut self.points),
-            tolerance,
-            None,
-            unsettled,
-        );
-        *changed = count;
+        let (change, count) = if self.splits(self.threads) {
+            self.split_sweep(self.threads, tolerance, Some(&mut unsettled))
+        } else {
+            let (change, count, _) = Self::sweep(
+                (&mut self.bodies, &mut self.blocks),
+                (&mut self.couplings, &mut self.points),
+                tolerance,
+                None,
+                &mut unsettled,
+            );
+            (change, count)
+        };
+        self.settling.unsettled = unsettled;
+        self.settling.changed = count;
         change
     }
 

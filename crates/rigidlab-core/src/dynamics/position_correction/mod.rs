@@ -18,11 +18,14 @@ use crate::collision::closest::segment_segment;
 use crate::collision::manifold::{deepest_overlaps, Manifold};
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp;
+use crate::dynamics::colours::{self, Colours};
 use crate::dynamics::solver_body::BodyMass;
+use crate::dynamics::split::{self, Split};
 use crate::dynamics::state::State;
 use crate::dynamics::tuning::MAX_CORRECTION_TURN;
-use crate::math::{integrate_orientation_linear, rotate_tensor, DMat3, DVec3};
+use crate::math::{integrate_orientation_linear, rotate_tensor, DMat3, DQuat, DVec3};
 use crate::shape::Shape;
+use std::ops::Range;
 
 #[derive(Clone, Copy, Debug)]
 pub struct CorrectionSettings {
@@ -36,6 +39,34 @@ pub struct CorrectionSettings {
     /// Against gravity, for the lift (lift.rs) when the passes run out; zero: no lift (no
     /// gravity, or joints, which the stage does not see).
     pub up: DVec3,
+    /// Threads the passes may split over (split.rs); the results are the same on any number.
+    pub threads: usize,
+}
+
+/// The bodies' poses as the corrections read and move them, by row: the state itself, or
+/// (split.rs) the rows of one contact.
+pub(crate) trait Poses {
+    fn x(&self, row: usize) -> DVec3;
+    fn q(&self, row: usize) -> DQuat;
+    fn set(&mut self, row: usize, x: DVec3, q: DQuat);
+}
+
+impl Poses for State {
+    #[inline(always)]
+    fn x(&self, row: usize) -> DVec3 {
+        self.x[row]
+    }
+
+    #[inline(always)]
+    fn q(&self, row: usize) -> DQuat {
+        self.q[row]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, row: usize, x: DVec3, q: DQuat) {
+        self.x[row] = x;
+        self.q[row] = q;
+    }
 }
 
 /// Overlap beyond the slop, as a fraction of the slop, that does not call for another pass.
@@ -53,6 +84,12 @@ pub struct CorrectionBuffers {
     tethers: Vec<Tether>,
     rounded: Vec<Option<RoundedPoint>>,
     order: Vec<Job>,
+    /// The jobs' colours: the contacts between bodies that can move, then those with one that
+    /// cannot (see `correct_positions`).
+    colours: [Colours; 2],
+    /// The manifolds of the group being coloured.
+    members: Vec<u32>,
+    split: Split,
     narrow: NarrowPhase,
     lift: lift::Lift,
 }
@@ -126,6 +163,9 @@ pub fn correct_positions(
         tethers,
         rounded,
         order,
+        colours,
+        members,
+        split,
         narrow,
         lift,
     } = buffers;
@@ -174,37 +214,74 @@ pub fn correct_positions(
     let moves = |m: &Manifold| {
         (masses[m.row_a].inv_mass > 0.0 || masses[m.row_b].inv_mass > 0.0) && !m.points.is_empty()
     };
+    // Each group in the colours' order (colours.rs), so that a pass may be split over
+    // threads with the same result.
     order.clear();
-    for last in [false, true] {
-        order.extend(
-            manifolds
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| fixed(m) == last && moves(m))
-                .map(|(i, m)| Job {
-                    manifold: i as u32,
-                    a: m.row_a as u32,
-                    b: m.row_b as u32,
-                    spheres: radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0,
-                    pushed: 0,
-                }),
+    let coloured = colours::worth_colouring(manifolds.iter().filter(|m| moves(m)).count());
+    for (last, colours) in [false, true].into_iter().zip(colours.iter_mut()) {
+        let group = manifolds
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| fixed(m) == last && moves(m));
+        colours.colour(
+            state.len(),
+            group.clone().map(|(_, m)| (m.row_a, m.row_b)),
+            |row| masses[row].inv_mass > 0.0,
+            coloured,
         );
+        members.clear();
+        members.extend(group.map(|(i, _)| i as u32));
+        for at in 0..colours.order.len() {
+            let k = colours.order[at] as usize;
+            colours.place(k);
+            let i = members[k] as usize;
+            let m = &manifolds[i];
+            order.push(Job {
+                manifold: i as u32,
+                a: m.row_a as u32,
+                b: m.row_b as u32,
+                spheres: radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0,
+                pushed: 0,
+            });
+        }
     }
+    let [first, last] = &*colours;
+    let threads = if split::splits(set.threads, coloured, order.len()) {
+        let behind = |(run, overflow): (Range<usize>, bool)| {
+            (
+                run.start + first.placed()..run.end + first.placed(),
+                overflow,
+            )
+        };
+        split.plan(first.runs().chain(last.runs().map(behind)));
+        set.threads
+    } else {
+        1
+    };
+    let pass = Pass {
+        manifolds,
+        rounded,
+        radii,
+        movers: &movers,
+        set,
+    };
     let mut settled = false;
     for _ in 0..set.iterations {
-        let deepest = order
-            .iter_mut()
-            .map(|job| {
-                let i = job.manifold as usize;
-                if job.spheres {
-                    let rows = (job.a as usize, job.b as usize);
-                    correct_spheres(rows, &movers, radii, state, set)
-                } else {
-                    let m = (&manifolds[i], rounded[i].as_ref());
-                    correct_manifold(m, &mut job.pushed, &movers, state, set)
-                }
-            })
-            .fold(0.0, f64::max);
+        let deepest = if threads > 1 {
+            let shared = SharedPoses {
+                x: state.x.as_mut_ptr(),
+                q: state.q.as_mut_ptr(),
+                jobs: order.as_mut_ptr(),
+            };
+            // SAFETY: see `SharedPoses`.
+            let update = |k| unsafe { shared.correct(k, &pass) };
+            split.sweep(threads, f64::INFINITY, update).0
+        } else {
+            order
+                .iter_mut()
+                .map(|job| pass.correct(job, state))
+                .fold(0.0, f64::max)
+        };
         if deepest <= SETTLED * set.slop {
             settled = true;
             break;
@@ -222,17 +299,99 @@ pub fn correct_positions(
     }
 }
 
+/// What a pass reads besides the poses it moves.
+struct Pass<'a> {
+    manifolds: &'a [Manifold],
+    rounded: &'a [Option<RoundedPoint>],
+    radii: &'a [f64],
+    movers: &'a Movers<'a>,
+    set: &'a CorrectionSettings,
+}
+
+impl Pass<'_> {
+    /// The correction of one job. Returns its deepest overlap beyond the slop before it (m).
+    #[inline(always)]
+    fn correct<P: Poses + ?Sized>(&self, job: &mut Job, state: &mut P) -> f64 {
+        let i = job.manifold as usize;
+        if job.spheres {
+            let rows = (job.a as usize, job.b as usize);
+            correct_spheres(rows, self.movers, self.radii, state, self.set)
+        } else {
+            let m = (&self.manifolds[i], self.rounded[i].as_ref());
+            correct_manifold(m, &mut job.pushed, self.movers, state, self.set)
+        }
+    }
+}
+
+/// The poses and jobs as the threads of a split pass share them (split.rs). A job reads the
+/// poses of its two bodies and moves those that can move; no other job of its colour has
+/// those, and none moves a body that cannot move.
+struct SharedPoses {
+    x: *mut DVec3,
+    q: *mut DQuat,
+    jobs: *mut Job,
+}
+
+// SAFETY: the threads change disjoint elements (see `SharedPoses`), and a colour's chunks start
+// only once every chunk before them is done (split.rs).
+unsafe impl Sync for SharedPoses {}
+
+impl SharedPoses {
+    /// `Pass::correct` of job `k`.
+    ///
+    /// # Safety
+    /// No other thread may touch job `k` or move its bodies until this returns.
+    unsafe fn correct(&self, k: usize, pass: &Pass) -> f64 {
+        let job = &mut *self.jobs.add(k);
+        let mut poses = PosesAt {
+            x: self.x,
+            q: self.q,
+        };
+        pass.correct(job, &mut poses)
+    }
+}
+
+/// The poses behind `SharedPoses`, read and written one element at a time: never a reference
+/// to the arrays, which other threads change elsewhere at the same time.
+struct PosesAt {
+    x: *mut DVec3,
+    q: *mut DQuat,
+}
+
+impl Poses for PosesAt {
+    #[inline(always)]
+    fn x(&self, row: usize) -> DVec3 {
+        // SAFETY: `SharedPoses::correct`'s job reads its own bodies' poses.
+        unsafe { self.x.add(row).read() }
+    }
+
+    #[inline(always)]
+    fn q(&self, row: usize) -> DQuat {
+        // SAFETY: as for `x`.
+        unsafe { self.q.add(row).read() }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, row: usize, x: DVec3, q: DQuat) {
+        // SAFETY: `SharedPoses::correct`'s job moves its own bodies that can move.
+        unsafe {
+            self.x.add(row).write(x);
+            self.q.add(row).write(q);
+        }
+    }
+}
+
 /// The correction of two spheres (rows a and b), along the line of their centres. Returns
 /// their overlap beyond the slop before it (m).
-fn correct_spheres(
+fn correct_spheres<P: Poses + ?Sized>(
     (a, b): (usize, usize),
     movers: &Movers,
     radii: &[f64],
-    state: &mut State,
+    state: &mut P,
     set: &CorrectionSettings,
 ) -> f64 {
     let (ma, mb) = (movers.masses[a], movers.masses[b]);
-    let d = state.x[b] - state.x[a];
+    let d = state.x(b) - state.x(a);
     // Most of a pile's pairs are apart by more than the slop: compared squared, they pay no
     // root.
     let reach = radii[a] + radii[b] - set.slop;
@@ -260,11 +419,11 @@ fn correct_spheres(
 
 /// One manifold's correction (`rounded`: its rounded contact), other than two spheres'.
 /// Returns its deepest overlap beyond the slop before it (m).
-fn correct_manifold(
+fn correct_manifold<P: Poses + ?Sized>(
     (m, rounded): (&Manifold, Option<&RoundedPoint>),
     pushed: &mut u8,
     movers: &Movers,
-    state: &mut State,
+    state: &mut P,
     set: &CorrectionSettings,
 ) -> f64 {
     let (a, b) = (m.row_a, m.row_b);
@@ -284,8 +443,8 @@ fn correct_manifold(
                 (now.on_a, now.on_b, now.gap)
             }
             None => {
-                let pa = state.x[a] + state.q[a] * p.local_a;
-                let pb = state.x[b] + state.q[b] * p.local_b;
+                let pa = state.x(a) + state.q(a) * p.local_a;
+                let pb = state.x(b) + state.q(b) * p.local_b;
                 (pa, pb, (pb - pa).dot(m.normal))
             }
         };
@@ -297,7 +456,7 @@ fn correct_manifold(
             beyond
         };
         let mid = 0.5 * (pa + pb);
-        (ra[i], rb[i]) = (mid - state.x[a], mid - state.x[b]);
+        (ra[i], rb[i]) = (mid - state.x(a), mid - state.x(b));
     }
     if c[..n].iter().all(|&ci| ci >= 0.0) {
         return 0.0;
@@ -397,10 +556,11 @@ impl RoundedPoint {
     }
 
     /// The contact at the bodies' poses now.
-    fn now(&self, a: usize, b: usize, state: &State) -> RoundedOverlap {
-        let normal = state.q[a] * self.normal;
-        let core_a = state.x[a] + state.q[a] * self.core_a;
-        let core_b = state.x[b] + state.q[b] * self.core_b;
+    fn now<P: Poses + ?Sized>(&self, a: usize, b: usize, state: &P) -> RoundedOverlap {
+        let (qa, qb) = (state.q(a), state.q(b));
+        let normal = qa * self.normal;
+        let core_a = state.x(a) + qa * self.core_a;
+        let core_b = state.x(b) + qb * self.core_b;
         RoundedOverlap {
             on_a: core_a + normal * self.radius_a,
             on_b: core_b - normal * self.radius_b,
@@ -489,9 +649,9 @@ fn rounded_overlap(
 
 impl Movers<'_> {
     /// The largest fraction (0 to 1) of `shift` that keeps body `row` within its leash.
-    fn allowed(&self, state: &State, row: usize, shift: DVec3) -> f64 {
+    fn allowed<P: Poses + ?Sized>(&self, state: &P, row: usize, shift: DVec3) -> f64 {
         let Tether { origin, leash } = self.tethers[row];
-        let d = state.x[row] - origin;
+        let d = state.x(row) - origin;
         let (uu, du) = (shift.length_squared(), d.dot(shift));
         // Compared squared: a body nearly always stays well within its leash, and pays no
         // root.
@@ -506,9 +666,9 @@ impl Movers<'_> {
     /// Moves the two bodies of a contact by their shifts and rotations (rotation vectors),
     /// both scaled alike so that neither leaves its leash: the pair's centre of mass stays
     /// where it was, as with any correction between two bodies that can move.
-    fn move_pair(
+    fn move_pair<P: Poses + ?Sized>(
         &self,
-        state: &mut State,
+        state: &mut P,
         (a, b): (usize, usize),
         shifts: [DVec3; 2],
         turns: [DVec3; 2],
@@ -530,16 +690,20 @@ impl Movers<'_> {
     /// Moves a body by a small shift and rotation (a rotation vector: a correction turns a
     /// body by a few degrees at most, `MAX_CORRECTION_TURN`, so the first-order update is as
     /// good as the exact one and cheaper).
-    fn move_body(state: &mut State, row: usize, shift: DVec3, rotation: DVec3) {
-        state.x[row] += shift;
+    fn move_body<P: Poses + ?Sized>(state: &mut P, row: usize, shift: DVec3, rotation: DVec3) {
+        let x = state.x(row) + shift;
         // Compared squared: almost every correction turns far less, and pays no root.
         let rotation = if rotation.length_squared() > MAX_CORRECTION_TURN * MAX_CORRECTION_TURN {
             rotation * (MAX_CORRECTION_TURN / rotation.length())
         } else {
             rotation
         };
-        if rotation != DVec3::ZERO {
-            state.q[row] = integrate_orientation_linear(state.q[row], rotation, 1.0);
-        }
+        let q = state.q(row);
+        let q = if rotation != DVec3::ZERO {
+            integrate_orientation_linear(q, rotation, 1.0)
+        } else {
+            q
+        };
+        state.set(row, x, q);
     }
 }
