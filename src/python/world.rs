@@ -758,11 +758,14 @@ impl PyWorld {
         Ok(())
     }
 
-    /// The threads the narrow phase of a large scene (over 512 candidate pairs) runs on: None
-    /// (default), the process's pool of one thread per core where it pays (500 or more awake
-    /// 3D boxes, hulls and capsules, and 500 or more contacts in the last step; other pairs
-    /// are found faster than the threads' work is joined); 1, the calling thread; n, a pool of
-    /// n of this world's own, always. Results are the same, bit for bit, on any number.
+    /// The threads a large scene's step runs on: its narrow phase (over 512 candidate pairs),
+    /// and the contact solver's sweeps and position correction's passes (a world of 1 024
+    /// contacts or more sweeps them in colours, no two of a colour on one moving body, and
+    /// shares a sweep out from 256 contacts per thread). None (default): the process's pool of
+    /// one thread per core where it pays (the narrow phase: 500 or more awake 3D boxes, hulls
+    /// and capsules, and 500 or more contacts in the last step; other pairs are found faster
+    /// than the threads' work is joined); 1, the calling thread; n, a pool of n of this
+    /// world's own, always. Results are the same, bit for bit, on any number.
     #[getter]
     fn threads(&self) -> Option<usize> {
         self.inner.threads()
