@@ -258,8 +258,11 @@ pub struct ContactSolver {
     planar: bool,
     /// The sweeps after the iterations' buffers (settle.rs).
     settling: settle::Settling,
+    /// The order the blocks are made and swept in (colours.rs).
     colours: colours::Colours,
+    /// A split sweep's chunks (split_sweep.rs).
     split: split::Split,
+    /// Threads the sweeps may split over (`SolverSettings::threads`).
     threads: usize,
 }
 

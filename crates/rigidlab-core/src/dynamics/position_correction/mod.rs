@@ -9,7 +9,9 @@
 //! beyond the slop (`factor`): an overshoot only leaves a gap that gravity closes, while a small
 //! factor leaves a deep pile compressed for seconds (the bottom of a column carries the
 //! corrections of everything above). Passes stop once no contact overlaps the slop by more
-//! than a tenth of it, so a settled scene pays for one.
+//! than a tenth of it, so a settled scene pays for one. A world of many contacts corrects them
+//! in colours (colours.rs), so that a pass may be split over threads with the same result
+//! (split.rs).
 
 mod lift;
 
@@ -43,8 +45,8 @@ pub struct CorrectionSettings {
     pub threads: usize,
 }
 
-/// The bodies' poses as the corrections read and move them, by row: the state itself, or
-/// (split.rs) the rows of one contact.
+/// The bodies' poses as the corrections read and move them, by row: the state itself, or its
+/// arrays read and written one element at a time by the threads of a split pass (`PosesAt`).
 pub(crate) trait Poses {
     fn x(&self, row: usize) -> DVec3;
     fn q(&self, row: usize) -> DQuat;
