@@ -32,7 +32,8 @@ class Rigidlab2D(Rigidlab):
 
     name = "rigidlab 2D"
     dims = "2d"
-    # A 2D world's pairs are cheap to find: it keeps to the calling thread by default.
+    # Its one-thread variant (`Rigidlab2DOneThread`) runs in the 2D section only: the 3D
+    # sections' scenes are not its.
     one_thread = None
 
     def _bin(self, side=BIN, height=WALL_HEIGHT, gravity=True):
@@ -189,6 +190,18 @@ class Rigidlab2D(Rigidlab):
 
 def _lift(xy):
     return np.column_stack([xy, np.zeros(len(xy))])
+
+
+class Rigidlab2DOneThread(Rigidlab2D):
+    """rigidlab's 2D worlds kept on the calling thread (`w.threads = 1`): by default a 2D world
+    of 1 024 contacts or more splits its contact solver's sweeps and position correction's
+    passes over all cores."""
+
+    name = "rigidlab 2D 1 thread"
+
+    def step(self, steps):
+        self.w.threads = 1
+        super().step(steps)
 
 
 def _convex_outline(points):
