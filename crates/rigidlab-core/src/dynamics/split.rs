@@ -13,7 +13,10 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Items per chunk: enough that claiming one (an atomic add) is small beside solving it (some
-/// 50 to 200 ns an item), few enough that a colour of a few hundred items splits.
+/// 50 to 200 ns an item), few enough that a colour of a few hundred items splits. Measured on
+/// two threads, 1 000 dropped cubes and spheres (400 steps): 16 took 10.8 and 4.7 to 5.3 ms a
+/// step, 32 took 10.7 and 4.3 to 4.5, 64 took 10.5 and 4.5 to 4.6 (within the machine's spread
+/// of 32).
 const CHUNK: usize = 32;
 
 /// Items a sweep needs to be split at all, per thread: below, a colour's chunks are too few to
