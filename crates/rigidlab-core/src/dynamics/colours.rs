@@ -11,10 +11,11 @@
 const COLOURS: usize = 64;
 
 /// Contacts between bodies that may move, at least, for a sweep's contacts to be coloured
-/// (`worth_colouring`); fewer stay in their order, one run swept on one thread. Colouring scatters a sweep's reads
-/// of the bodies (measured on one thread: 3 to 5% slower on a resting pyramid of 820 cubes and
-/// on dropped piles), which pays only where a sweep can be split (split.rs: some 256 blocks
-/// per thread at least). The choice depends on the world alone, never on the threads.
+/// (`worth_colouring`); fewer stay in their order, one run swept on one thread. Colouring
+/// scatters a sweep's reads of the bodies (measured on one thread, side by side: a resting
+/// pyramid of 820 cubes 6% slower, 1 000 dropped cubes 1 to 7%), which pays only where a sweep
+/// can be split (split.rs: some 256 blocks per thread at least). The choice depends on the
+/// world alone, never on the threads.
 pub const LEAST_BLOCKS: usize = 1024;
 
 /// The contacts in sweep order, and the runs of one colour among the blocks made of them.

@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 const CHUNK: usize = 32;
 
 /// Items a sweep needs to be split at all, per thread: below, a colour's chunks are too few to
-/// share and the waits between colours cost more than the threads bring.
+/// share and the waits between colours cost more than the threads bring. (Sweeps are coloured
+/// from 1 024 contacts, colours.rs: this decides on five threads or more.)
 const LEAST_ITEMS_PER_THREAD: usize = 256;
 
 /// Spins a waiting thread makes (some 10 to 40 ns each) before it yields its core: longer
@@ -62,10 +63,9 @@ impl Split {
             }
             alone = false;
             let first = chunks.len();
-            let size = CHUNK;
             let mut at = run.start;
             while at < run.end {
-                let end = (at + size).min(run.end);
+                let end = (at + CHUNK).min(run.end);
                 chunks.push((at..end, first));
                 at = end;
             }
