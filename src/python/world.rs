@@ -759,13 +759,15 @@ impl PyWorld {
     }
 
     /// The threads a large scene's step runs on: its narrow phase (over 512 candidate pairs),
-    /// and the contact solver's sweeps and position correction's passes (a world of 1 024
-    /// contacts or more sweeps them in colours, no two of a colour on one moving body, and
-    /// shares a sweep out from 256 contacts per thread). None (default): the process's pool of
-    /// one thread per core where it pays (the narrow phase: 500 or more awake 3D boxes, hulls
-    /// and capsules, and 500 or more contacts in the last step; other pairs are found faster
-    /// than the threads' work is joined); 1, the calling thread; n, a pool of n of this
-    /// world's own, always. Results are the same, bit for bit, on any number.
+    /// the contact solver's sweeps and position correction's passes (a world of 1 024 contacts
+    /// or more sweeps them in colours, no two of a colour on one moving body, and shares a
+    /// sweep out from 256 contacts per thread) and, in such a step, the broad phase's search
+    /// (from 256 bodies per thread). None (default): the process's pool of one thread per core
+    /// where it pays (the narrow phase: 500 or more awake 3D boxes, hulls and capsules, and 500
+    /// or more contacts in the last step; other pairs are found faster than the threads' work
+    /// is joined); 1, the calling thread; n, a pool of n of this world's own, always. A sweep
+    /// whose threads mostly wait for each other (cores busy with other work) leaves the next
+    /// 200 sweeps to the calling thread. Results are the same, bit for bit, on any number.
     #[getter]
     fn threads(&self) -> Option<usize> {
         self.inner.threads()

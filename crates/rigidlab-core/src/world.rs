@@ -530,10 +530,9 @@ impl World {
         let mut reached = std::mem::take(&mut sc.missed);
         overlapping_pairs(
             &mut self.broad_phase,
-            bodies,
-            &sc.filters,
-            &sc.boxes,
-            &sc.margins,
+            (bodies, &sc.filters),
+            (&sc.boxes, &sc.margins),
+            self.threads.split_threads(),
             &mut reached,
         );
         drop_pressed_pairs(&mut reached, &sc.boxes, &sc.pressed, bodies);
@@ -814,8 +813,10 @@ impl World {
             sc.filters.extend(bodies.iter().map(|b| b.filter));
         }
         let broad_phase = &mut self.broad_phase;
+        let threads = self.threads.split_threads();
         let mut find = |boxes: &[Aabb], margins: &[f64], pairs: &mut Vec<(u32, u32)>| {
-            overlapping_pairs(broad_phase, bodies, &sc.filters, boxes, margins, pairs);
+            let of = (bodies, &sc.filters[..]);
+            overlapping_pairs(broad_phase, of, (boxes, margins), threads, pairs);
             drop_pressed_pairs(pairs, boxes, &sc.pressed, bodies);
         };
         find(&sc.boxes, &sc.margins, &mut sc.pairs);
@@ -1104,7 +1105,7 @@ impl World {
             touching: settings.linear_slop,
             down: settings.gravity.normalize_or_zero(),
             planar: settings.planar,
-            threads: self.threads.solver_threads(),
+            threads: self.threads.split_threads(),
         };
         let sc = &mut self.scratch;
         let bodies = &self.state.bodies;
@@ -1176,7 +1177,7 @@ impl World {
             } else {
                 DVec3::ZERO
             },
-            threads: self.threads.solver_threads(),
+            threads: self.threads.split_threads(),
         };
         let sc = &mut self.scratch;
         let view = CorrectedBodies {
@@ -1268,10 +1269,9 @@ impl Search {
 /// `filters` (empty: none has one) let collide (`margins`: the planes' reach).
 fn overlapping_pairs(
     broad_phase: &mut BroadPhase,
-    bodies: &[Body],
-    filters: &[Filter],
-    boxes: &[Aabb],
-    margins: &[f64],
+    (bodies, filters): (&[Body], &[Filter]),
+    (boxes, margins): (&[Aabb], &[f64]),
+    threads: usize,
     pairs: &mut Vec<(u32, u32)>,
 ) {
     let allow =
@@ -1285,7 +1285,8 @@ fn overlapping_pairs(
                 && b.kind == BodyKind::Kinematic
                 && (b.velocity != DVec3::ZERO || b.angular_velocity != DVec3::ZERO))
     };
-    broad_phase.find_pairs_where(boxes, awake, allow, reach(bodies, margins), pairs);
+    let reach = reach(bodies, margins);
+    broad_phase.find_pairs_where(boxes, awake, allow, reach, threads, pairs);
 }
 
 /// How far an infinite body (row `p`) reaches (see `BroadPhase::find_pairs_where`): a plane,

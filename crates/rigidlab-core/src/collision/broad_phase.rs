@@ -12,6 +12,7 @@
 use super::cell_grid::CellGrid;
 use crate::math::DVec3;
 use crate::shape::aabb::Aabb;
+use rayon::prelude::*;
 
 #[derive(Default)]
 pub struct BroadPhase {
@@ -49,7 +50,7 @@ impl BroadPhase {
         awake: impl Fn(usize) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
-        self.find_pairs_where(boxes, awake, |_, _| true, |_| None, pairs);
+        self.find_pairs_where(boxes, awake, |_, _| true, |_| None, 1, pairs);
     }
 
     /// `find_pairs` of the pairs that `allow` (a collision filter) lets collide: the others are
@@ -60,8 +61,9 @@ impl BroadPhase {
         &mut self,
         boxes: &[Aabb],
         awake: impl Fn(usize) -> bool,
-        allow: impl Fn(u32, u32) -> bool,
+        allow: impl Fn(u32, u32) -> bool + Sync,
         reach: impl Fn(u32) -> Option<(DVec3, f64)>,
+        threads: usize,
         pairs: &mut Vec<(u32, u32)>,
     ) {
         pairs.clear();
@@ -78,19 +80,33 @@ impl BroadPhase {
             self.built_for = Some(boxes.len());
         }
         self.classify(boxes, &awake);
-        let mut push = |i: u32, j: u32| {
+        let push = |pairs: &mut Vec<(u32, u32)>, i: u32, j: u32| {
             if allow(i, j) {
                 pairs.push((i.min(j), i.max(j)));
             }
         };
         let grids = &self.grids[..self.classes];
         for (k, grid) in grids.iter().enumerate() {
-            grid.pairs(&mut push);
+            match grid.shares(threads) {
+                // The shares' pairs are joined in any order: they are sorted below.
+                Some(shares) => {
+                    let found: Vec<Vec<(u32, u32)>> = shares
+                        .into_par_iter()
+                        .map(|slots| {
+                            let mut found = Vec::new();
+                            grid.pairs_in(slots, |i, j| push(&mut found, i, j));
+                            found
+                        })
+                        .collect();
+                    found.iter().for_each(|f| pairs.extend_from_slice(f));
+                }
+                None => grid.pairs(|i, j| push(pairs, i, j)),
+            }
             // Each larger box looks for the smaller classes' boxes it overlaps.
             for big in grids[k + 1..].iter().flat_map(|g| g.entries()) {
                 grid.overlapping(&big.aabb, |small| {
                     if big.awake || small.awake {
-                        push(big.row, small.row);
+                        push(pairs, big.row, small.row);
                     }
                 });
             }
@@ -104,7 +120,7 @@ impl BroadPhase {
                     && (if bj.is_infinite() { p < j } else { reaches(bj) })
                     && (awake(p as usize) || awake(j as usize))
                 {
-                    push(p, j);
+                    push(pairs, p, j);
                 }
             }
         }
@@ -306,6 +322,7 @@ mod tests {
             |_| true,
             |_, _| true,
             |p| (p == 400).then_some((n, 0.05)),
+            1,
             &mut pairs,
         );
         let expected: Vec<(u32, u32)> = all_overlapping(&boxes)
@@ -424,5 +441,38 @@ mod tests {
         let only_points: Vec<Aabb> = boxes.iter().step_by(2).copied().collect();
         bp.find_pairs(&only_points, |_| true, &mut pairs);
         assert_eq!(pairs, all_overlapping(&only_points));
+    }
+
+    #[test]
+    fn shared_out_over_threads_the_pairs_are_the_same() {
+        // 3 000 boxes crowded in a column (several to a cell), all awake and a few awake: the
+        // grid's search shared over 2 and 3 threads finds what one thread finds.
+        let mut seed = 11;
+        let boxes: Vec<Aabb> = (0..3000)
+            .map(|_| {
+                let c = DVec3::new(lcg(&mut seed), 6.0 * lcg(&mut seed), lcg(&mut seed));
+                Aabb::around(c, DVec3::splat(0.04 + 0.03 * lcg(&mut seed)))
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for every in [1, 3] {
+            let awake = |i: usize| i % every == 0;
+            let mut bp = BroadPhase::default();
+            let found = |threads: usize, bp: &mut BroadPhase| {
+                let mut pairs = vec![];
+                bp.find_pairs_where(&boxes, awake, |_, _| true, |_| None, threads, &mut pairs);
+                pairs
+            };
+            let one = found(1, &mut bp);
+            assert!(one.len() > 3000, "{} pairs", one.len());
+            assert!(bp.grids[0].shares(2).is_some() || every > 2);
+            pool.install(|| {
+                assert_eq!(found(2, &mut bp), one);
+                assert_eq!(found(3, &mut bp), one);
+            });
+        }
     }
 }

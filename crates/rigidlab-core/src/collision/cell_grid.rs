@@ -53,6 +53,12 @@ enum Layout {
     Hashed,
 }
 
+/// Boxes a thread is given at least when a grid's pair search is shared out (`shares`): a
+/// share of fewer costs about what handing it to a thread does. Measured on 1 000 dropped
+/// spheres and cubes (steps 250 to 550), two threads against one: the broad phase 0.64 ms a
+/// step against 0.85, and 0.69 against 0.98.
+const LEAST_BOXES_PER_THREAD: usize = 256;
+
 /// At most this many cells per box are given a slot each (Layout::Dense).
 const DENSE_CELLS_PER_BOX: i64 = 8;
 
@@ -168,7 +174,33 @@ impl CellGrid {
             self.pairs_of_awake(&mut found);
             return;
         }
-        for slot in 0..self.starts.len() - 1 {
+        self.pairs_in(0..self.starts.len() - 1, &mut found);
+    }
+
+    /// The slots of `threads` shares of `pairs`' work, of about as many boxes each; None when
+    /// the work is not to be shared: fewer than `LEAST_BOXES_PER_THREAD` boxes a thread, or
+    /// most boxes asleep (then only the awake ones look around them).
+    pub fn shares(&self, threads: usize) -> Option<Vec<std::ops::Range<usize>>> {
+        let n = self.entries.len();
+        if threads < 2 || n < LEAST_BOXES_PER_THREAD * threads || 2 * self.awake < n {
+            return None;
+        }
+        let slots = self.starts.len() - 1;
+        let cut = |k: usize| {
+            let boxes = (k * n / threads) as u32;
+            self.starts[..slots].partition_point(|&s| s < boxes)
+        };
+        Some(
+            (0..threads)
+                .map(|k| cut(k)..if k + 1 == threads { slots } else { cut(k + 1) })
+                .collect(),
+        )
+    }
+
+    /// `pairs` found by the boxes of `slots` (each with those after it in its cell and those
+    /// of the cells after it): the shares of `shares` find every pair once between them.
+    pub fn pairs_in(&self, slots: std::ops::Range<usize>, mut found: impl FnMut(u32, u32)) {
+        for slot in slots {
             let own = self.slot_range(slot);
             for p in own.clone() {
                 let e = &self.entries[p];

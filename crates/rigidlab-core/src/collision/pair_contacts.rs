@@ -74,10 +74,11 @@ impl Threads {
         }
     }
 
-    /// How many threads the contact solver's sweeps may split over (split_sweep.rs): a pool
-    /// of the world's own, all of it; the shared pool's when the step runs on it (a world
-    /// whose narrow phase splits, see `World::step`); otherwise the calling thread alone.
-    pub fn solver_threads(&self) -> usize {
+    /// How many threads the step's shared-out work may use beside the narrow phase (the
+    /// broad phase's grid search, the contact solver's sweeps, position correction's passes):
+    /// a pool of the world's own, all of it; the shared pool's when the step runs on it (see
+    /// `World::step`); otherwise the calling thread alone.
+    pub fn split_threads(&self) -> usize {
         match self {
             Threads::One => 1,
             Threads::Pool(pool) => pool.current_num_threads(),
