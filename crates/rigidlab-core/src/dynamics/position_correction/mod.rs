@@ -271,8 +271,10 @@ pub fn correct_positions(
     for _ in 0..set.iterations {
         let deepest = if threads > 1 {
             let shared = SharedPoses {
-                x: state.x.as_mut_ptr(),
-                q: state.q.as_mut_ptr(),
+                poses: PosesAt {
+                    x: state.x.as_mut_ptr(),
+                    q: state.q.as_mut_ptr(),
+                },
                 jobs: order.as_mut_ptr(),
             };
             // SAFETY: see `SharedPoses`.
@@ -329,8 +331,7 @@ impl Pass<'_> {
 /// poses of its two bodies and moves those that can move; no other job of its colour has
 /// those, and none moves a body that cannot move.
 struct SharedPoses {
-    x: *mut DVec3,
-    q: *mut DQuat,
+    poses: PosesAt,
     jobs: *mut Job,
 }
 
@@ -345,16 +346,13 @@ impl SharedPoses {
     /// No other thread may touch job `k` or move its bodies until this returns.
     unsafe fn correct(&self, k: usize, pass: &Pass) -> f64 {
         let job = &mut *self.jobs.add(k);
-        let mut poses = PosesAt {
-            x: self.x,
-            q: self.q,
-        };
-        pass.correct(job, &mut poses)
+        pass.correct(job, &mut { self.poses })
     }
 }
 
 /// The poses behind `SharedPoses`, read and written one element at a time: never a reference
 /// to the arrays, which other threads change elsewhere at the same time.
+#[derive(Clone, Copy)]
 struct PosesAt {
     x: *mut DVec3,
     q: *mut DQuat,
