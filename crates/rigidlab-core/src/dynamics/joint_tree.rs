@@ -62,10 +62,20 @@ impl Block {
         r
     }
 
-    fn sub_assign(&mut self, o: &Block) {
-        for i in 0..self.rows {
-            for j in 0..self.cols {
-                self.a[i][j] -= o.a[i][j];
+    /// self -= f o, each product summed as `mul` sums it.
+    fn sub_product(&mut self, f: &Block, o: &Block) {
+        for i in 0..f.rows {
+            let mut r = [0.0; M];
+            for k in 0..f.cols {
+                let x = f.a[i][k];
+                if x != 0.0 {
+                    for j in 0..o.cols {
+                        r[j] += x * o.a[k][j];
+                    }
+                }
+            }
+            for j in 0..o.cols {
+                self.a[i][j] -= r[j];
             }
         }
     }
@@ -111,6 +121,9 @@ pub struct JointTree {
     /// Joints solved here, in elimination order.
     order: Vec<usize>,
     eqs: Vec<Equations>,
+    /// The equations at the poses of the latest residual (`residual`), taken up by the next
+    /// Newton step.
+    trial: Vec<Equations>,
     /// Per joint: couplings with the joints it shares a moving body with (joint, block).
     links: Vec<Vec<(usize, Block)>>,
     rhs: Vec<[f64; M]>,
@@ -202,14 +215,8 @@ impl JointTree {
             if worst <= super::joint_solver::TOLERANCE {
                 break;
             }
-            self.pose(bodies, free);
-            for (&j, e) in self.order.iter().zip(&mut self.eqs) {
-                if project {
-                    end_equations(&kinds[j], &joints[j], &self.poses, e);
-                } else {
-                    equations(&kinds[j], &joints[j], &self.poses, e);
-                }
-            }
+            // The equations at the bodies' poses now: the last residual's.
+            std::mem::swap(&mut self.eqs, &mut self.trial);
             if !self.eliminate(joints, bodies, 1.0 / dt) {
                 break;
             }
@@ -243,7 +250,8 @@ impl JointTree {
         }
     }
 
-    /// The largest residual of the solve's joints at the bodies' predicted end poses.
+    /// The largest residual of the solve's joints at the bodies' predicted end poses, and
+    /// their equations there (into `trial`).
     fn residual(
         &mut self,
         kinds: &[Joint],
@@ -253,13 +261,12 @@ impl JointTree {
         project: bool,
     ) -> f64 {
         self.pose(bodies, free);
-        let mut e = Equations::default();
         let mut worst = 0.0;
-        for &j in &self.order {
+        for (&j, e) in self.order.iter().zip(&mut self.trial) {
             if project {
-                end_equations(&kinds[j], &joints[j], &self.poses, &mut e);
+                end_equations(&kinds[j], &joints[j], &self.poses, e);
             } else {
-                equations(&kinds[j], &joints[j], &self.poses, &mut e);
+                equations(&kinds[j], &joints[j], &self.poses, e);
             }
             worst = f64::max(
                 worst,
@@ -422,6 +429,7 @@ impl JointTree {
         self.order.extend(taken.iter().map(|t| t.0));
         let count = self.order.len();
         self.eqs.resize(count, Equations::default());
+        self.trial.resize(count, Equations::default());
         self.lambda.resize(count, [0.0; M]);
         self.rhs.resize(count, [0.0; M]);
         self.pivots.resize(count, None);
@@ -516,15 +524,15 @@ impl JointTree {
                     *x -= dx;
                 }
                 for (k, kjk) in rest() {
-                    let (k, upd) = (*k, f.mul(kjk));
-                    match self.links[i].iter_mut().find(|(o, _)| *o == k) {
-                        Some((_, b)) => b.sub_assign(&upd),
+                    let list = &mut self.links[i];
+                    let at = match list.iter().position(|(o, _)| o == k) {
+                        Some(at) => at,
                         None => {
-                            let mut b = Block::zero(upd.rows, upd.cols);
-                            b.sub_assign(&upd);
-                            self.links[i].push((k, b));
+                            list.push((*k, Block::zero(f.rows, kjk.cols)));
+                            list.len() - 1
                         }
-                    }
+                    };
+                    list[at].1.sub_product(&f, kjk);
                 }
             }
             self.links[j] = own;
