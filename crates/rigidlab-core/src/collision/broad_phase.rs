@@ -417,6 +417,27 @@ mod tests {
     }
 
     #[test]
+    fn a_packed_pile_pairs_exactly_as_all_pairs_tested() {
+        // Boxes as a pile's: on a jittered lattice, close enough that the grid gives every
+        // cell of their span a slot of its own (looked up cell by cell), in 3D and in one
+        // plane, all awake and half of them.
+        let mut seed = 9;
+        for layers in [10, 1] {
+            let boxes: Vec<Aabb> = (0..1000)
+                .map(|k| {
+                    let (i, j, l) = (k % 10, (k / 10) % 10, k / 100);
+                    let (j, l) = if layers == 1 { (k / 10, 0) } else { (j, l) };
+                    let jitter = DVec3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed));
+                    let centre = DVec3::new(i as f64, j as f64, l as f64) * 0.1 + jitter * 0.02;
+                    let half = 0.05 + 0.02 * lcg(&mut seed);
+                    Aabb::around(centre, DVec3::splat(half))
+                })
+                .collect();
+            pairs_exactly_with_one_in_every(&boxes, &[1, 2]);
+        }
+    }
+
+    #[test]
     fn degenerate_and_far_boxes_pair_exactly() {
         // Points (zero width), boxes on the same spot, and boxes so far out that their cells
         // saturate: the pairs are still exactly the overlapping ones.
