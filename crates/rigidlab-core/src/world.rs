@@ -85,6 +85,13 @@ impl Settings {
 /// the calmer heap having fewer contacts).
 pub const PLANAR_SOLVER_ITERATIONS: u32 = 20;
 
+/// A box that its strikers grow by less than this fraction of the linear slop takes its new
+/// margin without another search: the pairs within a margin of the slop and more do not
+/// change with a ten-thousandth of a nanometre. In a resting pile every body's speed is
+/// round-off, and some neighbour's is always the larger by 1e-15 m/s or so: the search ran
+/// twice in every step of a standing pyramid (3% of the step with sleeping off).
+const SEARCHED_GROWTH: f64 = 1e-6;
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
@@ -836,12 +843,13 @@ impl World {
             let movable = b.kind != BodyKind::Static && !b.sensor;
             let followed = search == Search::Wide && matches!(b.shape, Shape::Sphere { .. });
             if movable && !followed && sc.struck[i] > sc.speeds[i] {
+                let before = sc.margins[i];
                 sc.margins[i] = margin(sc.struck[i]);
                 sc.boxes[i] = b
                     .shape
                     .aabb(b.position, b.orientation)
                     .fattened(sc.margins[i] + sc.pressed[i]);
-                grown = true;
+                grown |= sc.margins[i] - before > SEARCHED_GROWTH * slop;
             }
         }
         if grown {
