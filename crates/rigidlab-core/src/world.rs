@@ -87,9 +87,10 @@ pub const PLANAR_SOLVER_ITERATIONS: u32 = 20;
 
 /// A box that its strikers grow by less than this fraction of the linear slop takes its new
 /// margin without another search: the pairs within a margin of the slop and more do not
-/// change with a ten-thousandth of a nanometre. In a resting pile every body's speed is
-/// round-off, and some neighbour's is always the larger by 1e-15 m/s or so: the search ran
-/// twice in every step of a standing pyramid (3% of the step with sleeping off).
+/// change with a tenth of a nanometre (the default slop's millionth). In a resting pile every
+/// body's speed is round-off, and some neighbour's is always the larger by 1e-15 m/s or so:
+/// the search ran twice in every step of a standing pyramid (3% of the step with sleeping
+/// off).
 const SEARCHED_GROWTH: f64 = 1e-6;
 
 impl Default for Settings {
