@@ -558,6 +558,10 @@ impl ContactSolver {
             self.blocks.push(block);
         }
         colours.order = order;
+        if colours.coloured() {
+            // The step's sweeps share one cut into chunks (split_sweep.rs).
+            self.split.plan(colours.runs());
+        }
         self.colours = colours;
         self.warm = true;
         self.guess_new_loads(start, free, masses, set.down);

@@ -27,17 +27,16 @@ impl ContactSolver {
         split::splits(threads, self.colours.coloured(), self.blocks.len())
     }
 
-    /// One sweep over every block in the colours' order on `threads` threads, marking in
-    /// `stirred` (if given: one flag per body) the movable bodies of the blocks it changes by
-    /// more than `tolerance`. Returns the largest change and how many blocks changed by more
-    /// than `tolerance`.
+    /// One sweep over every block in the colours' order on `threads` threads (cut into chunks
+    /// once a step, by `prepare`), marking in `stirred` (if given: one flag per body) the
+    /// movable bodies of the blocks it changes by more than `tolerance`. Returns the largest
+    /// change and how many blocks changed by more than `tolerance`.
     pub(super) fn split_sweep(
         &mut self,
         threads: usize,
         tolerance: f64,
         stirred: Option<&mut [bool]>,
     ) -> (f64, usize) {
-        self.split.plan(self.colours.runs());
         let noting = stirred.is_some();
         let shared = Shared {
             bodies: self.bodies.as_mut_ptr(),
