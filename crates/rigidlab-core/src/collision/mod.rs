@@ -2,6 +2,7 @@
 //! shape pairs) and the persistent manifolds. Public: the narrow phase (a contact query between
 //! two posed shapes) and the manifolds the world keeps; the rest is the engine's own.
 
+pub(crate) mod box_box;
 pub(crate) mod broad_phase;
 pub(crate) mod cell_grid;
 pub(crate) mod closest;

@@ -3,11 +3,13 @@
 //! convex, capsule, sphere), so each function below handles one ordered pair; the normal
 //! points from A to B.
 //!
-//! Boxes and convex hulls share the polyhedron code (sat.rs). Spheres and capsules are a core
-//! (a point or a segment) with a radius: against a polyhedron, GJK gives the closest points of
-//! the core while it is outside, and the separating axis test its deepest direction once it is
-//! inside (rounded.rs). The polygons of 2D worlds meet in their plane (planar.rs).
+//! Boxes and convex hulls share the polyhedron code (sat.rs); two boxes answer its separating
+//! axis test in closed form (box_box.rs). Spheres and capsules are a core (a point or a
+//! segment) with a radius: against a polyhedron, GJK gives the closest points of the core
+//! while it is outside, and the separating axis test its deepest direction once it is inside
+//! (rounded.rs). The polygons of 2D worlds meet in their plane (planar.rs).
 
+use super::box_box::box_box;
 use super::closest::{point_on_segment, segment_segment};
 use super::manifold::{reduce_to_four, RawPoint};
 use super::planar::{self, Frame};
@@ -127,6 +129,23 @@ impl NarrowPhase {
                 };
                 hull_core(&hull, core, *radius, margin, &mut self.clip, out)?
             }
+            (
+                Shape::Box {
+                    half_extents: ha,
+                    hull: hull_a,
+                },
+                Shape::Box {
+                    half_extents: hb,
+                    hull: hull_b,
+                },
+            ) => box_box(
+                &PosedHull::new(hull_a, a.position, a.orientation),
+                &PosedHull::new(hull_b, b.position, b.orientation),
+                [*ha, *hb],
+                margin,
+                &mut self.clip,
+                out,
+            )?,
             (ha, hb) => {
                 let pa = PosedHull::new(ha.hull()?, a.position, a.orientation);
                 let pb = PosedHull::new(hb.hull()?, b.position, b.orientation);

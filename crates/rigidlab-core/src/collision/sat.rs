@@ -16,7 +16,7 @@ use crate::math::{DMat3, DQuat, DVec3};
 use crate::shape::ConvexHull;
 
 /// An edge axis must beat the best face axis by this much (m) to be used.
-const EDGE_TOLERANCE: f64 = 1e-4;
+pub(super) const EDGE_TOLERANCE: f64 = 1e-4;
 /// B's face must beat A's by this much (m) to be the reference face.
 const FACE_TOLERANCE: f64 = 1e-5;
 
@@ -126,17 +126,17 @@ fn face_query(a: &PosedHull, b: &PosedHull) -> (f64, usize) {
     best
 }
 
-struct EdgeQuery {
-    separation: f64,
-    axis: DVec3,
-    dir_a: DVec3,
-    dir_b: DVec3,
+pub(super) struct EdgeQuery {
+    pub(super) separation: f64,
+    pub(super) axis: DVec3,
+    pub(super) dir_a: DVec3,
+    pub(super) dir_b: DVec3,
     /// The edges themselves, when the query found them (the Gauss map query).
-    edges: Option<(usize, usize)>,
+    pub(super) edges: Option<(usize, usize)>,
 }
 
 impl EdgeQuery {
-    const NONE: EdgeQuery = EdgeQuery {
+    pub(super) const NONE: EdgeQuery = EdgeQuery {
         separation: f64::NEG_INFINITY,
         axis: DVec3::ZERO,
         dir_a: DVec3::ZERO,
@@ -326,15 +326,15 @@ pub fn hull_hull(
     buffers: &mut ClipBuffers,
     out: &mut Vec<RawPoint>,
 ) -> Option<DVec3> {
-    let (sep_a, face_a) = face_query(a, b);
-    if sep_a > margin {
+    let face_a = face_query(a, b);
+    if face_a.0 > margin {
         return None;
     }
-    let (sep_b, face_b) = face_query(b, a);
-    if sep_b > margin {
+    let face_b = face_query(b, a);
+    if face_b.0 > margin {
         return None;
     }
-    let best_face = sep_a.max(sep_b);
+    let best_face = face_a.0.max(face_b.0);
     // Edge axes matter only when they separate the hulls or beat the faces.
     let edge = if use_gauss_map(a.hull, b.hull) {
         gauss_edge_query(a, b, buffers)
@@ -346,10 +346,26 @@ pub fn hull_hull(
             &mut buffers.directions,
         )
     };
+    manifold(a, b, [face_a, face_b], &edge, margin, buffers, out)
+}
+
+/// The contact the separating axis test's answers give: none when an axis separates the
+/// hulls by more than `margin`; one point between two edges when the best edge axis beats the
+/// faces; else the incident face clipped against the better reference face (`faces`: A's
+/// best face against B and B's against A, as (separation, face index)).
+pub(super) fn manifold(
+    a: &PosedHull,
+    b: &PosedHull,
+    [(sep_a, face_a), (sep_b, face_b)]: [(f64, usize); 2],
+    edge: &EdgeQuery,
+    margin: f64,
+    buffers: &mut ClipBuffers,
+    out: &mut Vec<RawPoint>,
+) -> Option<DVec3> {
     if edge.separation > margin {
         return None;
     }
-    if edge.separation > best_face + EDGE_TOLERANCE {
+    if edge.separation > sep_a.max(sep_b) + EDGE_TOLERANCE {
         let ((ia, pa, qa), (ib, pb, qb)) = match edge.edges {
             Some((ia, ib)) => (posed_edge(a, ia), posed_edge(b, ib)),
             None => (
