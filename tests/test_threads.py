@@ -137,6 +137,32 @@ def test_a_2d_heap_landing_steps_the_same_bit_for_bit_on_one_two_or_three_thread
             assert np.array_equal(a, b)
 
 
+def test_balls_landing_on_balls_at_rest_step_the_same_bit_for_bit_on_one_two_or_three_threads():
+    # 900 balls dropped into a bin onto a layer at rest: pairs of balls about to meet, whose
+    # free motion heeds what holds each up (the floor, a wall) as far as the contacts before
+    # theirs found it, made while the other contacts are made on the threads.
+    drops = np.random.default_rng(11).uniform((-0.45, 0.3, -0.45), (0.45, 4.0, 0.45), (500, 3))
+    results = []
+    for threads in (1, 2, 3):
+        w = rl.World(sleeping=False)
+        w.threads = threads
+        w.add_plane()
+        for sx, sz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            half = (0.05, 2.0, 0.6) if sx else (0.6, 2.0, 0.05)
+            w.add_box(half, position=(sx * 0.55, 2.0, sz * 0.55), kind="static")
+        for i, j in itertools.product(range(20), range(20)):
+            w.add_sphere(0.025, position=(-0.475 + 0.05 * i, 0.025, -0.475 + 0.05 * j))
+        for x, y, z in drops:
+            w.add_sphere(0.025, position=(x, y, z))
+        w.step(240)
+        c = w.contacts()
+        assert len(c["depth"]) > 1500
+        results.append((w.positions, w.velocities, c["normal_impulse"]))
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert np.array_equal(a, b)
+
+
 def test_a_pyramid_at_rest_steps_the_same_bit_for_bit_on_one_two_or_three_threads():
     # 820 cubes, sleeping off: some 1 600 contacts of four points each, every step.
     results = []

@@ -217,8 +217,13 @@ impl SolverBody {
     /// sink under the ball about to strike it (it would meet the ball slower by g t), and a
     /// ball rolling on a block does not dip below the edge of the next one.
     pub fn motion(&self, dt: f64, weight: f64) -> (Motion, Motion) {
+        self.motion_seeing(self.support_count, dt, weight)
+    }
+
+    /// `motion` as the first `seen` of its supports shape it.
+    pub fn motion_seeing(&self, seen: usize, dt: f64, weight: f64) -> (Motion, Motion) {
         let mut smooth_v = self.v - self.v_impact - self.v_start;
-        for n in &self.supports[..self.support_count] {
+        for n in &self.supports[..seen.min(self.support_count)] {
             smooth_v -= *n * smooth_v.dot(*n).min(0.0);
         }
         let smooth_w = self.w - self.w_impact - self.w_start;

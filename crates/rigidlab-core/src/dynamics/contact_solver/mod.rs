@@ -25,6 +25,7 @@
 
 mod hold_up;
 mod impact_events;
+mod making;
 mod settle;
 mod split_sweep;
 
@@ -264,6 +265,8 @@ pub struct ContactSolver {
     split: split::Split,
     /// Threads the sweeps may split over (`SolverSettings::threads`).
     threads: usize,
+    /// The buffers of making the points and blocks (making.rs).
+    making: making::MakingBuffers,
 }
 
 /// A quantity of each of a block's first `block_lcp::MAX` points, padded with defaults.
@@ -351,12 +354,7 @@ impl ContactSolver {
                 self.supported[row] |= pushed;
             }
         }
-        self.points.clear();
-        self.blocks.clear();
-        self.couplings.clear();
         self.impacts.clear();
-        self.holding.clear();
-        let dt = set.dt;
         // The blocks in the colours' order (colours.rs), so that a sweep reads them one after
         // the other.
         let mut colours = std::mem::take(&mut self.colours);
@@ -368,195 +366,15 @@ impl ContactSolver {
             colours::worth_colouring(moving),
         );
         let order = std::mem::take(&mut colours.order);
-        let in_order = order
-            .iter()
-            .map(|&mi| (mi as usize, &manifolds[mi as usize]));
-        for (mi, m) in in_order.filter(|(_, m)| movable(m)) {
-            colours.place(mi);
-            let first = self.points.len();
-            let (a, b) = (m.row_a, m.row_b);
-            let n_ = m.normal;
-            // The contact, not each point, rests: a face that pushed on three corners last step
-            // rests on its fourth too (treating that one as an impact would ask the face for a
-            // tilt).
-            let rested = m.points.iter().any(|p| p.pushed);
-            let plastic = m.coefficients.restitution == 0.0;
-            // The approach the smooth forces alone give the bodies in a couple of steps (see
-            // `resting` below).
-            let leftover = set.restitution_threshold
-                + RESTING_STEPS
-                    * ((free.v[a] - start.v[a]).length() + (free.v[b] - start.v[b]).length());
-            // What the smooth forces add to the bodies' speeds along the normal in a step, when
-            // something holds them (see `resting` below); zero otherwise.
-            let along = if self.supported[a] || self.supported[b] {
-                (free.v[a] - start.v[a]).dot(n_).abs() + (free.v[b] - start.v[b]).dot(n_).abs()
-            } else {
-                0.0
-            };
-            let mut sticking = true;
-            let (mut holds, mut struck) = (false, false);
-            let mut tangent = [DVec3::ZERO; block_lcp::MAX];
-            // The two bodies, for all the points.
-            let (xa, xb, qa, qb) = (start.x[a], start.x[b], start.q[a], start.q[b]);
-            let (va, wa, vb, wb) = (start.v[a], start.w[a], start.v[b], start.w[b]);
-            let (va_free, wa_free, vb_free, wb_free) = (free.v[a], free.w[a], free.v[b], free.w[b]);
-            for (pi, p) in m.points.iter().enumerate() {
-                let pa = xa + qa * p.local_a;
-                let pb = xb + qb * p.local_b;
-                let s = (pb - pa).dot(n_);
-                let (ra, rb) = lever_arms(pa, pb, n_, xa, xb);
-                let vel0 = (vb + wb.cross(rb)) - (va + wa.cross(ra));
-                let vel_free = (vb_free + wb_free.cross(rb)) - (va_free + wa_free.cross(ra));
-                let (vn0, vn_free) = (vel0.dot(n_), vel_free.dot(n_));
-                // How much the gap closes without contact forces, from the contact point's
-                // velocities at fixed lever arms (a material point of a rolling ball would
-                // rise off the floor and fake a separation). Exact for translation under
-                // uniform gravity.
-                let w_pos = set.position_weight;
-                let d_free = ((1.0 - w_pos) * vn0 + w_pos * vn_free) * dt;
-                let an = (vn_free - vn0) / dt;
-                let (ba, bb) = (&self.bodies[a], &self.bodies[b]);
-                let (ca, cb) = (ra.cross(n_), rb.cross(n_));
-                let row = Row {
-                    ca,
-                    cb,
-                    spin_a: ba.inv_inertia * ca,
-                    spin_b: bb.inv_inertia * cb,
-                };
-                let k = ba.inv_mass + bb.inv_mass + ca.dot(row.spin_a) + cb.dot(row.spin_b);
-                // Points within the slop count as touching: an impact elsewhere can push them
-                // together at once.
-                let touching = s <= set.touching;
-                // A contact that touched and pushed last step and approaches no faster than
-                // the smooth forces speed its bodies up in a couple of steps is resting: that
-                // approach is what last step's iterations left unsolved, not an impact.
-                // Bouncing it would send energy into resting piles, and forgetting the warm
-                // start around it would leave the next step as far from converged, so a tall
-                // column would sink further step after step. Impacts from elsewhere still
-                // reach it (the impact stage). A new contact that touches while its bodies are
-                // at rest on each other (a body set down on a surface: its gap then closes at
-                // the round-off speed of falling through a gap of round-off size) rests too,
-                // for the resting solve and its load guess to hold it; so does one that
-                // separates at round-off speed. One that moves faster is in flight and lands
-                // as an impact, however slowly, with two exceptions, both the leftovers of a
-                // settling heap's iterations (taking those for impacts would keep forgetting the
-                // warm starts around them, and the heap would tremble for good):
-                // - a contact that cannot bounce (no restitution): its impact would only stop
-                //   the approach, which is what the resting solve does;
-                // - one whose bodies the smooth forces carry together (`TOGETHER`) while
-                //   something holds one of them, approaching slower than those forces speed them
-                //   up along the normal in a couple of steps: only the load of the pile brings
-                //   it together, and a bounce would be pressed back within a step or two. (A
-                //   ball's last hops, lower than the slop, on a body that rests on something
-                //   end there.)
-                // A resting contact separating as slowly as it may approach is what the
-                // iterations left too (they stop at a tolerance).
-                let landing = AT_REST * (-an).max(0.0) * dt;
-                let together = an.abs() * dt <= TOGETHER * along;
-                let resting = touching
-                    && vn0.abs()
-                        <= if rested || plastic {
-                            leftover
-                        } else if together {
-                            landing.max(RESTING_STEPS * along)
-                        } else {
-                            landing
-                        };
-                let spheres = (radii[a] > 0.0 && radii[b] > 0.0).then_some((radii[a], radii[b]));
-                // Two spheres: when and how fast their centres' free paths come within the sum
-                // of the radii, and how far apart they end (what the gap along this step's
-                // normal says of two balls passing each other is not).
-                let (toi, gap) = if let Some((r_a, r_b)) = spheres.filter(|_| !resting) {
-                    let (ma, mb) = (
-                        self.bodies[a].motion(dt, w_pos).0,
-                        self.bodies[b].motion(dt, w_pos).0,
-                    );
-                    let toi = impact_events::spheres_meet(xb - xa, &ma, &mb, r_a + r_b, 0.0, dt);
-                    (toi, (free.x[b] - free.x[a]).length() - (r_a + r_b))
-                } else if resting {
-                    (Some((0.0, vn0.max(0.0))), s.max(0.0) + d_free)
-                } else {
-                    let toi = time_of_impact(s, vn0, an, dt)
-                        .map(|tc| (tc, vn0 + an * tc))
-                        .or(touching.then_some((0.0, vn0)));
-                    (toi, s.max(0.0) + d_free)
-                };
-                let impact =
-                    toi.filter(|&(_, vc)| vc < -set.restitution_threshold.max(LEAST_IMPACT_SPEED));
-                let reach = match impact {
-                    Some((tc, _)) => dt - tc,
-                    None => w_pos * dt,
-                };
-                // The end-of-step gap if the relative normal velocity ends at v,
-                // gap + reach (v - vn_free), must not be negative. When impulses cannot move
-                // bodies within the step (explicit Euler), keep next step's motion v dt out of
-                // the surface instead. Never ask for separation.
-                let target = if reach > 0.0 {
-                    vn_free - gap / reach
-                } else {
-                    -gap / dt
-                };
-                let warm = impact.is_none();
-                holds |= touching && warm && vn0 <= 0.0;
-                struck |= !warm;
-                sticking = sticking
-                    && !m.sliding.unwrap_or_else(|| {
-                        (vel0 - n_ * vn0).length_squared() >= STICK_SPEED * STICK_SPEED
-                    });
-                if let Some(t) = tangent.get_mut(pi).filter(|_| warm) {
-                    *t = p.tangent_impulse;
-                }
-                self.points.push(SolverPoint {
-                    manifold: mi,
-                    index: pi,
-                    block: self.blocks.len(),
-                    a,
-                    b,
-                    ra,
-                    rb,
-                    n: n_,
-                    row,
-                    normal_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
-                    reach,
-                    target: target.min(0.0),
-                    vn_free,
-                    gap: s,
-                    toi,
-                    predicted: impact.is_some(),
-                    resting,
-                    spheres,
-                    restitution: m.coefficients.restitution,
-                    tangential_restitution: m.coefficients.tangential_restitution,
-                    bounced: false,
-                    stopped: false,
-                    impact_impulse: 0.0,
-                    impact_tangent: DVec3::ZERO,
-                    approach_speed: toi.map_or(0.0, |(_, vc)| (-vc).max(0.0)),
-                    touched_at: toi.map(|(tc, _)| tc),
-                    normal_impulse: if warm { p.normal_impulse } else { 0.0 },
-                });
-            }
-            // A resting contact with a body that cannot move holds the other up (see
-            // `SolverBody::motion`).
-            let rests = self.points[first..].iter().any(|p| p.resting);
-            if rests && rested {
-                match (masses[a].inv_mass > 0.0, masses[b].inv_mass > 0.0) {
-                    (false, true) => self.bodies[b].rest_on(n_),
-                    (true, false) => self.bodies[a].rest_on(-n_),
-                    _ => {}
-                }
-            }
-            let law = Coulomb {
-                mu_s: m.coefficients.static_friction,
-                mu_k: m.coefficients.friction,
-                sticking,
-            };
-            let block = self.block(first, &tangent, law);
-            if (holds || rested) && !struck {
-                self.holding.push(self.blocks.len());
-            }
-            self.blocks.push(block);
-        }
+        self.make(
+            manifolds,
+            &order,
+            |m| movable(&m),
+            &mut |mi| colours.place(mi),
+            (start, free),
+            (masses, radii),
+            set,
+        );
         colours.order = order;
         if colours.coloured() {
             // The step's sweeps share one cut into chunks (split_sweep.rs).
@@ -682,38 +500,6 @@ impl ContactSolver {
     fn settling_speed(bodies: &[SolverBody], p: &SolverPoint) -> f64 {
         let smooth = |row: usize| (bodies[row].v_free - bodies[row].v_start).length();
         RESTING_STEPS * (smooth(p.a) + smooth(p.b))
-    }
-
-    /// The block of the points from `start` to the end (one manifold's: one pair of bodies,
-    /// one normal), with a place for their coupling matrix (see `Coupling`) and their friction
-    /// patch, warm started from the points' last friction impulses `tangent` (without any, the
-    /// patch gets its geometry once it carries load: `Patch::unloaded`).
-    fn block(&mut self, start: usize, tangent: &[DVec3], law: Coulomb) -> Block {
-        let pts = &self.points[start..];
-        let len = pts.len().min(block_lcp::MAX);
-        let (a, b) = pts.first().map_or((0, 0), |p| (p.a, p.b));
-        let built = tangent[..len].iter().any(|&t| t != DVec3::ZERO);
-        let patch = if built {
-            patch_of(&self.bodies, pts, tangent, law, self.planar)
-        } else {
-            Patch::unloaded(law, self.planar)
-        };
-        // One point is solved on its own (`solve_normal`): no coupling needed.
-        let coupling = if len >= 2 {
-            self.couplings.push(Coupling::default());
-            self.couplings.len() - 1
-        } else {
-            NO_COUPLING
-        };
-        Block {
-            start,
-            len: pts.len(),
-            a,
-            b,
-            coupling,
-            patch,
-            built,
-        }
     }
 
     /// How long the patch's friction acts within the step: its points' reach, weighted by their
