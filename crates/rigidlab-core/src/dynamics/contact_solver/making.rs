@@ -5,9 +5,10 @@
 //! One thing links manifolds: a resting contact with a body that cannot move holds the other up
 //! (`SolverBody::rest_on`), and the free motion of two spheres about to meet heeds what holds
 //! them up (`SolverBody::motion`), as far as the manifolds before theirs in the colours' order
-//! found it. So the manifolds are made in three passes: all but those pairs of spheres, then
-//! the supports in order, then the pairs of spheres, each seeing the supports of the manifolds
-//! before it; the first and the last split over threads.
+//! found it. On one thread the manifolds are made in that order, each one's supports noted
+//! before the next. Split over threads they are made in three passes: all but those pairs of
+//! spheres, then the supports in order, then the pairs of spheres, each seeing the supports of
+//! the manifolds before it; the first and the last split over threads.
 
 use std::mem::MaybeUninit;
 
@@ -125,51 +126,63 @@ impl ContactSolver {
             radii,
             set,
         };
-        let split =
-            split::splits(set.threads, true, points) && rayon::current_thread_index().is_some();
         let point_space = &mut self.points.spare_capacity_mut()[..points];
         let block_space = &mut self.blocks.spare_capacity_mut()[..slots.len()];
-        making.split_run(
-            (manifolds, &self.bodies),
-            slots,
-            (point_space, block_space),
-            made,
-            None,
-            split,
-        );
-        // The supports, in the colours' order.
-        supported_by.resize(self.bodies.len(), [0; MAX_SUPPORTS]);
-        for (bi, made) in made.iter().enumerate() {
-            if let Some((row, n)) = made.holds_up {
-                let body = &mut self.bodies[row];
-                if let Some(by) = supported_by[row].get_mut(body.support_count) {
-                    *by = bi;
+        if !split::splits(set.threads, true, points) || rayon::current_thread_index().is_none() {
+            // One pass in order: each manifold's supports are there for the ones after it.
+            for (bi, slot) in slots.iter().enumerate() {
+                let bodies = &self.bodies;
+                let motion = |row: usize, _| bodies[row].motion(set.dt, set.position_weight).0;
+                let m = &manifolds[slot.manifold];
+                let pts = &mut point_space[slot.first..slot.first + m.points.len()];
+                let space = &mut block_space[bi];
+                made[bi] = making.contact((m, bodies), (bi, slot), Some(&motion), pts, space);
+                if let Some((row, n)) = made[bi].holds_up {
+                    self.bodies[row].rest_on(n);
                 }
-                body.rest_on(n);
             }
+        } else {
+            making.split_run(
+                (manifolds, &self.bodies),
+                slots,
+                (point_space, block_space),
+                made,
+                None,
+            );
+            // The supports, in the colours' order.
+            supported_by.resize(self.bodies.len(), [0; MAX_SUPPORTS]);
+            for (bi, made) in made.iter().enumerate() {
+                if let Some((row, n)) = made.holds_up {
+                    let body = &mut self.bodies[row];
+                    if let Some(by) = supported_by[row].get_mut(body.support_count) {
+                        *by = bi;
+                    }
+                    body.rest_on(n);
+                }
+            }
+            // The pairs of spheres, each seeing the supports of the manifolds before it.
+            let bodies = &self.bodies;
+            let motion = |row: usize, bi: usize| {
+                let body = &bodies[row];
+                let seen = supported_by[row][..body.support_count]
+                    .iter()
+                    .take_while(|&&by| by < bi)
+                    .count();
+                body.motion_seeing(seen, set.dt, set.position_weight).0
+            };
+            let point_space = &mut self.points.spare_capacity_mut()[..points];
+            let block_space = &mut self.blocks.spare_capacity_mut()[..slots.len()];
+            making.split_run(
+                (manifolds, bodies),
+                slots,
+                (point_space, block_space),
+                made,
+                Some(&motion),
+            );
         }
-        // The pairs of spheres, each seeing the supports of the manifolds before it.
-        let bodies = &self.bodies;
-        let motion = |row: usize, bi: usize| {
-            let body = &bodies[row];
-            let seen = supported_by[row][..body.support_count]
-                .iter()
-                .take_while(|&&by| by < bi)
-                .count();
-            body.motion_seeing(seen, set.dt, set.position_weight).0
-        };
-        let point_space = &mut self.points.spare_capacity_mut()[..points];
-        let block_space = &mut self.blocks.spare_capacity_mut()[..slots.len()];
-        making.split_run(
-            (manifolds, bodies),
-            slots,
-            (point_space, block_space),
-            made,
-            Some(&motion),
-            split,
-        );
-        // SAFETY: every slot's points and block were written above: by `run` unless deferred,
-        // and then by the last pass; the slots' points cover 0..points without gaps.
+        // SAFETY: every slot's points and block were written above: in the pass in order, or
+        // by `run` unless deferred and then by the last pass; the slots' points cover
+        // 0..points without gaps.
         unsafe {
             self.points.set_len(points);
             self.blocks.set_len(slots.len());
@@ -186,9 +199,9 @@ impl ContactSolver {
 type Motions<'m> = &'m (dyn Fn(usize, usize) -> Motion + Sync);
 
 impl Making<'_> {
-    /// Makes the manifolds of `slots` into their points and blocks, on the pool's threads if
-    /// `split`: without `motion`, all but the pairs of spheres that need the supports (marked
-    /// deferred in `made`); with it, those alone.
+    /// Makes the manifolds of `slots` into their points and blocks on the pool's threads:
+    /// without `motion`, all but the pairs of spheres that need the supports (marked deferred
+    /// in `made`); with it, those alone.
     fn split_run(
         &self,
         (manifolds, bodies): (&[Manifold], &[SolverBody]),
@@ -196,18 +209,7 @@ impl Making<'_> {
         (points, blocks): (&mut [MaybeUninit<SolverPoint>], &mut [MaybeUninit<Block>]),
         made: &mut [Made],
         motion: Option<Motions>,
-        split: bool,
     ) {
-        if !split {
-            self.run(
-                (manifolds, bodies),
-                (0, slots),
-                (points, blocks),
-                made,
-                motion,
-            );
-            return;
-        }
         // Each task takes its manifolds' run of points and blocks.
         let mut tasks = Vec::with_capacity(slots.len().div_ceil(CHUNK));
         let (mut points, mut blocks, mut made) = (points, blocks, made);
