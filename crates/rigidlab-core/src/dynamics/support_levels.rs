@@ -54,4 +54,18 @@ impl SupportLevels {
             }
         }
     }
+
+    /// Orders the bodies found from the lowest up, by their centres' heights along `up` (`x`:
+    /// the centres; ties by row), and makes each one's level its rank in that order. A level
+    /// counts contacts from a support, which is no order for a pass that works upwards: every
+    /// square of a column standing beside a tall box is one contact from the floor through that
+    /// box, so a pass by levels takes the whole column as one level and none of its squares
+    /// rests on the one beneath.
+    pub fn rank_by_height(&mut self, x: &[DVec3], up: DVec3) {
+        let Self { level, queue } = self;
+        queue.sort_by(|&r, &s| x[r].dot(up).total_cmp(&x[s].dot(up)).then(r.cmp(&s)));
+        for (rank, &row) in queue.iter().enumerate() {
+            level[row] = rank as u32;
+        }
+    }
 }

@@ -135,7 +135,8 @@ impl VelocitySolver {
         // stops it (hold_up.rs). Not with joints, which the pass does not see, nor in a world
         // that asked for every iteration and no more (a tolerance of 0).
         if !converged && set.tolerance > 0.0 && c.joints.is_empty() && set.down != DVec3::ZERO {
-            self.contacts.hold_up(-set.down, &step.start.x);
+            self.contacts
+                .hold_up(-set.down, &step.start.x, set.tolerance);
         }
         self.contacts.store_impulses(c.manifolds);
         self.joints.store_impulses(c.joints);
