@@ -121,10 +121,21 @@ impl ContactSolver {
         let holds = |bodies: &[SolverBody], row: usize, other: usize, into: DVec3| {
             !movable(bodies, other) || (level[other] < level[row] && into.dot(up) > 0.0)
         };
-        // A body rests once it is pressed on something that cannot move beneath it, or on a
-        // body lower down that rests: a load on it then reaches the ground.
+        // A body rests once it is pressed, through a contact that holds it up, on something
+        // that cannot move beneath it or on a body that rests: a load on it then reaches the
+        // ground. A load is taken back only where the contact also faces up (`holds_up`): one
+        // beside the body does not go to the ground. (Counting a body as resting only through
+        // contacts that face up brought the heap of the module's comment to rest at 19 of 21
+        // restitutions, against 20.)
         rests.clear();
         rests.resize(rows, false);
+        let rests_on = |bodies: &[SolverBody], rests: &[bool], other: usize, into: DVec3| {
+            if movable(bodies, other) {
+                rests[other]
+            } else {
+                holds_up(up, into)
+            }
+        };
         for &row in queue.iter() {
             let contact = |points: &[SolverPoint], bi: u32| {
                 let block = &self.blocks[bi as usize];
@@ -141,7 +152,7 @@ impl ContactSolver {
                     }
                     let on = Held {
                         row,
-                        firm: holds_up(up, into) && (!movable(bodies, other) || rests[other]),
+                        firm: holds_up(up, into) && rests_on(bodies, rests, other, into),
                         tolerance,
                     };
                     let pts = &mut self.points[self.blocks[bi as usize].points()];
@@ -153,15 +164,10 @@ impl ContactSolver {
             }
             rests[row] = blocks.of(row).iter().any(|&bi| {
                 let (other, into) = contact(&self.points, bi);
-                let loaded = self.points[self.blocks[bi as usize].points()]
-                    .iter()
-                    .any(|p| p.normal_impulse > 0.0);
-                let beneath = if movable(bodies, other) {
-                    rests[other] && level[other] < level[row] && into.dot(up) > 0.0
-                } else {
-                    holds_up(up, into)
-                };
-                loaded && beneath
+                let pts = &self.points[self.blocks[bi as usize].points()];
+                holds(bodies, row, other, into)
+                    && rests_on(bodies, rests, other, into)
+                    && pts.iter().any(|p| p.normal_impulse > 0.0)
             });
         }
     }
@@ -226,7 +232,11 @@ impl ContactSolver {
         // Only a body lifting off as a whole (every loaded point, none approaching): one
         // rocking on its support, a corner rising as another presses, is the iterations' to
         // settle.
-        let loaded = (0..n).fold(0, |m, i| m | u32::from(pts[i].normal_impulse > 0.0) << i);
+        let loaded = if lifting != 0 {
+            (0..n).fold(0, |m, i| m | u32::from(pts[i].normal_impulse > 0.0) << i)
+        } else {
+            0
+        };
         if lifting != loaded || approaching != 0 {
             lifting = 0;
         }
