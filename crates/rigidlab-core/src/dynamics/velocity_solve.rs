@@ -2,8 +2,8 @@
 //! joints (Box2D v3's solver stages, RATTLE for the joints):
 //! 1. prepare: solver bodies and points from the manifolds, rows of the joints;
 //! 2. joint positions: the joints held at the step's end (RATTLE's position phase);
-//! 3. warm start: contacts from last step's impulses (new resting ones from the weights above);
-//! 4. impacts: one at a time in the order they happen within the step;
+//! 3. impacts: one at a time in the order they happen within the step;
+//! 4. warm start: contacts from last step's impulses (new resting ones from the weights above);
 //! 5. iterate: resting contacts with Coulomb friction and joint velocities together;
 //! 6. release: contacts that static friction cannot hold slide, and the iterations run again
 //!    when that lowers a friction limit;
@@ -109,13 +109,23 @@ impl VelocitySolver {
             set.dt,
             JOINT_POSITION_SWEEPS * set.iterations,
         );
-        self.contacts.warm_start();
         self.contacts
             .impacts(step.start, step.bodies, c.manifolds, set);
         for (i, sb) in self.contacts.bodies.iter_mut().enumerate() {
             let free = (step.end.q[i], step.end.w[i]);
             sb.carry_impacts_to_end(step.masses[i].inv_inertia_body, free);
         }
+        // Last step's loads start the resting solve once the impacts are done: the impacts
+        // follow each body on its free path, and a warm start before them bends that path by
+        // loads that need not balance (a body's support forgotten for an impact beside it, the
+        // load from the column above kept), which the impacts then bounce back with
+        // restitution, as motion. In a bouncy heap of 324 balls, boxes and hulls landing in a
+        // bin (restitutions 0 to 1 in steps of 0.05, 3 s each), 20 steps gained energy, 614 mJ
+        // in all and up to 329 mJ in one step (a hull pushed down 1.3 m/s by the column above
+        // it, spun up to 54 rad/s, and thrown against its neighbours); after the impacts, 7
+        // steps, 28 mJ in all, while the heap lands as a lattice, where position correction
+        // lifts its columns out of each other.
+        self.contacts.warm_start();
         let tolerance = c.joints.is_empty().then_some(set.tolerance);
         // With no contact, and every joint held by the exact tree solve, a second iteration
         // would find nothing to change: the tree solve makes all the relative velocities zero

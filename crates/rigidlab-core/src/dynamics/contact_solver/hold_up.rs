@@ -200,8 +200,8 @@ impl ContactSolver {
     /// (the other held where it is; `still_other`: counting its motion into that body as none),
     /// or both (None). Where what holds the body is firm (`Held::firm`), it also takes back the
     /// load of points that lift the body off it faster than the tolerance, down to a standstill
-    /// there: never below no load, and never into an approach that a gap would allow. The size
-    /// of the impulses it gave or took back.
+    /// there (or to the separation a target asks): never below no load, and never into an
+    /// approach that a gap would allow. The size of the impulses it gave or took back.
     fn push_apart(
         bodies: &mut [SolverBody],
         pts: &mut [SolverPoint],
@@ -215,6 +215,14 @@ impl ContactSolver {
         let settle = alone.filter(|on| on.firm).map(|on| on.tolerance);
         let mut c = [0.0; block_lcp::MAX];
         let mut vn = [0.0; block_lcp::MAX];
+        // Where a lift stops: at a standstill, or where the target asks the two apart (an
+        // impact pushed them together after the step's start, and the end gap must open
+        // again). A lift measured from a standstill there was taken back on the upper body,
+        // pushed apart again on both, and taken back again, every pass sending both down
+        // faster: two balls of a bouncy heap (restitution 0.6) went down at 0.3 and 0.2 m/s, and
+        // the heap gained 15 mJ in a step.
+        let stop: [f64; block_lcp::MAX] =
+            std::array::from_fn(|i| if i < n { pts[i].target.max(0.0) } else { 0.0 });
         let (mut approaching, mut lifting) = (0u32, 0u32);
         for (i, p) in pts[..n].iter().enumerate() {
             let along_a = bodies[a].v.dot(p.n) + bodies[a].w.dot(p.row.ca);
@@ -226,7 +234,7 @@ impl ContactSolver {
             };
             c[i] = vn[i] - p.target;
             approaching |= u32::from(c[i] < 0.0) << i;
-            let lifts = settle.is_some_and(|t| vn[i] > t) && p.normal_impulse > 0.0;
+            let lifts = settle.is_some_and(|t| vn[i] > stop[i] + t) && p.normal_impulse > 0.0;
             lifting |= u32::from(lifts) << i;
         }
         // Only a body lifting off as a whole (every loaded point, none approaching): one
@@ -247,7 +255,13 @@ impl ContactSolver {
         // approach, to close a gap); an unloaded one stays as it is unless the others' change
         // would make it approach.
         if lifting != 0 {
-            c = std::array::from_fn(|i| if lifting & (1 << i) != 0 { vn[i] } else { 0.0 });
+            c = std::array::from_fn(|i| {
+                if lifting & (1 << i) != 0 {
+                    vn[i] - stop[i]
+                } else {
+                    0.0
+                }
+            });
         }
         // The impulse pushes A along -n and B along +n; either way it raises vn.
         let (ma, mb) = match only {

@@ -1,4 +1,4 @@
-//! Stage 3 of the contact solver: impacts, one at a time in the order they happen within the
+//! Stage 2 of the contact solver: impacts, one at a time in the order they happen within the
 //! step.
 //!
 //! Each body moves through the step on its free path (the integrator's: from its start
@@ -408,7 +408,7 @@ impl ContactSolver {
         quadratic_closes(c0, c1, c2, t0, dt)
     }
 
-    /// Stage 3: resolves this step's impacts in the order they happen (see the module's
+    /// Stage 2: resolves this step's impacts in the order they happen (see the module's
     /// comment), records them in `impacts`, and sets the resting solve's targets of the
     /// contacts they moved.
     pub fn impacts(
