@@ -31,7 +31,8 @@
 //! to the ground.
 //!
 //! The pass never pulls: each approach is stopped against its own target (a gap that may close
-//! within the step still may), a lift is stopped where it is, and no load falls below zero. It
+//! within the step still may), a lift is stopped where it is (or at the separation its target
+//! asks), and no load falls below zero. It
 //! leaves friction and bodies side by side to the iterations: it takes nothing from a motion
 //! along a support, and a body that is not linked to a floor or ramp through bodies resting on
 //! each other keeps what the iterations gave it.
@@ -221,8 +222,7 @@ impl ContactSolver {
         // pushed apart again on both, and taken back again, every pass sending both down
         // faster: two balls of a bouncy heap (restitution 0.6) went down at 0.3 and 0.2 m/s, and
         // the heap gained 15 mJ in a step.
-        let stop: [f64; block_lcp::MAX] =
-            std::array::from_fn(|i| if i < n { pts[i].target.max(0.0) } else { 0.0 });
+        let stop = |p: &SolverPoint| p.target.max(0.0);
         let (mut approaching, mut lifting) = (0u32, 0u32);
         for (i, p) in pts[..n].iter().enumerate() {
             let along_a = bodies[a].v.dot(p.n) + bodies[a].w.dot(p.row.ca);
@@ -234,7 +234,7 @@ impl ContactSolver {
             };
             c[i] = vn[i] - p.target;
             approaching |= u32::from(c[i] < 0.0) << i;
-            let lifts = settle.is_some_and(|t| vn[i] > stop[i] + t) && p.normal_impulse > 0.0;
+            let lifts = settle.is_some_and(|t| vn[i] > stop(p) + t) && p.normal_impulse > 0.0;
             lifting |= u32::from(lifts) << i;
         }
         // Only a body lifting off as a whole (every loaded point, none approaching): one
@@ -257,7 +257,7 @@ impl ContactSolver {
         if lifting != 0 {
             c = std::array::from_fn(|i| {
                 if lifting & (1 << i) != 0 {
-                    vn[i] - stop[i]
+                    vn[i] - stop(&pts[i])
                 } else {
                     0.0
                 }
