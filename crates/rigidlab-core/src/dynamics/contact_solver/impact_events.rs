@@ -151,13 +151,15 @@ pub struct Schedule {
     meetings: Vec<u8>,
     narrow: NarrowPhase,
     /// Plastic contacts pushed together while touching (and when), left to `settle_plastic`,
-    /// and its buffers: the points of the cluster, their impulses and the offsets of their
-    /// rates, the bodies reached and those still to visit.
+    /// and its buffers: the points of the cluster, their impulses, the offsets of their
+    /// rates and the approach each is left with until the blow reaches it (see
+    /// `sweep_cluster`), the bodies reached and those still to visit.
     plastic: Vec<(usize, f64)>,
     in_cluster: Vec<bool>,
     cluster: Vec<usize>,
     pushed: Vec<f64>,
     offset: Vec<f64>,
+    kept: Vec<f64>,
     seen: Vec<bool>,
     queue: Vec<usize>,
     /// Each point's place in the cluster (`usize::MAX`: not in it), and each body's distance
@@ -612,11 +614,21 @@ impl ContactSolver {
         // what the free motion and the resting solve's impulses change from t to the end, which
         // impacts at t do not: worked out once, the sweeps read the end velocities.
         sched.offset.clear();
+        sched.kept.clear();
         for &q in &sched.cluster {
             let p = &self.points[q];
-            sched.offset.push(
-                self.closing_rate(p, start, dt, weight, t) - Self::normal_velocity(&self.bodies, p),
-            );
+            let rate = self.closing_rate(p, start, dt, weight, t);
+            sched
+                .offset
+                .push(rate - Self::normal_velocity(&self.bodies, p));
+            // A touching contact that the smooth forces alone push together slower than they
+            // speed its bodies up in a couple of steps is the resting solve's, as `impacts`
+            // leaves it (see there), until the blow pushes it together faster: stopped here,
+            // gravity's approach at every contact of a landing pile's cluster was carried
+            // through the pile by sweep after sweep (4 000 discs dropped into a 2D bin took 22
+            // ms a step against 17, and rested 0.31 mm deep against 0.11).
+            let slow = rate < 0.0 && -rate <= Self::settling_speed(&self.bodies, p);
+            sched.kept.push(if slow { rate } else { 0.0 });
         }
         sched.slot.clear();
         sched.slot.resize(self.points.len(), usize::MAX);
@@ -704,7 +716,8 @@ impl ContactSolver {
     /// One plastic impact of a block's points in the cluster at time t (`block`, see
     /// `plastic_of`): their normal impulses together (a face landing flat on a face, pushed one
     /// corner at a time, would be turned), kept >= 0 in total, so that none of them
-    /// approaches. With `only` (the body `plastic_of` was given), the impulses move that body
+    /// approaches; a block no blow has reached yet keeps the approach the smooth forces gave
+    /// it (see `sweep_cluster`). With `only` (the body `plastic_of` was given), the impulses move that body
     /// alone and only push (see `shock`). Returns the largest change of a point's relative
     /// normal velocity (m/s).
     fn plastic_block(
@@ -721,12 +734,19 @@ impl ContactSolver {
         } = *block;
         let mut rate = [0.0; block_lcp::MAX];
         let mut held = [0.0; block_lcp::MAX];
+        let mut kept = [0.0; block_lcp::MAX];
         for (j, &q) in members[..m].iter().enumerate() {
             let i = sched.slot[q];
             rate[j] = Self::normal_velocity(&self.bodies, &self.points[q]) + sched.offset[i];
             held[j] = if only.is_some() { 0.0 } else { sched.pushed[i] };
+            // `shock` stops every approach: it is the sweeps' last resort for a column whose
+            // blow they could not pass down.
+            kept[j] = if only.is_some() { 0.0 } else { sched.kept[i] };
         }
-        if (0..m).all(|i| rate[i] >= 0.0 && held[i] == 0.0) {
+        // Once the blow reaches a block, all its approach is stopped: stopping only what the
+        // blow added left contacts approaching after it, and a 2D pile of 1 600 discs never
+        // came to rest.
+        if (0..m).all(|i| rate[i] >= kept[i] && held[i] == 0.0) {
             return 0.0;
         }
         // Impulses x >= 0 in all, leaving no approach.
