@@ -67,6 +67,35 @@ pub fn coupling_of_rows<'a>(
     k
 }
 
+/// K (see `coupling`) of `len` points whose impulses move body A only if `inv_mass_a` > 0 and
+/// body B only if `inv_mass_b` > 0 (an impulse on one body, the other held where it is): the
+/// held body's terms are left out.
+pub fn coupling_of_sides<'a>(
+    inv_mass_a: f64,
+    inv_mass_b: f64,
+    len: usize,
+    row: impl Fn(usize) -> &'a Row,
+) -> [[f64; MAX]; MAX] {
+    let (on_a, on_b) = (inv_mass_a > 0.0, inv_mass_b > 0.0);
+    let mut k = [[0.0; MAX]; MAX];
+    for i in 0..len.min(MAX) {
+        let ri = row(i);
+        for j in 0..=i {
+            let rj = row(j);
+            let mut kij = inv_mass_a + inv_mass_b;
+            if on_a {
+                kij += ri.ca.dot(rj.spin_a);
+            }
+            if on_b {
+                kij += ri.cb.dot(rj.spin_b);
+            }
+            k[i][j] = kij;
+            k[j][i] = kij;
+        }
+    }
+    k
+}
+
 /// Every subset of four points, largest first.
 const SUBSETS: [u32; 16] = [15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0];
 

@@ -280,16 +280,7 @@ impl ContactSolver {
             }
             [(-c[0] / k).max(-pts[0].normal_impulse), 0.0, 0.0, 0.0]
         } else {
-            let row = |i: usize| {
-                let r = &pts[i].row;
-                block_lcp::Row {
-                    spin_a: if ma > 0.0 { r.spin_a } else { DVec3::ZERO },
-                    spin_b: if mb > 0.0 { r.spin_b } else { DVec3::ZERO },
-                    ..*r
-                }
-            };
-            let rows: [block_lcp::Row; block_lcp::MAX] = std::array::from_fn(|i| row(i.min(n - 1)));
-            let k = block_lcp::coupling_of_rows(ma + mb, n, |i| &rows[i]);
+            let k = block_lcp::coupling_of_sides(ma, mb, n, |i| &pts[i].row);
             if lifting == 0 {
                 match block_lcp::solve(&k, &c, n, approaching, None, None) {
                     Some(push) => push,
