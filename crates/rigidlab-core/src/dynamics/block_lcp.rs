@@ -54,17 +54,7 @@ pub fn coupling_of_rows<'a>(
     len: usize,
     row: impl Fn(usize) -> &'a Row,
 ) -> [[f64; MAX]; MAX] {
-    // K is symmetric (the inertias are): each pair once.
-    let mut k = [[0.0; MAX]; MAX];
-    for i in 0..len.min(MAX) {
-        let ri = row(i);
-        for j in 0..=i {
-            let rj = row(j);
-            k[i][j] = linear + ri.ca.dot(rj.spin_a) + ri.cb.dot(rj.spin_b);
-            k[j][i] = k[i][j];
-        }
-    }
-    k
+    coupling_moving(linear, (true, true), len, row)
 }
 
 /// K (see `coupling`) of `len` points whose impulses move body A only if `inv_mass_a` > 0 and
@@ -76,13 +66,24 @@ pub fn coupling_of_sides<'a>(
     len: usize,
     row: impl Fn(usize) -> &'a Row,
 ) -> [[f64; MAX]; MAX] {
-    let (on_a, on_b) = (inv_mass_a > 0.0, inv_mass_b > 0.0);
+    let moving = (inv_mass_a > 0.0, inv_mass_b > 0.0);
+    coupling_moving(inv_mass_a + inv_mass_b, moving, len, row)
+}
+
+/// K of `len` points with the angular terms of the bodies `moving` says move (A, B).
+fn coupling_moving<'a>(
+    linear: f64,
+    (on_a, on_b): (bool, bool),
+    len: usize,
+    row: impl Fn(usize) -> &'a Row,
+) -> [[f64; MAX]; MAX] {
+    // K is symmetric (the inertias are): each pair once.
     let mut k = [[0.0; MAX]; MAX];
     for i in 0..len.min(MAX) {
         let ri = row(i);
         for j in 0..=i {
             let rj = row(j);
-            let mut kij = inv_mass_a + inv_mass_b;
+            let mut kij = linear;
             if on_a {
                 kij += ri.ca.dot(rj.spin_a);
             }

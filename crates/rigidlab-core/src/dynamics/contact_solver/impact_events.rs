@@ -683,33 +683,22 @@ impl ContactSolver {
             if slot[q] == usize::MAX || m == block_lcp::MAX {
                 continue;
             }
-            let p = &self.points[q];
-            // Body A is pushed along -n and B along n: either way a push raises the rate.
-            rows[m] = match only {
-                Some(row) if p.b == row => Row {
-                    cb: p.row.cb,
-                    spin_b: p.row.spin_b,
-                    ..Row::default()
-                },
-                Some(_) => Row {
-                    ca: p.row.ca,
-                    spin_a: p.row.spin_a,
-                    ..Row::default()
-                },
-                None => p.row,
-            };
+            rows[m] = self.points[q].row;
             members[m] = q;
             m += 1;
         }
-        let linear = match only {
-            Some(row) => self.bodies[row].inv_mass,
-            None => self.bodies[row_a].inv_mass + self.bodies[row_b].inv_mass,
+        // Body A is pushed along -n and B along n: either way a push raises the rate.
+        let mass = |row: usize| self.bodies[row].inv_mass;
+        let (ma, mb) = match only {
+            Some(row) if row == row_b => (0.0, mass(row_b)),
+            Some(_) => (mass(row_a), 0.0),
+            None => (mass(row_a), mass(row_b)),
         };
         PlasticBlock {
             members,
             rows,
             m,
-            k: block_lcp::coupling_of_rows(linear, m, |i| &rows[i]),
+            k: block_lcp::coupling_of_sides(ma, mb, m, |i| &rows[i]),
         }
     }
 
@@ -717,9 +706,9 @@ impl ContactSolver {
     /// `plastic_of`): their normal impulses together (a face landing flat on a face, pushed one
     /// corner at a time, would be turned), kept >= 0 in total, so that none of them
     /// approaches; a block no blow has reached yet keeps the approach the smooth forces gave
-    /// it (see `sweep_cluster`). With `only` (the body `plastic_of` was given), the impulses move that body
-    /// alone and only push (see `shock`). Returns the largest change of a point's relative
-    /// normal velocity (m/s).
+    /// it (see `sweep_cluster`). With `only` (the body `plastic_of` was given), the impulses
+    /// move that body alone and only push (see `shock`). Returns the largest change of a
+    /// point's relative normal velocity (m/s).
     fn plastic_block(
         &mut self,
         block: &PlasticBlock,
