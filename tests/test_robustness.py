@@ -315,6 +315,31 @@ def test_a_ball_sliding_along_a_face_it_overlaps_is_pushed_straight_out(shape, s
     assert b.angular_velocity == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
 
 
+@pytest.mark.parametrize("shape", ["sphere", "box"])
+def test_a_body_placed_deep_in_another_beside_a_thin_wall_is_parted_on_its_side(shape):
+    """A ball (or a cube) 9 mm from a static wall 1 mm thick, with a ball a thousand times
+    heavier placed 7 cm into it from the other side: the first step's search, knowing of no
+    overlap, does not reach the wall, and parting the two at once would carry the light body
+    through it. It is held to what was searched and parted over the next steps, against the
+    wall's face: it ends touching the wall from its own side, parted from the heavy ball to the
+    slop, all at rest."""
+    r, gap, slop = 0.05, 0.009, 1e-4
+    w = rl.World(gravity=(0, 0, 0))
+    w.add_box((0.0005, 1.0, 1.0), position=(0.0005, 0, 0), kind="static")
+    start = (-(r + gap), 0.0, 0.0)
+    if shape == "sphere":
+        a = w.add_sphere(r, position=start, density=10.0)
+    else:
+        a = w.add_box((r, r, r), position=start, density=10.0)
+    b = w.add_sphere(r, position=(start[0] - (2 * r - 0.07), 0.01, 0.0), density=1e4)
+    w.step()
+    assert a.position[0] < 0.0
+    w.step(20)
+    assert -r - slop <= a.position[0] <= -r + 1.1 * slop
+    assert w.contacts()["depth"].max() <= 1.1 * slop
+    assert w.energy()["kinetic"] == 0.0
+
+
 def test_overlapping_bodies_part_at_rest_without_gravity():
     rng = np.random.default_rng(1)
     w = rl.World(gravity=(0, 0, 0))

@@ -999,20 +999,48 @@ def largest_disc_overlap(discs, r=0.05):
     return float((2 * r - np.linalg.norm(p[pairs[:, 0]] - p[pairs[:, 1]], axis=1)).max())
 
 
-def test_a_column_of_discs_started_overlapping_in_a_narrow_bin_keeps_every_disc():
-    """2 000 discs (5 cm radius) started at random in a column 0.6 m wide and only 30 m high:
-    400 rows 75 mm apart, so that discs of neighbouring rows overlap by up to 54 mm (1 966
-    pairs), and the column falls and lands at up to 24 m/s while position correction pushes it
-    apart. Position correction moves no disc farther in a step than its contacts were searched
-    (a body's search reaches as far as it overlaps), so none is squeezed between its
-    neighbours and through a wall (a zero-thickness segment) it had no contact with."""
-    width = 0.6
+@pytest.mark.parametrize("width", [0.55, 0.6])
+def test_a_column_of_discs_started_overlapping_in_a_narrow_bin_keeps_every_disc(width):
+    """2 000 discs (5 cm radius) started at random in a column 0.55 or 0.6 m wide, from the
+    floor to only 30 m high: 500 rows of 4 or 400 rows of 5, 60 or 75 mm apart, so that discs
+    of neighbouring rows overlap by up to 82 or 54 mm, and the column, standing on the floor
+    under its own weight, is pushed apart by position correction (at 0.6 m its top rises 0.4 m
+    in 3 s). Position correction moves no disc farther in a step than its contacts were
+    searched (a body's search reaches as far as it overlaps), so none is squeezed between its
+    neighbours and through a wall (a zero-thickness segment) it had no contact with: not in the
+    first step, whose search knew of no overlap, nor when a disc is pushed deeper into another
+    by a third; and the overlaps shrink."""
     w, discs = narrow_bin_column(2000, width, 30.0)
-    assert largest_disc_overlap(discs) > 0.05
+    start = largest_disc_overlap(discs)
+    assert start > 0.05
     w.run(3.0)
     p = np.array([d.position for d in discs])
     assert (np.abs(p[:, 0]) < width / 2).all() and (p[:, 1] > 0).all()
-    assert w.contacts()["depth"].max() < 0.05
+    assert w.contacts()["depth"].max() < start
+
+
+@pytest.mark.parametrize(
+    ("depth", "gap", "heavier"), [(0.07, 0.009, 1000), (0.07, 0.009, 10), (0.09, 0.03, 1000)]
+)
+def test_a_disc_placed_deep_in_another_beside_a_wall_is_parted_on_its_side_of_the_wall(
+    depth, gap, heavier
+):
+    """A disc `gap` from a wall (a zero-thickness segment), with a heavier one placed `depth`
+    into it from the other side: the first step's search, knowing of no overlap, does not
+    reach the wall, and parting the two would push the light disc's centre past it. It is
+    held to what was searched and parted over the next steps, against the wall's face: it
+    ends touching the wall from its own side, the two discs parted to the slop, all at rest."""
+    r, slop = 0.05, 1e-4
+    w = rl.World2D(gravity=(0, 0))
+    w.add_segment((0, -1), (0, 1))
+    a = w.add_circle(r, position=(-(r + gap), 0.0), density=10.0)
+    b = w.add_circle(r, position=(-(r + gap) - (2 * r - depth), 0.01), density=10.0 * heavier)
+    w.step()
+    assert a.position[0] < 0.0
+    w.step(20)
+    assert -r - slop <= a.position[0] <= -r + 1.1 * slop
+    assert np.linalg.norm(np.subtract(a.position, b.position)) >= 2 * r - 1.1 * slop
+    assert w.energy()["kinetic"] == 0.0
 
 
 @pytest.mark.parametrize("width", [0.55, 0.6])

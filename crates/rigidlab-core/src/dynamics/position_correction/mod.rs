@@ -17,7 +17,7 @@ mod lift;
 
 use crate::body::Body;
 use crate::collision::closest::segment_segment;
-use crate::collision::manifold::{deepest_overlaps, Manifold};
+use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{NarrowPhase, Posed};
 use crate::dynamics::block_lcp;
 use crate::dynamics::colours::{self, Colours};
@@ -82,7 +82,6 @@ const SETTLED: f64 = 0.1;
 #[derive(Default)]
 pub struct CorrectionBuffers {
     inv_inertia: Vec<DMat3>,
-    leash: Vec<f64>,
     tethers: Vec<Tether>,
     rounded: Vec<Option<RoundedPoint>>,
     order: Vec<Job>,
@@ -112,13 +111,13 @@ struct Job {
 }
 
 /// The bodies as the stage sees them, by row: their masses, their radii if they are spheres (0
-/// otherwise), their shapes, and how far from its pose at the step's start each one's contacts
-/// were searched (the broad phase's margin).
+/// otherwise), their shapes, and how far from its pose at the step's start each one may go
+/// (its leash, see `Movers`).
 pub struct CorrectedBodies<'a> {
     pub masses: &'a [BodyMass],
     pub radii: &'a [f64],
     pub bodies: &'a [Body],
-    pub reach: &'a [f64],
+    pub leash: &'a [f64],
 }
 
 /// What the passes move the bodies with: their masses and world inverse inertias, and how far
@@ -126,7 +125,8 @@ pub struct CorrectedBodies<'a> {
 /// was searched there, and in a heap whose passes do not converge (one that landed at speed,
 /// pressed centimetres deep) the passes could squeeze a body between its neighbours and on
 /// through a zero-thickness wall it had no contact with. A body deeper in another than its
-/// reach may still move by that depth, so that one placed deep inside another is parted.
+/// reach may still move by that depth, so that one placed deep inside another is parted, but
+/// not into a wall its contacts were not searched against (`World::leashes`).
 struct Movers<'a> {
     masses: &'a [BodyMass],
     inv_inertia: &'a [DMat3],
@@ -157,11 +157,10 @@ pub fn correct_positions(
         masses,
         radii,
         bodies,
-        reach,
+        leash,
     } = view;
     let CorrectionBuffers {
         inv_inertia,
-        leash,
         tethers,
         rounded,
         order,
@@ -179,16 +178,12 @@ pub fn correct_positions(
             DMat3::ZERO
         }
     }));
-    leash.clear();
-    leash.extend_from_slice(reach);
-    leash.resize(state.x.len(), f64::INFINITY);
-    deepest_overlaps(manifolds, leash);
     tethers.clear();
     tethers.extend(
         state
             .x
             .iter()
-            .zip(leash.iter())
+            .zip(leash.iter().chain(std::iter::repeat(&f64::INFINITY)))
             .map(|(&origin, &leash)| Tether { origin, leash }),
     );
     let movers = Movers {
