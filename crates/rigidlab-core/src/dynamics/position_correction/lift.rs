@@ -165,7 +165,7 @@ impl Lift {
                             let m = (&manifolds[i], rounded[i].as_ref());
                             correct_manifold(m, &mut pushed, &held, state, set)
                         };
-                        deepest = deepest.max(overlap);
+                        deepest = deepest.max(overlap.unwrap_or(0.0));
                     }
                 }
                 if deepest <= super::SETTLED * set.slop {

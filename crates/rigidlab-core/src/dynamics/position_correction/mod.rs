@@ -45,12 +45,21 @@ pub struct CorrectionSettings {
     pub threads: usize,
 }
 
-/// The bodies' poses as the corrections read and move them, by row: the state itself, or its
-/// arrays read and written one element at a time by the threads of a split pass (`PosesAt`).
+/// The bodies' poses as the corrections read and move them, by row, with when each last
+/// moved (a job's place in the passes' sequence, `Job::idle_at`): the state's arrays on one
+/// thread (`Stamped`), or read and written one element at a time by the threads of a split pass
+/// (`PosesAt`). The state alone (the lift's) keeps no such record: every body counts as just
+/// moved.
 pub(crate) trait Poses {
     fn x(&self, row: usize) -> DVec3;
     fn q(&self, row: usize) -> DQuat;
     fn set(&mut self, row: usize, x: DVec3, q: DQuat);
+
+    fn moved(&self, _row: usize) -> u64 {
+        u64::MAX
+    }
+
+    fn stamp(&mut self, _row: usize, _at: u64) {}
 }
 
 impl Poses for State {
@@ -71,6 +80,40 @@ impl Poses for State {
     }
 }
 
+/// The state and when each body last moved, as one thread's pass sees them.
+struct Stamped<'a> {
+    state: &'a mut State,
+    moved: &'a mut [u64],
+}
+
+impl Poses for Stamped<'_> {
+    #[inline(always)]
+    fn x(&self, row: usize) -> DVec3 {
+        self.state.x[row]
+    }
+
+    #[inline(always)]
+    fn q(&self, row: usize) -> DQuat {
+        self.state.q[row]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, row: usize, x: DVec3, q: DQuat) {
+        self.state.x[row] = x;
+        self.state.q[row] = q;
+    }
+
+    #[inline(always)]
+    fn moved(&self, row: usize) -> u64 {
+        self.moved[row]
+    }
+
+    #[inline(always)]
+    fn stamp(&mut self, row: usize, at: u64) {
+        self.moved[row] = at;
+    }
+}
+
 /// Overlap beyond the slop, as a fraction of the slop, that does not call for another pass.
 const SETTLED: f64 = 0.1;
 
@@ -83,6 +126,8 @@ const SETTLED: f64 = 0.1;
 pub struct CorrectionBuffers {
     inv_inertia: Vec<DMat3>,
     tethers: Vec<Tether>,
+    /// When each body last moved in this stage's passes (0: not yet).
+    moved: Vec<u64>,
     rounded: Vec<Option<RoundedPoint>>,
     order: Vec<Job>,
     /// The jobs' colours: the contacts between bodies that can move, then those with one that
@@ -108,6 +153,10 @@ struct Job {
     spheres: bool,
     /// The points that pushed in the last pass that solved them (a bit mask; 0 before any).
     pushed: u8,
+    /// Where in the passes' sequence (pass by job, from 1) the job last found nothing to
+    /// correct, 0 if it did correct: while neither body has moved since, it would find the
+    /// same again, and is skipped.
+    idle_at: u64,
 }
 
 /// The bodies as the stage sees them, by row: their masses, their radii if they are spheres (0
@@ -162,6 +211,7 @@ pub fn correct_positions(
     let CorrectionBuffers {
         inv_inertia,
         tethers,
+        moved,
         rounded,
         order,
         colours,
@@ -239,6 +289,7 @@ pub fn correct_positions(
                 b: m.row_b as u32,
                 spheres: radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0,
                 pushed: 0,
+                idle_at: 0,
             });
         }
     }
@@ -262,23 +313,30 @@ pub fn correct_positions(
         movers: &movers,
         set,
     };
+    moved.clear();
+    moved.resize(state.x.len(), 0);
     let mut settled = false;
-    for _ in 0..set.iterations {
+    for iteration in 0..set.iterations {
+        // The sequence number of the pass's first job.
+        let start = u64::from(iteration) * order.len() as u64 + 1;
         let deepest = if threads > 1 {
             let shared = SharedPoses {
                 poses: PosesAt {
                     x: state.x.as_mut_ptr(),
                     q: state.q.as_mut_ptr(),
+                    moved: moved.as_mut_ptr(),
                 },
                 jobs: order.as_mut_ptr(),
             };
             // SAFETY: see `SharedPoses`.
-            let update = |k| unsafe { shared.correct(k, &pass) };
+            let update = |k| unsafe { shared.correct(k, start + k as u64, &pass) };
             split.sweep(threads, f64::INFINITY, update).0
         } else {
+            let mut poses = Stamped { state, moved };
             order
                 .iter_mut()
-                .map(|job| pass.correct(job, state))
+                .zip(start..)
+                .map(|(job, at)| pass.correct(job, at, &mut poses))
                 .fold(0.0, f64::max)
         };
         if deepest <= SETTLED * set.slop {
@@ -308,16 +366,36 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
-    /// The correction of one job. Returns its deepest overlap beyond the slop before it (m).
+    /// The correction of one job, `at` its place in the passes' sequence. Returns its deepest
+    /// overlap beyond the slop before it (m).
     #[inline(always)]
-    fn correct<P: Poses + ?Sized>(&self, job: &mut Job, state: &mut P) -> f64 {
-        let i = job.manifold as usize;
-        if job.spheres {
-            let rows = (job.a as usize, job.b as usize);
-            correct_spheres(rows, self.movers, self.radii, state, self.set)
+    fn correct<P: Poses + ?Sized>(&self, job: &mut Job, at: u64, state: &mut P) -> f64 {
+        let (i, a, b) = (job.manifold as usize, job.a as usize, job.b as usize);
+        if job.idle_at != 0 && state.moved(a) < job.idle_at && state.moved(b) < job.idle_at {
+            return 0.0;
+        }
+        let corrected = if job.spheres {
+            correct_spheres((a, b), self.movers, self.radii, state, self.set)
         } else {
             let m = (&self.manifolds[i], self.rounded[i].as_ref());
             correct_manifold(m, &mut job.pushed, self.movers, state, self.set)
+        };
+        match corrected {
+            None => {
+                job.idle_at = at;
+                0.0
+            }
+            Some(deepest) => {
+                job.idle_at = 0;
+                // Only bodies that can move: those that cannot are shared by the jobs of a
+                // colour, and never move.
+                for row in [a, b] {
+                    if self.movers.masses[row].inv_mass > 0.0 {
+                        state.stamp(row, at);
+                    }
+                }
+                deepest
+            }
         }
     }
 }
@@ -339,9 +417,9 @@ impl SharedPoses {
     ///
     /// # Safety
     /// No other thread may touch job `k` or move its bodies until this returns.
-    unsafe fn correct(&self, k: usize, pass: &Pass) -> f64 {
+    unsafe fn correct(&self, k: usize, at: u64, pass: &Pass) -> f64 {
         let job = &mut *self.jobs.add(k);
-        pass.correct(job, &mut { self.poses })
+        pass.correct(job, at, &mut { self.poses })
     }
 }
 
@@ -351,6 +429,7 @@ impl SharedPoses {
 struct PosesAt {
     x: *mut DVec3,
     q: *mut DQuat,
+    moved: *mut u64,
 }
 
 impl Poses for PosesAt {
@@ -374,6 +453,18 @@ impl Poses for PosesAt {
             self.q.add(row).write(q);
         }
     }
+
+    #[inline(always)]
+    fn moved(&self, row: usize) -> u64 {
+        // SAFETY: as for `x`.
+        unsafe { self.moved.add(row).read() }
+    }
+
+    #[inline(always)]
+    fn stamp(&mut self, row: usize, at: u64) {
+        // SAFETY: as for `set`.
+        unsafe { self.moved.add(row).write(at) }
+    }
 }
 
 /// The correction of two spheres (rows a and b), along the line of their centres. Returns
@@ -384,14 +475,14 @@ fn correct_spheres<P: Poses + ?Sized>(
     radii: &[f64],
     state: &mut P,
     set: &CorrectionSettings,
-) -> f64 {
+) -> Option<f64> {
     let (ma, mb) = (movers.masses[a], movers.masses[b]);
     let d = state.x(b) - state.x(a);
     // Most of a pile's pairs are apart by more than the slop: compared squared, they pay no
     // root.
     let reach = radii[a] + radii[b] - set.slop;
     if reach <= 0.0 || d.length_squared() >= reach * reach {
-        return 0.0;
+        return None;
     }
     // `normalize_or_zero` of d, from the one root.
     let len = d.length();
@@ -403,24 +494,25 @@ fn correct_spheres<P: Poses + ?Sized>(
     };
     let beyond = len - (radii[a] + radii[b]) + set.slop;
     if beyond >= 0.0 || n == DVec3::ZERO {
-        return 0.0;
+        return None;
     }
     // Through both centres: no turn.
     let push = -(set.factor * beyond).max(-set.max_correction) / (ma.inv_mass + mb.inv_mass);
     let shifts = [-n * push * ma.inv_mass, n * push * mb.inv_mass];
     movers.move_pair(state, (a, b), shifts, [DVec3::ZERO; 2]);
-    -beyond
+    Some(-beyond)
 }
 
 /// One manifold's correction (`rounded`: its rounded contact), other than two spheres'.
-/// Returns its deepest overlap beyond the slop before it (m).
+/// Returns its deepest overlap beyond the slop before it (m), None if no point overlaps beyond
+/// it.
 fn correct_manifold<P: Poses + ?Sized>(
     (m, rounded): (&Manifold, Option<&RoundedPoint>),
     pushed: &mut u8,
     movers: &Movers,
     state: &mut P,
     set: &CorrectionSettings,
-) -> f64 {
+) -> Option<f64> {
     let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (movers.masses[a], movers.masses[b]);
     let n = m.points.len().min(block_lcp::MAX);
@@ -454,7 +546,7 @@ fn correct_manifold<P: Poses + ?Sized>(
         (ra[i], rb[i]) = (mid - state.x(a), mid - state.x(b));
     }
     if c[..n].iter().all(|&ci| ci >= 0.0) {
-        return 0.0;
+        return None;
     }
     let (ia, ib) = (movers.inv_inertia[a], movers.inv_inertia[b]);
     let push = if n == 1 {
@@ -462,7 +554,7 @@ fn correct_manifold<P: Poses + ?Sized>(
         let (ca, cb) = (ra[0].cross(normal), rb[0].cross(normal));
         let k = ma.inv_mass + mb.inv_mass + ca.dot(ia * ca) + cb.dot(ib * cb);
         if k <= 0.0 {
-            return deepest;
+            return Some(deepest);
         }
         let mut push = [0.0; block_lcp::MAX];
         push[0] = -c[0] / k;
@@ -487,7 +579,7 @@ fn correct_manifold<P: Poses + ?Sized>(
             overlapping
         };
         let Some(push) = block_lcp::solve(&k, &c, n, hint, None, None) else {
-            return deepest;
+            return Some(deepest);
         };
         *pushed = (0..n).fold(0u8, |m, i| m | (u8::from(push[i] > 0.0) << i));
         push
@@ -505,7 +597,7 @@ fn correct_manifold<P: Poses + ?Sized>(
         ];
         movers.move_pair(state, (a, b), shifts, [ia * -arm_a, ib * arm_b]);
     }
-    deepest
+    Some(deepest)
 }
 
 /// A rounded contact measured at the bodies' poses now: the points of A and B that are
