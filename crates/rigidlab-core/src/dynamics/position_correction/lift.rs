@@ -17,7 +17,9 @@
 //! `CALM_SPEED` moves a fifth of a millimetre a step at the benchmarks' 240 steps a second,
 //! about the overlaps a lift removes; a landing body moves metres a second.
 
-use super::{correct_manifold, correct_spheres, CorrectionSettings, Job, Movers, RoundedPoint};
+use super::{
+    correct_manifold, correct_spheres, Anchors, CorrectionSettings, Job, Movers, RoundedPoint,
+};
 use crate::body::Body;
 use crate::collision::manifold::Manifold;
 use crate::dynamics::by_row::ByRow;
@@ -57,6 +59,7 @@ pub struct Lift {
 /// What the lift reads besides the state it moves.
 pub(super) struct Pile<'a> {
     pub manifolds: &'a [Manifold],
+    pub anchors: &'a [Anchors],
     pub order: &'a [Job],
     pub rounded: &'a [Option<RoundedPoint>],
     pub radii: &'a [f64],
@@ -76,6 +79,7 @@ impl Lift {
     ) {
         let Pile {
             manifolds,
+            anchors,
             order,
             rounded,
             radii,
@@ -162,8 +166,9 @@ impl Lift {
                         } else {
                             let i = job.manifold as usize;
                             let mut pushed = job.pushed;
-                            let m = (&manifolds[i], rounded[i].as_ref());
-                            correct_manifold(m, &mut pushed, &held, state, set)
+                            let m = (&anchors[job.anchors as usize], rounded[i].as_ref());
+                            let rows = (job.a as usize, job.b as usize);
+                            correct_manifold(rows, m, &mut pushed, &held, state, set)
                         };
                         deepest = deepest.max(overlap.unwrap_or(0.0));
                     }

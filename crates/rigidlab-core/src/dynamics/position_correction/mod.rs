@@ -128,6 +128,8 @@ pub struct CorrectionBuffers {
     tethers: Vec<Tether>,
     /// When each body last moved in this stage's passes (0: not yet).
     moved: Vec<u64>,
+    /// The points of the jobs that are not two spheres, in the jobs' order.
+    anchors: Vec<Anchors>,
     rounded: Vec<Option<RoundedPoint>>,
     order: Vec<Job>,
     /// The jobs' colours: the contacts between bodies that can move, then those with one that
@@ -151,12 +153,49 @@ struct Job {
     b: u32,
     /// Two spheres: measured between their centres (`correct_spheres`).
     spheres: bool,
+    /// Its points in `CorrectionBuffers::anchors` (the first, `Anchors::ROUNDED`, for a rounded
+    /// contact; none for two spheres).
+    anchors: u32,
     /// The points that pushed in the last pass that solved them (a bit mask; 0 before any).
     pushed: u8,
     /// Where in the passes' sequence (pass by job, from 1) the job last found nothing to
     /// correct, 0 if it did correct: while neither body has moved since, it would find the
     /// same again, and is skipped.
     idle_at: u64,
+}
+
+/// A manifold's normal and its points in its bodies' frames, as the passes read them: copied at
+/// the stage's start in the jobs' order, so that the passes read them one after another
+/// instead of reaching into the manifolds (which hold much else) all over memory.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Anchors {
+    normal: DVec3,
+    /// Each point on A and on B, in A's and B's frames.
+    local: [[DVec3; 2]; block_lcp::MAX],
+    len: u8,
+}
+
+impl Anchors {
+    /// What a rounded contact's job reads: its one point is measured from the bodies' shapes
+    /// (`RoundedPoint`), along the normal found with it.
+    const ROUNDED: Anchors = Anchors {
+        normal: DVec3::ZERO,
+        local: [[DVec3::ZERO; 2]; block_lcp::MAX],
+        len: 1,
+    };
+
+    fn of(m: &Manifold) -> Anchors {
+        let mut local = [[DVec3::ZERO; 2]; block_lcp::MAX];
+        let len = m.points.len().min(block_lcp::MAX);
+        for (l, p) in local.iter_mut().zip(m.points.iter()) {
+            *l = [p.local_a, p.local_b];
+        }
+        Anchors {
+            normal: m.normal,
+            local,
+            len: len as u8,
+        }
+    }
 }
 
 /// The bodies as the stage sees them, by row: their masses, their radii if they are spheres (0
@@ -212,6 +251,7 @@ pub fn correct_positions(
         inv_inertia,
         tethers,
         moved,
+        anchors,
         rounded,
         order,
         colours,
@@ -264,6 +304,8 @@ pub fn correct_positions(
     // Each group in the colours' order (colours.rs), so that a pass may be split over
     // threads with the same result.
     order.clear();
+    anchors.clear();
+    anchors.push(Anchors::ROUNDED);
     let coloured = colours::worth_colouring(manifolds.iter().filter(|m| moves(m)).count());
     for (last, colours) in [false, true].into_iter().zip(colours.iter_mut()) {
         let group = manifolds
@@ -283,14 +325,20 @@ pub fn correct_positions(
             colours.place(k);
             let i = members[k] as usize;
             let m = &manifolds[i];
+            let spheres = radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0;
+            let own = !spheres && rounded[i].is_none();
             order.push(Job {
                 manifold: i as u32,
                 a: m.row_a as u32,
                 b: m.row_b as u32,
-                spheres: radii[m.row_a] > 0.0 && radii[m.row_b] > 0.0,
+                spheres,
+                anchors: if own { anchors.len() as u32 } else { 0 },
                 pushed: 0,
                 idle_at: 0,
             });
+            if own {
+                anchors.push(Anchors::of(m));
+            }
         }
     }
     let [first, last] = &*colours;
@@ -307,7 +355,7 @@ pub fn correct_positions(
         1
     };
     let pass = Pass {
-        manifolds,
+        anchors,
         rounded,
         radii,
         movers: &movers,
@@ -347,6 +395,7 @@ pub fn correct_positions(
     if !settled && set.up != DVec3::ZERO {
         let pile = lift::Pile {
             manifolds,
+            anchors,
             order,
             rounded,
             radii,
@@ -358,7 +407,7 @@ pub fn correct_positions(
 
 /// What a pass reads besides the poses it moves.
 struct Pass<'a> {
-    manifolds: &'a [Manifold],
+    anchors: &'a [Anchors],
     rounded: &'a [Option<RoundedPoint>],
     radii: &'a [f64],
     movers: &'a Movers<'a>,
@@ -377,8 +426,11 @@ impl Pass<'_> {
         let corrected = if job.spheres {
             correct_spheres((a, b), self.movers, self.radii, state, self.set)
         } else {
-            let m = (&self.manifolds[i], self.rounded[i].as_ref());
-            correct_manifold(m, &mut job.pushed, self.movers, state, self.set)
+            let m = (
+                &self.anchors[job.anchors as usize],
+                self.rounded[i].as_ref(),
+            );
+            correct_manifold((a, b), m, &mut job.pushed, self.movers, state, self.set)
         };
         match corrected {
             None => {
@@ -507,22 +559,22 @@ fn correct_spheres<P: Poses + ?Sized>(
 /// Returns its deepest overlap beyond the slop before it (m), None if no point overlaps beyond
 /// it.
 fn correct_manifold<P: Poses + ?Sized>(
-    (m, rounded): (&Manifold, Option<&RoundedPoint>),
+    (a, b): (usize, usize),
+    (m, rounded): (&Anchors, Option<&RoundedPoint>),
     pushed: &mut u8,
     movers: &Movers,
     state: &mut P,
     set: &CorrectionSettings,
 ) -> Option<f64> {
-    let (a, b) = (m.row_a, m.row_b);
     let (ma, mb) = (movers.masses[a], movers.masses[b]);
-    let n = m.points.len().min(block_lcp::MAX);
+    let n = usize::from(m.len);
     // Per point: lever arms and the separation change allowed (negative: required).
     let mut ra = [DVec3::ZERO; block_lcp::MAX];
     let mut rb = [DVec3::ZERO; block_lcp::MAX];
     let mut c = [0.0; block_lcp::MAX];
     let mut deepest: f64 = 0.0;
     let mut normal = m.normal;
-    for (i, p) in m.points.iter().take(n).enumerate() {
+    for (i, &[local_a, local_b]) in m.local[..n].iter().enumerate() {
         let (pa, pb, gap) = match rounded {
             Some(r) => {
                 let now = r.now(a, b, state);
@@ -530,8 +582,8 @@ fn correct_manifold<P: Poses + ?Sized>(
                 (now.on_a, now.on_b, now.gap)
             }
             None => {
-                let pa = state.x(a) + state.q(a) * p.local_a;
-                let pb = state.x(b) + state.q(b) * p.local_b;
+                let pa = state.x(a) + state.q(a) * local_a;
+                let pb = state.x(b) + state.q(b) * local_b;
                 (pa, pb, (pb - pa).dot(m.normal))
             }
         };
