@@ -331,7 +331,7 @@ def test_a_body_placed_deep_in_another_beside_a_thin_wall_is_parted_on_its_side(
         a = w.add_sphere(r, position=start, density=10.0)
     else:
         a = w.add_box((r, r, r), position=start, density=10.0)
-    b = w.add_sphere(r, position=(start[0] - (2 * r - 0.07), 0.01, 0.0), density=1e4)
+    w.add_sphere(r, position=(start[0] - (2 * r - 0.07), 0.01, 0.0), density=1e4)
     w.step()
     assert a.position[0] < 0.0
     w.step(20)

@@ -24,7 +24,7 @@ use crate::dynamics::colours::{self, Colours};
 use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::split::{self, Split};
 use crate::dynamics::state::State;
-use crate::dynamics::tuning::MAX_CORRECTION_TURN;
+use crate::dynamics::tuning::{MAX_CORRECTION_TURN, MAX_STEP_TURN};
 use crate::math::{integrate_orientation_linear, rotate_tensor, DMat3, DQuat, DVec3};
 use crate::shape::Shape;
 use std::ops::Range;
@@ -228,6 +228,8 @@ struct Movers<'a> {
 struct Tether {
     origin: DVec3,
     leash: f64,
+    /// Its orientation when the stage began.
+    turned_from: DQuat,
 }
 
 /// Corrects the positions in `state`. Two spheres overlap by what their centres say, along
@@ -273,8 +275,13 @@ pub fn correct_positions(
         state
             .x
             .iter()
+            .zip(&state.q)
             .zip(leash.iter().chain(std::iter::repeat(&f64::INFINITY)))
-            .map(|(&origin, &leash)| Tether { origin, leash }),
+            .map(|((&origin, &turned_from), &leash)| Tether {
+                origin,
+                leash,
+                turned_from,
+            }),
     );
     let movers = Movers {
         masses,
@@ -786,20 +793,39 @@ fn rounded_overlap(
     (found.normal.dot(m.normal) > 0.0).then_some(found)
 }
 
+/// The largest fraction (0 to 1) of `step` that keeps `d + step` within `bound` of zero.
+fn within(d: DVec3, step: DVec3, bound: f64) -> f64 {
+    let (uu, du) = (step.length_squared(), d.dot(step));
+    // Compared squared: a body nearly always stays well within its bounds, and pays no root.
+    if (d + step).length_squared() <= bound * bound || uu == 0.0 {
+        return 1.0;
+    }
+    // Where |d + s step| reaches the bound.
+    let disc = (du * du - uu * (d.length_squared() - bound * bound)).max(0.0);
+    ((disc.sqrt() - du) / uu).clamp(0.0, 1.0)
+}
+
 impl Movers<'_> {
     /// The largest fraction (0 to 1) of `shift` that keeps body `row` within its leash.
-    fn allowed<P: Poses + ?Sized>(&self, state: &P, row: usize, shift: DVec3) -> f64 {
-        let Tether { origin, leash } = self.tethers[row];
-        let d = state.x(row) - origin;
-        let (uu, du) = (shift.length_squared(), d.dot(shift));
-        // Compared squared: a body nearly always stays well within its leash, and pays no
-        // root.
-        if (d + shift).length_squared() <= leash * leash || uu == 0.0 {
-            return 1.0;
-        }
-        // Where |d + s shift| reaches the leash.
-        let disc = (du * du - uu * (d.length_squared() - leash * leash)).max(0.0);
-        ((disc.sqrt() - du) / uu).clamp(0.0, 1.0)
+    fn allowed<P: Poses + ?Sized>(
+        &self,
+        state: &P,
+        row: usize,
+        shift: DVec3,
+        turn: DVec3,
+    ) -> (f64, f64) {
+        let Tether {
+            origin,
+            leash,
+            turned_from,
+        } = self.tethers[row];
+        let moved = within(state.x(row) - origin, shift, leash);
+        // The turn so far as a rotation vector (2 sin(angle / 2) along the axis: the angle to
+        // well within a percent at the angles the bound allows).
+        let dq = state.q(row) * turned_from.conjugate();
+        let sign = if dq.w < 0.0 { -2.0 } else { 2.0 };
+        let turned = DVec3::new(dq.x, dq.y, dq.z) * sign;
+        (moved, within(turned, turn, MAX_STEP_TURN))
     }
 
     /// Moves the two bodies of a contact by their shifts and rotations (rotation vectors),
@@ -813,15 +839,25 @@ impl Movers<'_> {
         turns: [DVec3; 2],
     ) {
         let movable = |row: usize| self.masses[row].inv_mass > 0.0;
-        let mut s: f64 = 1.0;
-        for (row, shift) in [(a, shifts[0]), (b, shifts[1])] {
+        let turns = turns.map(|turn| {
+            // Compared squared: almost every correction turns far less, and pays no root.
+            if turn.length_squared() > MAX_CORRECTION_TURN * MAX_CORRECTION_TURN {
+                turn * (MAX_CORRECTION_TURN / turn.length())
+            } else {
+                turn
+            }
+        });
+        let (mut s, mut st): (f64, f64) = (1.0, 1.0);
+        for (row, shift, turn) in [(a, shifts[0], turns[0]), (b, shifts[1], turns[1])] {
             if movable(row) {
-                s = s.min(self.allowed(state, row, shift));
+                let (moved, turned) = self.allowed(state, row, shift, turn);
+                s = s.min(moved);
+                st = st.min(turned);
             }
         }
         for (row, shift, turn) in [(a, shifts[0], turns[0]), (b, shifts[1], turns[1])] {
             if movable(row) {
-                Self::move_body(state, row, shift * s, turn * s);
+                Self::move_body(state, row, shift * s, turn * s.min(st));
             }
         }
     }
@@ -831,12 +867,6 @@ impl Movers<'_> {
     /// good as the exact one and cheaper).
     fn move_body<P: Poses + ?Sized>(state: &mut P, row: usize, shift: DVec3, rotation: DVec3) {
         let x = state.x(row) + shift;
-        // Compared squared: almost every correction turns far less, and pays no root.
-        let rotation = if rotation.length_squared() > MAX_CORRECTION_TURN * MAX_CORRECTION_TURN {
-            rotation * (MAX_CORRECTION_TURN / rotation.length())
-        } else {
-            rotation
-        };
         let q = state.q(row);
         let q = if rotation != DVec3::ZERO {
             integrate_orientation_linear(q, rotation, 1.0)
