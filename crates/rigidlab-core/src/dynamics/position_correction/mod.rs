@@ -214,7 +214,8 @@ pub struct CorrectedBodies<'a> {
 /// pressed centimetres deep) the passes could squeeze a body between its neighbours and on
 /// through a zero-thickness wall it had no contact with. A body deeper in another than its
 /// reach may still move by that depth, so that one placed deep inside another is parted, but
-/// not into a wall its contacts were not searched against (`World::leashes`).
+/// not into a wall its contacts were not searched against (`World::leashes`). Nor does a body
+/// turn by more than `MAX_STEP_TURN` from where the stage found it.
 struct Movers<'a> {
     masses: &'a [BodyMass],
     inv_inertia: &'a [DMat3],
@@ -806,7 +807,9 @@ fn within(d: DVec3, step: DVec3, bound: f64) -> f64 {
 }
 
 impl Movers<'_> {
-    /// The largest fraction (0 to 1) of `shift` that keeps body `row` within its leash.
+    /// The largest fractions (0 to 1) of `shift` and of `turn` (a rotation vector) that keep
+    /// body `row` within its leash and within `MAX_STEP_TURN` of the orientation it started
+    /// the stage with.
     fn allowed<P: Poses + ?Sized>(
         &self,
         state: &P,
@@ -830,7 +833,9 @@ impl Movers<'_> {
 
     /// Moves the two bodies of a contact by their shifts and rotations (rotation vectors),
     /// both scaled alike so that neither leaves its leash: the pair's centre of mass stays
-    /// where it was, as with any correction between two bodies that can move.
+    /// where it was, as with any correction between two bodies that can move. The rotations
+    /// are scaled down further where a body would turn too far (`allowed`): the shifts alone
+    /// still part the bodies.
     fn move_pair<P: Poses + ?Sized>(
         &self,
         state: &mut P,
