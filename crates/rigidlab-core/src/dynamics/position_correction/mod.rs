@@ -823,6 +823,10 @@ impl Movers<'_> {
             turned_from,
         } = self.tethers[row];
         let moved = within(state.x(row) - origin, shift, leash);
+        // Two spheres' corrections turn nothing.
+        if turn == DVec3::ZERO {
+            return (moved, 1.0);
+        }
         // The turn so far as a rotation vector (2 sin(angle / 2) along the axis: the angle to
         // well within a percent at the angles the bound allows).
         let dq = state.q(row) * turned_from.conjugate();
