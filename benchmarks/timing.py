@@ -165,15 +165,26 @@ def stage_cell(stages: dict[str, float] | None) -> str:
     other = max(stages.get("total", 0.0) - sum(named.values()), 0.0)
     short = {"narrow_phase": "narrow", "broad_phase": "broad"}
     cells = [f"{short.get(k, k)} {v:.3f}" for k, v in named.items()]
+    # The solve's largest parts (w.solve_times), where the engine says.
+    parts = {k: stages[f"solve.{k}"] for k in SOLVE_PARTS if f"solve.{k}" in stages}
+    if parts:
+        inside = ", ".join(f"{k.replace('_', ' ')} {v:.3f}" for k, v in parts.items())
+        cells[0] += f" ({inside})"
     return ", ".join(cells + [f"other {other:.3f}"])
+
+
+#: The parts of the solve `stage_cell` shows inside its cell: impacts run on one thread,
+#: the iterations split over threads, the hold-up pass stops what they left sinking.
+SOLVE_PARTS = ("impacts", "iterate", "hold_up")
 
 
 #: What the stages column of `sleeping_table` says, for the sections that show it.
 STAGES_NOTE = (
     "Stages: where rigidlab's step went, from its own timers (`w.step_times`) on the last step "
-    "of every ten, averaged: the velocity solve (impacts, resting contacts and joints), the "
-    "narrow phase, position correction, the broad phase, and the rest (integration, sleeping, "
-    "bookkeeping)."
+    "of every ten, averaged: the velocity solve (impacts, resting contacts and joints; in "
+    "brackets its parts from `w.solve_times`: the impacts, the iterations and the hold-up pass), "
+    "the narrow phase, position correction, the broad phase, and the rest (integration, "
+    "sleeping, bookkeeping)."
 )
 
 

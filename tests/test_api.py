@@ -175,6 +175,44 @@ def test_step_times_say_where_the_last_step_went():
     assert all(v == 0 for v in w.step_times.values())
 
 
+SOLVE_PARTS = ["prepare", "joint_positions", "impacts", "warm_start", "iterate", "hold_up", "store"]
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_solve_times_say_where_the_solve_stage_went(dims):
+    # A column of boxes dropped on a floor beside a hanging pendulum: the step that lands them
+    # solves impacts, resting contacts and a joint. Its parts follow one another inside the
+    # solve stage, so they add up to no more than it, and to nearly all of it in a big step.
+    w = rl.World() if dims == 3 else rl.World2D()
+    if dims == 3:
+        w.add_plane()
+        boxes = [
+            w.add_box((0.05,) * 3, position=(0.3 * (k % 20), 0.06, 0.3 * (k // 20)))
+            for k in range(400)
+        ]
+        bob = w.add_sphere(0.05, position=(-1, 1, 0))
+        w.add_ball_joint(bob, None, anchor=(-1, 1.5, 0))
+    else:
+        w.add_ground()
+        boxes = [w.add_box((0.05, 0.05), position=(0.11 * k, 0.06)) for k in range(400)]
+        bob = w.add_circle(0.05, position=(-1, 1))
+        w.add_pin_joint(bob, None, anchor=(-1, 1.5))
+    for b in boxes:
+        b.velocity = (0, -1.0, 0)[:dims]
+    w.step()
+    parts = w.solve_times
+    assert list(parts) == SOLVE_PARTS
+    assert all(v >= 0 for v in parts.values())
+    assert parts["impacts"] > 0 and parts["iterate"] > 0 and parts["joint_positions"] > 0
+    solve = w.step_times["solve"]
+    assert 0.5 * solve <= sum(parts.values()) <= solve * (1 + 1e-6)
+    # A step with nothing to solve, and one in which every body slept, solve nothing.
+    empty = rl.World() if dims == 3 else rl.World2D()
+    empty.add_sphere(0.1) if dims == 3 else empty.add_circle(0.1)
+    empty.step()
+    assert list(empty.solve_times.values()) == [0.0] * len(SOLVE_PARTS)
+
+
 def test_step_times_are_wall_clock_milliseconds():
     # The stages are timed by a faster clock than Python's; its total must still be the time
     # the step took by the wall clock, nearly all of a step of a big world.

@@ -244,7 +244,7 @@ class Rigidlab(Engine):
         self.w.step(steps)
         # The world reports the stages of its last step: the last of each call is a sample of
         # them (the benchmarks step in chunks of 10).
-        sample = self.w.step_times
+        sample = self.w.step_times | {f"solve.{k}": v for k, v in self.w.solve_times.items()}
         self._stages = {k: self._stages.get(k, 0.0) + v for k, v in sample.items()}
         self._samples += 1
 

@@ -474,7 +474,8 @@ class World2D:
     # Settings shared with the 3D world as they are.
     _SHARED = frozenset(
         {
-            "time", "dt", "integrator", "sleeping", "threads", "step_times", "solver_iterations",
+            "time", "dt", "integrator", "sleeping", "threads", "step_times", "solve_times",
+            "solver_iterations",
             "solver_tolerance", "solver_iterations_done", "restitution_threshold", "viewing",
             "candidate_pairs", "time_scale", "carried_time", "history", "rewind",
         }

@@ -29,7 +29,7 @@ use crate::history::History;
 use crate::material::{Material, MaterialRules};
 use crate::math::{integrate_orientation_exact, DMat3, DQuat, DVec3};
 use crate::observer::SharedObserver;
-use crate::profile::{Laps, Stage, StepTimes};
+use crate::profile::{Laps, SolveTimes, Stage, StepTimes};
 use crate::sensors::{Path, SensorQuery};
 use crate::shape::aabb::Aabb;
 use crate::shape::{Shape, ShapeKind};
@@ -641,6 +641,13 @@ impl World {
     pub fn step_times(&self) -> StepTimes {
         self.laps
             .map_or_else(StepTimes::default, |laps| laps.times())
+    }
+
+    /// Where the last step's velocity solve (`Stage::Solve`) spent its time, part by part:
+    /// zeros when the step solved nothing. A step taken again after a search that missed (see
+    /// `step`) solves twice; these are the last solve's.
+    pub fn solve_times(&self) -> SolveTimes {
+        self.constraints.times()
     }
 
     /// Whether nothing can move this step: every dynamic body sleeps, no kinematic body moves

@@ -21,6 +21,7 @@ use crate::dynamics::solver_body::BodyMass;
 use crate::dynamics::state::State;
 use crate::dynamics::tuning::{JOINT_POSITION_SWEEPS, LEAST_ITERATIONS};
 use crate::math::DVec3;
+use crate::profile::{SolveLaps, SolvePart, SolveTimes};
 
 /// The constraints a step solves: the contact manifolds and the joints, whose impulses are
 /// stored back for warm starting, and each joint's bodies as rows.
@@ -49,6 +50,8 @@ pub struct VelocitySolver {
     joints: JointSolver,
     /// Iterations run in the last step (both rounds when static friction let go).
     iterations_done: u32,
+    /// Where the last solve's time went, part by part (none if it solved nothing).
+    laps: Option<SolveLaps>,
 }
 
 impl VelocitySolver {
@@ -73,11 +76,18 @@ impl VelocitySolver {
         self.iterations_done
     }
 
+    /// Where the last solve's time went, part by part (zeros if it solved nothing).
+    pub fn times(&self) -> SolveTimes {
+        self.laps
+            .map_or_else(SolveTimes::default, |laps| laps.times())
+    }
+
     /// Forgets the last step's impacts and counts (a step that solves nothing).
     pub fn clear(&mut self) {
         self.contacts.impacts.clear();
         self.contacts.bodies.clear();
         self.iterations_done = 0;
+        self.laps = None;
     }
 
     /// Runs the schedule (see the module's comment) over `c`, moving the constrained bodies of
@@ -87,6 +97,7 @@ impl VelocitySolver {
         if c.manifolds.is_empty() && c.joints.is_empty() {
             return;
         }
+        let mut laps = SolveLaps::start();
         self.contacts.prepare(
             c.manifolds,
             step.start,
@@ -102,6 +113,7 @@ impl VelocitySolver {
                 self.contacts.bodies[row].touch(step.start.q[row], &step.masses[row]);
             }
         }
+        laps.lap(SolvePart::Prepare);
         self.joints.solve_positions(
             c.joints,
             &mut self.contacts.bodies,
@@ -109,12 +121,14 @@ impl VelocitySolver {
             set.dt,
             JOINT_POSITION_SWEEPS * set.iterations,
         );
+        laps.lap(SolvePart::JointPositions);
         self.contacts
             .impacts(step.start, step.bodies, c.manifolds, set);
         for (i, sb) in self.contacts.bodies.iter_mut().enumerate() {
             let free = (step.end.q[i], step.end.w[i]);
             sb.carry_impacts_to_end(step.masses[i].inv_inertia_body, free);
         }
+        laps.lap(SolvePart::Impacts);
         // Last step's loads start the resting solve once the impacts are done: the impacts
         // follow each body on its free path, and a warm start before them bends that path by
         // loads that need not balance (a body's support forgotten for an impact beside it, the
@@ -126,6 +140,7 @@ impl VelocitySolver {
         // impacts, 7 steps, 28 mJ in all, nearly all while the heap lands as a lattice, where
         // position correction lifts its columns out of each other.
         self.contacts.warm_start();
+        laps.lap(SolvePart::WarmStart);
         let tolerance = c.joints.is_empty().then_some(set.tolerance);
         // With no contact, and every joint held by the exact tree solve, a second iteration
         // would find nothing to change: the tree solve makes all the relative velocities zero
@@ -141,6 +156,7 @@ impl VelocitySolver {
         if self.contacts.release_saturated() {
             converged = self.iterate(c.joints, step.end, set, iterations, tolerance);
         }
+        laps.lap(SolvePart::Iterate);
         // Iterations that ran out leave a pile sinking into itself: what holds each body up
         // stops it (hold_up.rs). Not with joints, which the pass does not see, nor in a world
         // that asked for every iteration and no more (a tolerance of 0).
@@ -148,9 +164,12 @@ impl VelocitySolver {
             self.contacts
                 .hold_up(-set.down, &step.start.x, set.tolerance);
         }
+        laps.lap(SolvePart::HoldUp);
         self.contacts.store_impulses(c.manifolds);
         self.joints.store_impulses(c.joints);
         self.integrate_positions(step.end);
+        laps.lap(SolvePart::Store);
+        self.laps = Some(laps);
     }
 
     /// Gauss-Seidel iterations over contacts and joints together, until one changes no
