@@ -173,6 +173,11 @@ pub struct Schedule {
     /// for the others), and those bodies' rows.
     blows: Vec<Blow>,
     struck: Vec<usize>,
+    /// Per body row: the last of the cluster's sweeps (counted from 1) in which a block of it
+    /// changed by more than the sweeps' tolerance (0: none), and the changes of the first
+    /// sweep's blocks (see `sweep_cluster`).
+    stirred: Vec<u32>,
+    first_changes: Vec<f64>,
 }
 
 /// The points of a block that a plastic impact of the cluster stops together (`plastic_block`):
@@ -648,19 +653,61 @@ impl ContactSolver {
             }
         }
         let blocks = std::mem::take(&mut sched.cluster_blocks);
-        let mut first = None;
-        let mut settled = false;
-        for _ in 0..PLASTIC_SWEEPS * set.iterations {
-            let mut change = 0.0f64;
-            for block in &blocks {
-                change = change.max(self.plastic_block(block, None, sched));
+        // The first sweep goes over every block; the blow it passes on is what the sweeps'
+        // tolerance is measured against. Each sweep after it goes over the blocks of bodies
+        // that a block changed by more than that tolerance in the last sweep or this one: the
+        // others' bodies have not moved by more since they were last solved, and solving them
+        // again would change them by no more (Gauss-Seidel's usual active set). In a landing
+        // 2D column of 2 000 discs some 6% of the cluster's blocks change by more in a sweep
+        // after the first; in a heap of 1 000 dropped cubes, half.
+        let mut first_changes = std::mem::take(&mut sched.first_changes);
+        first_changes.clear();
+        for block in &blocks {
+            first_changes.push(self.plastic_block(block, None, sched));
+        }
+        let blow = first_changes.iter().copied().fold(0.0, f64::max);
+        let tolerance = set.tolerance.max(PLASTIC_SETTLED * blow);
+        let mut settled = blow <= tolerance;
+        // A block's two bodies; a body that cannot move is never stirred (its velocity does
+        // not change), and counts as the other.
+        let rows = |block: &PlasticBlock, points: &[SolverPoint], bodies: &[SolverBody]| {
+            let p = &points[block.members[0]];
+            let movable = |r: usize| bodies[r].inv_mass > 0.0;
+            match (movable(p.a), movable(p.b)) {
+                (true, false) => (p.a, p.a),
+                (false, true) => (p.b, p.b),
+                _ => (p.a, p.b),
             }
-            // Converged, or to a thousandth of the blow: the resting solve goes on from there.
-            let blow = *first.get_or_insert(change);
-            if change <= set.tolerance.max(PLASTIC_SETTLED * blow) {
-                settled = true;
+        };
+        sched.stirred.clear();
+        sched.stirred.resize(self.bodies.len(), 0);
+        for (block, &change) in blocks.iter().zip(&first_changes) {
+            if change > tolerance {
+                let (a, b) = rows(block, &self.points, &self.bodies);
+                sched.stirred[a] = 1;
+                sched.stirred[b] = 1;
+            }
+        }
+        sched.first_changes = first_changes;
+        for sweep in 2..=PLASTIC_SWEEPS * set.iterations {
+            if settled {
                 break;
             }
+            let mut change = 0.0f64;
+            for block in &blocks {
+                let (a, b) = rows(block, &self.points, &self.bodies);
+                if sched.stirred[a].max(sched.stirred[b]) + 1 < sweep {
+                    continue;
+                }
+                let c = self.plastic_block(block, None, sched);
+                if c > tolerance {
+                    sched.stirred[a] = sweep;
+                    sched.stirred[b] = sweep;
+                }
+                change = change.max(c);
+            }
+            // Converged, or to a thousandth of the blow: the resting solve goes on from there.
+            settled = change <= tolerance;
         }
         sched.cluster_blocks = blocks;
         if !settled {
