@@ -178,6 +178,8 @@ pub struct Schedule {
     /// sweep's blocks (see `sweep_cluster`).
     stirred: Vec<u32>,
     first_changes: Vec<f64>,
+    /// The blocks a body of `shock` rests on.
+    below: Vec<PlasticBlock>,
 }
 
 /// The points of a block that a plastic impact of the cluster stops together (`plastic_block`):
@@ -875,28 +877,34 @@ impl ContactSolver {
             }
         }
         // The queue holds the bodies level by level.
+        let mut below = std::mem::take(&mut sched.below);
         for qi in 0..sched.queue.len() {
             let row = sched.queue[qi];
+            // The body's blocks with the level below, worked out once for all its passes.
+            below.clear();
+            let mut last_block = usize::MAX;
+            for k in sched.by_row.offsets[row]..sched.by_row.offsets[row + 1] {
+                let q = sched.by_row.items[k] as usize;
+                let p = &self.points[q];
+                let lower = if p.b == row { p.a } else { p.b };
+                if sched.slot[q] == usize::MAX
+                    || (movable(&self.bodies, lower) && sched.level[lower] >= sched.level[row])
+                {
+                    continue;
+                }
+                let bi = self.block_of(q);
+                if bi != last_block {
+                    last_block = bi;
+                    below.push(self.plastic_of(bi, Some(row), &sched.slot));
+                }
+            }
             for _ in 0..SHOCK_PASSES {
-                let mut last_block = usize::MAX;
-                for k in sched.by_row.offsets[row]..sched.by_row.offsets[row + 1] {
-                    let q = sched.by_row.items[k] as usize;
-                    let p = &self.points[q];
-                    let lower = if p.b == row { p.a } else { p.b };
-                    if sched.slot[q] == usize::MAX
-                        || (movable(&self.bodies, lower) && sched.level[lower] >= sched.level[row])
-                    {
-                        continue;
-                    }
-                    let bi = self.block_of(q);
-                    if bi != last_block {
-                        last_block = bi;
-                        let block = self.plastic_of(bi, Some(row), &sched.slot);
-                        self.plastic_block(&block, Some(row), sched);
-                    }
+                for block in &below {
+                    self.plastic_block(block, Some(row), sched);
                 }
             }
         }
+        sched.below = below;
     }
 
     /// The impact of the block of point `pi` at time t: its points that touch then, solved
