@@ -191,6 +191,9 @@ struct PlasticBlock {
     rows: [Row; block_lcp::MAX],
     m: usize,
     k: [[f64; block_lcp::MAX]; block_lcp::MAX],
+    /// The rows whose marks the cluster's sweeps read and set (see `sweep_cluster`): the two
+    /// bodies, or the one that can move twice (a body that cannot move is never stirred).
+    stirs: (usize, usize),
 }
 
 /// A body's share of a struck cluster's impulses, all at one time (see `settle_plastic`): its
@@ -670,22 +673,11 @@ impl ContactSolver {
         let blow = first_changes.iter().copied().fold(0.0, f64::max);
         let tolerance = set.tolerance.max(PLASTIC_SETTLED * blow);
         let mut settled = blow <= tolerance;
-        // A block's two bodies; a body that cannot move is never stirred (its velocity does
-        // not change), and counts as the other.
-        let rows = |block: &PlasticBlock, points: &[SolverPoint], bodies: &[SolverBody]| {
-            let p = &points[block.members[0]];
-            let movable = |r: usize| bodies[r].inv_mass > 0.0;
-            match (movable(p.a), movable(p.b)) {
-                (true, false) => (p.a, p.a),
-                (false, true) => (p.b, p.b),
-                _ => (p.a, p.b),
-            }
-        };
         sched.stirred.clear();
         sched.stirred.resize(self.bodies.len(), 0);
         for (block, &change) in blocks.iter().zip(&first_changes) {
             if change > tolerance {
-                let (a, b) = rows(block, &self.points, &self.bodies);
+                let (a, b) = block.stirs;
                 sched.stirred[a] = 1;
                 sched.stirred[b] = 1;
             }
@@ -697,7 +689,7 @@ impl ContactSolver {
             }
             let mut change = 0.0f64;
             for block in &blocks {
-                let (a, b) = rows(block, &self.points, &self.bodies);
+                let (a, b) = block.stirs;
                 if sched.stirred[a].max(sched.stirred[b]) + 1 < sweep {
                     continue;
                 }
@@ -743,11 +735,17 @@ impl ContactSolver {
             Some(_) => (mass(row_a), 0.0),
             None => (mass(row_a), mass(row_b)),
         };
+        let stirs = match (mass(row_a) > 0.0, mass(row_b) > 0.0) {
+            (true, false) => (row_a, row_a),
+            (false, true) => (row_b, row_b),
+            _ => (row_a, row_b),
+        };
         PlasticBlock {
             members,
             rows,
             m,
             k: block_lcp::coupling_of_sides(ma, mb, m, |i| &rows[i]),
+            stirs,
         }
     }
 
@@ -769,6 +767,7 @@ impl ContactSolver {
             rows,
             m,
             ref k,
+            ..
         } = *block;
         let mut rate = [0.0; block_lcp::MAX];
         let mut held = [0.0; block_lcp::MAX];
