@@ -13,12 +13,14 @@
 //! Where the joints form a tree over the moving bodies, eliminating joints from the leaves
 //! inwards (each body's own joints to the world before the joint to its parent) leaves the
 //! remaining neighbours of every eliminated joint on one body, which are all coupled already:
-//! the elimination makes no new couplings, so its cost is linear in the joints. Joints in a
-//! closed loop of moving bodies, ropes and hinge limits (inequalities) stay with the
-//! Gauss-Seidel sweeps, which run after this solve and find these joints already holding.
+//! the elimination makes no new couplings, so its cost is linear in the joints. A hinge's or
+//! slider's limit that the predicted pose is past is one more equation of its joint here;
+//! joints in a closed loop of moving bodies, ropes, and the limits' one-sided velocities stay
+//! with the Gauss-Seidel sweeps, which run after this solve and find these joints already
+//! holding.
 
 use crate::dense;
-use crate::dynamics::joints::{Joint, JointKind};
+use crate::dynamics::joints::{beyond, hinge_angle, Joint, JointKind};
 use crate::dynamics::solver_body::SolverBody;
 use crate::dynamics::state::State;
 use crate::math::{DQuat, DVec3};
@@ -29,6 +31,14 @@ const M: usize = 6;
 /// Newton iterations at most; each one's linear solve is exact, so a few reach round-off
 /// unless the step turns bodies so far that the equations have no solution.
 const NEWTON: usize = 40;
+
+/// Whether a joint's equations include its limit where it is past it (the position phase) or
+/// leave it out (the velocity phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Limits {
+    WherePast,
+    Without,
+}
 
 /// A dense block of up to M x M.
 #[derive(Clone, Copy, Debug)]
@@ -155,7 +165,8 @@ pub struct JointTree {
 pub struct Arms {
     pub a: usize,
     pub b: Option<usize>,
-    /// Lever arms and hinge axis at the start of the step (RATTLE's directions).
+    /// Lever arms and hinge or slider axis at the start of the step (RATTLE's directions; a
+    /// slider's arm on a reaches b's anchor).
     pub ra0: DVec3,
     pub rb0: DVec3,
     pub n0: DVec3,
@@ -264,9 +275,9 @@ impl JointTree {
         let mut worst = 0.0;
         for (&j, e) in self.order.iter().zip(&mut self.trial) {
             if project {
-                end_equations(&kinds[j], &joints[j], &self.poses, e);
+                end_equations(&kinds[j], &joints[j], &self.poses, e, Limits::WherePast);
             } else {
-                equations(&kinds[j], &joints[j], &self.poses, e);
+                equations(&kinds[j], &joints[j], &self.poses, e, Limits::WherePast);
             }
             worst = f64::max(
                 worst,
@@ -296,7 +307,9 @@ impl JointTree {
         }
         self.pose(bodies, free);
         for (&j, e) in self.order.iter().zip(&mut self.eqs) {
-            end_equations(&kinds[j], &joints[j], &self.poses, e);
+            // A limit is one-sided: held as an equation here it could pull a body that is
+            // leaving it; the sweeps' velocity rows keep it, bounded (`acts_beyond_tree`).
+            end_equations(&kinds[j], &joints[j], &self.poses, e, Limits::Without);
             let (a, b) = (&bodies[joints[j].a], joints[j].b.map(|b| bodies[b]));
             for r in 0..e.m {
                 let (ml, ma) = e.a[r].measure;
@@ -357,10 +370,7 @@ impl JointTree {
             // One-sided and soft joints are no equalities to eliminate.
             if matches!(
                 kinds[j].kind,
-                JointKind::Rope { .. }
-                    | JointKind::Mouse { .. }
-                    | JointKind::Pulley { .. }
-                    | JointKind::Slider { .. }
+                JointKind::Rope { .. } | JointKind::Mouse { .. } | JointKind::Pulley { .. }
             ) {
                 continue;
             }
@@ -653,7 +663,7 @@ fn angular_row(e: &mut Equations, residual: f64, u: DVec3) {
 /// A joint's equations at the bodies' predicted end poses, into `e` (written in place and only
 /// its first `e.m` rows: they are over a kilobyte, and solves of long chains rebuilt them
 /// many times a step).
-fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equations) {
+fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equations, with: Limits) {
     let ((xa, qa), (xb, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
     let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
     let d = (xb + rb) - (xa + ra);
@@ -661,13 +671,27 @@ fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equation
     let axes = [DVec3::X, DVec3::Y, DVec3::Z];
     match &joint.kind {
         JointKind::Ball => point_rows(e, d, ra, rb, t.ra0, t.rb0, &axes),
-        JointKind::Hinge { axis_a, axis_b, .. } => {
+        JointKind::Hinge {
+            axis_a,
+            axis_b,
+            reference_a,
+            reference_b,
+            limits: range,
+            ..
+        } => {
             let (wa, wb) = (qa * *axis_a, qb * *axis_b);
             let (p1, p2) = t.axis0.any_orthonormal_pair();
             let err = wa.cross(wb);
             angular_row(e, err.dot(p1), p1);
             angular_row(e, err.dot(p2), p2);
             point_rows(e, d, ra, rb, t.ra0, t.rb0, &axes);
+            // Past a limit, the angle back to it (the angle is a's turn against b: turning b
+            // by +x about the axis takes it back by x), as the sweeps would.
+            let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
+            let over = beyond(angle, *range);
+            if over != 0.0 && with == Limits::WherePast {
+                angular_row(e, -over, t.axis0);
+            }
         }
         JointKind::Fixed { relative } => {
             let err = super::joint_solver::rotation_between(qa * *relative, qb);
@@ -693,26 +717,67 @@ fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equation
                 e.m = 1;
             }
         }
-        JointKind::Rope { .. }
-        | JointKind::Mouse { .. }
-        | JointKind::Pulley { .. }
-        | JointKind::Slider { .. } => {}
+        JointKind::Slider {
+            axis_a,
+            relative,
+            limits: range,
+            ..
+        } => {
+            let err = super::joint_solver::rotation_between(qa * *relative, qb);
+            for u in axes {
+                angular_row(e, err.dot(u), u);
+            }
+            // b's anchor kept on a's axis: measured across the axis now, at the point of a
+            // where b's anchor is, and pushed across the step's first axis there (`Arms`).
+            // Past a limit, the travel (-d . axis) back to it, along the axis, as the sweeps
+            // would.
+            let axis = qa * *axis_a;
+            let (p1, p2) = crate::math::tangents(axis);
+            let (q1, q2) = crate::math::tangents(t.axis0);
+            let over = beyond(-d.dot(axis), *range);
+            let along = (over != 0.0 && with == Limits::WherePast).then_some((axis, t.axis0));
+            for (i, (u, q)) in [(p1, q1), (p2, q2)].into_iter().chain(along).enumerate() {
+                let r = e.m;
+                e.residual[r] = if i < 2 { d.dot(u) } else { -over };
+                e.a[r] = Side {
+                    measure: (-u, -(ra + d).cross(u)),
+                    push: (-q, -t.ra0.cross(q)),
+                };
+                e.b[r] = Side {
+                    measure: (u, rb.cross(u)),
+                    push: (q, t.rb0.cross(q)),
+                };
+                e.m += 1;
+            }
+        }
+        JointKind::Rope { .. } | JointKind::Mouse { .. } | JointKind::Pulley { .. } => {}
     }
 }
 
 /// A joint's equations for the velocity phase: along its directions at the end poses, each
 /// measured and pushed there (the residuals are filled in by the caller), into `e`.
-fn end_equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equations) {
-    let ((_, qa), (_, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
+fn end_equations(
+    joint: &Joint,
+    t: &Arms,
+    poses: &[(DVec3, DQuat)],
+    e: &mut Equations,
+    limits: Limits,
+) {
+    let ((xa, qa), (xb, qb)) = (end_pose(poses, Some(t.a)), end_pose(poses, t.b));
+    let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
     let ends = Arms {
-        ra0: qa * joint.anchor_a,
-        rb0: qb * joint.anchor_b,
+        // A slider's arm on a reaches b's anchor (see `equations`).
+        ra0: match &joint.kind {
+            JointKind::Slider { .. } => (xb + rb) - xa,
+            _ => ra,
+        },
+        rb0: rb,
         n0: DVec3::ZERO,
         axis0: match &joint.kind {
-            JointKind::Hinge { axis_a, .. } => qa * *axis_a,
+            JointKind::Hinge { axis_a, .. } | JointKind::Slider { axis_a, .. } => qa * *axis_a,
             _ => DVec3::ZERO,
         },
         ..*t
     };
-    equations(joint, &ends, poses, e)
+    equations(joint, &ends, poses, e, limits)
 }

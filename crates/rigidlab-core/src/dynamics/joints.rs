@@ -274,6 +274,15 @@ pub(crate) fn side_pose(bodies: &BodySet, h: Option<BodyHandle>) -> Option<(DVec
     }
 }
 
+/// How far `value` (a hinge's angle, a slider's travel) is beyond `limits` (0 within them).
+pub(crate) fn beyond(value: f64, limits: Option<(f64, f64)>) -> f64 {
+    match limits {
+        Some((lo, _)) if value < lo => value - lo,
+        Some((_, hi)) if value > hi => value - hi,
+        _ => 0.0,
+    }
+}
+
 /// The hinge angle of a against b about the axis (rad, in (-pi, pi]), from the two sides'
 /// poses: how far a has turned about the axis relative to b since the joint was made.
 pub(crate) fn hinge_angle(

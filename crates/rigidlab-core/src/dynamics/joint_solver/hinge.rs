@@ -6,7 +6,7 @@ use super::{
     along, angular_row, hold_point, hold_rotation, perpendiculars, solve_with_point, Drive, Row,
     Sides, VelocityRow,
 };
-use crate::dynamics::joints::{hinge_angle, Joint, JointKind};
+use crate::dynamics::joints::{beyond, hinge_angle, Joint, JointKind};
 
 /// Position phase: the axes aligned, the angle back within its limits, and the anchors
 /// together. Returns the largest error before.
@@ -29,13 +29,7 @@ pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, pro
     if let Some((lo, hi)) = limits {
         let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
         let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-        let over = if angle < *lo {
-            angle - lo
-        } else if angle > *hi {
-            angle - hi
-        } else {
-            0.0
-        };
+        let over = beyond(angle, Some((*lo, *hi)));
         if over != 0.0 {
             // Turning b by +l about the axis turns a against b by -l.
             let axis = qa * *axis_a;

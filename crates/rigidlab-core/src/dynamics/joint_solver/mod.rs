@@ -32,12 +32,17 @@ use crate::math::{skew, DMat3, DQuat, DVec3};
 /// Largest joint error (m or rad) the position phase leaves.
 pub(crate) const TOLERANCE: f64 = 1e-12;
 
+/// The position sweeps take to projecting once a sweep's largest error is this many times the
+/// smallest of the sweeps before it the same way (see `JointSolver::solve_positions`).
+const DIVERGING: f64 = 2.0;
+
 /// A joint as one step sees it.
 #[derive(Clone, Copy, Debug, Default)]
 struct Row {
     a: usize,
     b: Option<usize>,
-    /// Lever arms, anchor direction (a to b) and hinge axis at the start of the step.
+    /// Lever arms, anchor direction (a to b) and hinge or slider axis at the start of the step
+    /// (a slider's arm on a reaches b's anchor).
     ra0: DVec3,
     rb0: DVec3,
     n0: DVec3,
@@ -146,12 +151,16 @@ impl JointSolver {
         for (joint, (a, b)) in joints.iter().zip(rows) {
             let (xa, qa) = (start.x[a], start.q[a]);
             let (xb, qb) = b.map_or((DVec3::ZERO, DQuat::IDENTITY), |b| (start.x[b], start.q[b]));
-            let (ra0, rb0) = (qa * joint.anchor_a, qb * joint.anchor_b);
+            let (mut ra0, rb0) = (qa * joint.anchor_a, qb * joint.anchor_b);
             let mut n0 = ((xb + rb0) - (xa + ra0)).normalize_or_zero();
             let mut axis0 = match &joint.kind {
-                JointKind::Hinge { axis_a, .. } => qa * *axis_a,
+                JointKind::Hinge { axis_a, .. } | JointKind::Slider { axis_a, .. } => qa * *axis_a,
                 _ => DVec3::ZERO,
             };
+            // A slider pushes a where b's anchor is (see `slider::position`).
+            if let JointKind::Slider { .. } = &joint.kind {
+                ra0 = (xb + rb0) - xa;
+            }
             // A pulley's two directions, from each pulley to its anchor.
             if let JointKind::Pulley {
                 ground_a, ground_b, ..
@@ -185,8 +194,8 @@ impl JointSolver {
     /// along a chain both ways (one direction only takes a sweep per link to reach the far
     /// end). RATTLE's impulses act along the start-of-step directions; when a body turns far in
     /// a step (a long chain at a large dt) the system they make can have no solution, and the
-    /// iteration then grows instead of converging. Once an error grows from one sweep to the
-    /// next, the remaining sweeps take the directions at the predicted end poses instead (a
+    /// iteration then grows instead of converging. Once the error has grown (`DIVERGING`), the
+    /// remaining sweeps take the directions at the predicted end poses instead (a
     /// projection onto the joints, which always exists: the joints then hold at the price of
     /// RATTLE's second-order energy behaviour in that step).
     pub fn solve_positions(
@@ -210,7 +219,15 @@ impl JointSolver {
             return;
         }
         let mut project = false;
-        let mut last = f64::INFINITY;
+        // The smallest of the sweeps' largest errors so far, for each direction: a sweep's
+        // largest error is measured before each joint's push, in the sweep's order, so a sweep
+        // one way and the next the other way find different ones even as both shrink (a slider
+        // on a pendulum's arm: 3e-5, then 1e-4, then 1e-5, then 4e-5), and the first sweeps
+        // may grow a little before they settle into shrinking (2.37e-4, then 2.43e-4, two
+        // sweeps apart). Judged against the sweep before, every step of that pendulum was
+        // projected, and its energy drifted at first order in dt; an iteration that has no
+        // solution to reach doubles its error within a few sweeps.
+        let mut least = [f64::INFINITY; 2];
         for sweep in 0..max_sweeps {
             let mut worst: f64 = 0.0;
             let mut pass = |row: &mut Row, joint: &Joint| {
@@ -237,8 +254,9 @@ impl JointSolver {
             if worst <= TOLERANCE {
                 break;
             }
-            project |= worst > last;
-            last = worst;
+            let way = sweep as usize % 2;
+            project |= worst > DIVERGING * least[way];
+            least[way] = least[way].min(worst);
         }
     }
 
@@ -298,6 +316,11 @@ fn acts_beyond_tree(joint: &Joint) -> bool {
                 limits: Some(_),
                 ..
             }
+            | JointKind::Slider { motor: Some(_), .. }
+            | JointKind::Slider {
+                limits: Some(_),
+                ..
+            }
     )
 }
 
@@ -349,15 +372,20 @@ fn hold_rotation(row: &mut Row, s: &mut Sides, dt: f64, e: DVec3, axis: Option<D
     }
 }
 
-/// The rotation vector taking q_from to q_to (shortest way).
+/// The rotation vector taking q_from to q_to (shortest way). Its angle comes from the
+/// quaternion's vector part and scalar together (2 atan2(|v|, w)), which keeps its precision
+/// down to round-off; from the scalar alone (2 acos w) an angle below some 3e-8 rad rounds to
+/// zero or to a step of that size, and the joints' sweeps, which stop once every error is
+/// below 1e-12, ran to their limit on such noise.
 pub(super) fn rotation_between(q_from: DQuat, q_to: DQuat) -> DVec3 {
     let d = q_to * q_from.conjugate();
     let d = if d.w < 0.0 { -d } else { d };
-    let (axis, angle) = d.normalize().to_axis_angle();
-    if angle.abs() < 1e-300 {
+    let v = DVec3::new(d.x, d.y, d.z);
+    let sin = v.length();
+    if sin == 0.0 {
         DVec3::ZERO
     } else {
-        axis * angle
+        v * (2.0 * sin.atan2(d.w) / sin)
     }
 }
 
@@ -376,7 +404,7 @@ fn position_pass(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: 
         // Soft: nothing to hold at the step's end.
         JointKind::Mouse { .. } => 0.0,
         JointKind::Pulley { .. } => pulley::position(joint, row, s, dt, project),
-        JointKind::Slider { .. } => slider::position(joint, row, s, dt),
+        JointKind::Slider { .. } => slider::position(joint, row, s, dt, project),
     }
 }
 
@@ -403,18 +431,24 @@ impl Sides<'_> {
 
     fn apply_row(&mut self, r: &VelocityRow, lambda: f64) {
         // Velocity rows do not move the bodies within the step: reach 0.
+        self.apply_row_reaching(r, lambda, 0.0);
+    }
+
+    /// Applies row `r`'s impulse `lambda`, moving the bodies by the change times `reach` (s)
+    /// by the end of the step.
+    fn apply_row_reaching(&mut self, r: &VelocityRow, lambda: f64, reach: f64) {
         let a = &mut self.bodies[self.a];
         a.change(
             r.lin * -(lambda * a.inv_mass),
             -(a.inv_inertia * r.ang_a * lambda),
-            0.0,
+            reach,
         );
         if let Some(b) = self.b {
             let b = &mut self.bodies[b];
             b.change(
                 r.lin * (lambda * b.inv_mass),
                 b.inv_inertia * r.ang_b * lambda,
-                0.0,
+                reach,
             );
         }
     }

@@ -6,24 +6,26 @@
 //! against b.
 
 use super::{
-    arms, hold_rotation, perpendiculars, rotation_between, solve_and_keep, Drive, Row, Sides,
-    VelocityRow, MAX_ROWS,
+    arms, perpendiculars, rotation_between, solve_and_keep, Drive, Row, Sides, VelocityRow,
+    MAX_ROWS,
 };
-use crate::dynamics::joints::{Joint, JointKind};
+use crate::dynamics::joints::{beyond, Joint, JointKind};
 use crate::math::DVec3;
 
-/// How far the travel is beyond `limits` (0 within them).
-fn beyond(travel: f64, limits: Option<(f64, f64)>) -> f64 {
-    match limits {
-        Some((lo, _)) if travel < lo => travel - lo,
-        Some((_, hi)) if travel > hi => travel - hi,
-        _ => 0.0,
-    }
-}
-
 /// Position phase: b turned back to its orientation against a, its anchor back onto the axis
-/// and within the limits. Returns the largest error before.
-pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> f64 {
+/// and within the limits, as one system. Returns the largest error before.
+///
+/// The anchor is pushed across the axis (and along it past a limit) at b's anchor, and on a at
+/// the point of a where b's anchor is: a's arm reaches across the travel, as in the velocity
+/// rows. Pushed at a's own anchor instead, the two impulses would be a couple of the travel
+/// times the push, and the joint would turn the pair it joins (an arm sliding out on a
+/// swinging pendulum gained 0.8 J in 0.5 s, whatever the step, and flew apart). That arm also
+/// turns the bodies, so the turn and the push are solved together: one after the other, each
+/// undoes the other by the travel squared over the body's radius of gyration squared, and a
+/// bead sliding out along a spinning rod soon had the sweeps diverge and the joint let go. As
+/// RATTLE asks (see the module's comment), the pushes act along the directions and at the arms
+/// of the step's start, unless `project`.
+pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, project: bool) -> f64 {
     let JointKind::Slider {
         axis_a,
         relative,
@@ -34,31 +36,78 @@ pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) -> 
         unreachable!("slider::position is called for sliders");
     };
     let ((_, qa), (_, qb)) = (s.pose_a(), s.pose_b());
-    let turned = hold_rotation(row, s, dt, rotation_between(qa * *relative, qb), None);
+    let turned = rotation_between(qa * *relative, qb);
     let (ra, rb, d) = arms(joint, s);
-    let axis = s.pose_a().1 * *axis_a;
+    let axis = qa * *axis_a;
     let (p1, p2) = perpendiculars(axis);
     // d runs from a's anchor to b's: the travel is -d . axis.
     let over = beyond(-d.dot(axis), *limits);
-    // Off the axis (and past a limit, along it): an impulse at the anchors that takes the
-    // error out within the step.
-    let k = s.point_mass(ra, rb);
-    let dirs = [p1, p2, axis];
-    let err = [d.dot(p1), d.dot(p2), -over];
-    let n = if over != 0.0 { 3 } else { 2 };
-    let mut a = [[0.0; 4]; 3];
+    let (pushed, ia, ib) = if project || row.axis0 == DVec3::ZERO {
+        ([p1, p2, axis], ra + d, rb)
+    } else {
+        let (q1, q2) = perpendiculars(row.axis0);
+        ([q1, q2, row.axis0], row.ra0, row.rb0)
+    };
+    // Each equation as a velocity row, measured now and pushed as above; the turn's rows are
+    // measured and pushed alike (a pure couple).
+    let point = |u: DVec3, (ra, rb): (DVec3, DVec3)| VelocityRow {
+        lin: u,
+        ang_a: ra.cross(u),
+        ang_b: rb.cross(u),
+        ..Default::default()
+    };
+    let spin = |u: DVec3| VelocityRow {
+        ang_a: u,
+        ang_b: u,
+        ..Default::default()
+    };
+    let mut measured = [VelocityRow::default(); 6];
+    let mut push = [VelocityRow::default(); 6];
+    let mut err = [0.0; 6];
+    let mut n = 0;
+    let across = if over != 0.0 { 3 } else { 2 };
+    for (i, u) in [p1, p2, axis].into_iter().enumerate().take(across) {
+        measured[n] = point(u, (ra + d, rb));
+        push[n] = point(pushed[i], (ia, ib));
+        err[n] = if i < 2 { d.dot(u) } else { -over };
+        n += 1;
+    }
+    let (ba, bb) = (&s.bodies[s.a], s.body_b());
+    let response = |m: &VelocityRow, p: &VelocityRow| {
+        m.lin.dot(p.lin) * (ba.inv_mass + bb.inv_mass)
+            + m.ang_a.dot(ba.inv_inertia * p.ang_a)
+            + m.ang_b.dot(bb.inv_inertia * p.ang_b)
+    };
+    // A turn that nothing can take out (about an axis neither body turns about: a 2D world's
+    // tilts) is left out, or the system would be singular.
+    for u in [DVec3::X, DVec3::Y, DVec3::Z] {
+        let r = spin(u);
+        if response(&r, &r) > 0.0 {
+            (measured[n], push[n], err[n]) = (r, r, turned.dot(u));
+            n += 1;
+        }
+    }
+    let mut a = [[0.0; 7]; 6];
     for i in 0..n {
         for j in 0..n {
-            a[i][j] = dirs[i].dot(k * dirs[j]);
+            a[i][j] = response(&measured[i], &push[j]);
         }
         a[i][n] = -err[i] / dt;
     }
     if let Some(x) = crate::dense::solve(&mut a, n) {
-        let p: DVec3 = (0..n).map(|i| dirs[i] * x[i]).sum();
-        s.push(p, ra, rb, dt);
-        row.impulse += p;
+        for (r, &x) in push[..n].iter().zip(&x) {
+            s.apply_row_reaching(r, x, dt);
+            if r.lin == DVec3::ZERO {
+                row.angular_impulse += r.ang_b * x;
+            } else {
+                row.impulse += r.lin * x;
+            }
+        }
     }
-    turned.max(err[0].hypot(err[1])).max(over.abs())
+    turned
+        .length()
+        .max(d.dot(p1).hypot(d.dot(p2)))
+        .max(over.abs())
 }
 
 /// Velocity phase: no relative spin, no relative velocity across the axis, and the limit the
