@@ -32,12 +32,41 @@ const M: usize = 6;
 /// unless the step turns bodies so far that the equations have no solution.
 const NEWTON: usize = 40;
 
-/// Whether a joint's equations include its limit where it is past it (the position phase) or
-/// leave it out (the velocity phase).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A hinge's or slider's limit held as an equation: the angle or travel it holds (rad or m)
+/// and which side it is (+1 the upper, -1 the lower).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Stop {
+    at: f64,
+    side: f64,
+}
+
+impl Stop {
+    /// The limit of `range` that `value` is past, if any.
+    fn past(value: f64, range: Option<(f64, f64)>) -> Option<Stop> {
+        let over = beyond(value, range);
+        (over != 0.0).then(|| Stop {
+            at: value - over,
+            side: over.signum(),
+        })
+    }
+}
+
+/// Whether a joint's equations include its limit (the position phase: where the pose is past
+/// it, or where the solve holds it already) or leave it out (the velocity phase).
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Limits {
-    WherePast,
+    Held(Option<Stop>),
     Without,
+}
+
+impl Limits {
+    /// The stop a joint's equations include, its angle or travel being `value`.
+    fn stop(self, value: f64, range: Option<(f64, f64)>) -> Option<Stop> {
+        match self {
+            Limits::Held(held) => Stop::past(value, range).or(held),
+            Limits::Without => None,
+        }
+    }
 }
 
 /// A dense block of up to M x M.
@@ -123,6 +152,8 @@ struct Equations {
     residual: [f64; M],
     a: [Side; M],
     b: [Side; M],
+    /// The limit its last row holds, if it holds one.
+    stop: Option<Stop>,
 }
 
 /// The joints of one step's tree solve, with their buffers (reused from step to step).
@@ -157,6 +188,10 @@ pub struct JointTree {
     poses: Vec<(DVec3, DQuat)>,
     /// Per joint on the body `eliminate` is at: the spins its rows' angular pushes give it.
     spun: Vec<Option<[DVec3; M]>>,
+    /// Per joint (in `order`): the limit this solve holds it at, and the impulse that limit
+    /// gave so far, positive pushing back within the limits (see `solve`).
+    held: Vec<Option<Stop>>,
+    stop_impulse: Vec<f64>,
 }
 
 /// What the tree solve needs of each joint besides the joint itself: its body rows and its
@@ -220,6 +255,16 @@ impl JointTree {
         // they can have no solution, and halving then stops helping: from there on the joints
         // are projected instead (pushed along the directions at the end poses, a system that
         // always has one).
+        //
+        // A limit the pose is past joins its joint's equations, and stays in them while its
+        // impulse pushes back: taken out as soon as a step lands the pose on the limit's inner
+        // side by round-off, it would let the next step carry the pose past it again, and a
+        // chain folding onto its limits took five times the Newton steps to converge. Once its
+        // impulse would pull, it is let go.
+        self.held.clear();
+        self.held.resize(self.order.len(), None);
+        self.stop_impulse.clear();
+        self.stop_impulse.resize(self.order.len(), 0.0);
         let mut project = false;
         let mut worst = self.residual(kinds, joints, bodies, free, project);
         for _ in 0..NEWTON {
@@ -233,6 +278,9 @@ impl JointTree {
             }
             let mut step = 1.0;
             self.apply(joints, bodies, dt, step, impulse);
+            for (k, e) in self.eqs.iter().enumerate() {
+                self.held[k] = e.stop.filter(|_| self.stop_impulse[k] > 0.0);
+            }
             let mut now = self.residual(kinds, joints, bodies, free, project);
             while now >= worst && step > 1.0 / 64.0 {
                 self.apply(joints, bodies, dt, -0.5 * step, impulse);
@@ -273,11 +321,12 @@ impl JointTree {
     ) -> f64 {
         self.pose(bodies, free);
         let mut worst = 0.0;
-        for (&j, e) in self.order.iter().zip(&mut self.trial) {
+        for (k, (&j, e)) in self.order.iter().zip(&mut self.trial).enumerate() {
+            let with = Limits::Held(self.held[k]);
             if project {
-                end_equations(&kinds[j], &joints[j], &self.poses, e, Limits::WherePast);
+                end_equations(&kinds[j], &joints[j], &self.poses, e, with);
             } else {
-                equations(&kinds[j], &joints[j], &self.poses, e, Limits::WherePast);
+                equations(&kinds[j], &joints[j], &self.poses, e, with);
             }
             worst = f64::max(
                 worst,
@@ -328,7 +377,7 @@ impl JointTree {
     /// Applies the multipliers of every joint of the solve, each change of velocity moving
     /// its body by itself times `reach` by the end of the step.
     fn apply(
-        &self,
+        &mut self,
         joints: &[Arms],
         bodies: &mut [SolverBody],
         reach: f64,
@@ -351,6 +400,9 @@ impl JointTree {
                 }
                 apply(bodies, &joints[j], e, l, reach);
                 impulse(j, lin, ang);
+                if let Some(stop) = e.stop {
+                    self.stop_impulse[k] += l[e.m - 1] * stop.side;
+                }
             }
         }
     }
@@ -668,6 +720,7 @@ fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equation
     let (ra, rb) = (qa * joint.anchor_a, qb * joint.anchor_b);
     let d = (xb + rb) - (xa + ra);
     e.m = 0;
+    e.stop = None;
     let axes = [DVec3::X, DVec3::Y, DVec3::Z];
     match &joint.kind {
         JointKind::Ball => point_rows(e, d, ra, rb, t.ra0, t.rb0, &axes),
@@ -688,9 +741,9 @@ fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equation
             // Past a limit, the angle back to it (the angle is a's turn against b: turning b
             // by +x about the axis takes it back by x), as the sweeps would.
             let angle = hinge_angle(qa, qb, *axis_a, *reference_a, *reference_b);
-            let over = beyond(angle, *range);
-            if over != 0.0 && with == Limits::WherePast {
-                angular_row(e, -over, t.axis0);
+            if let Some(stop) = with.stop(angle, *range) {
+                angular_row(e, stop.at - angle, t.axis0);
+                e.stop = Some(stop);
             }
         }
         JointKind::Fixed { relative } => {
@@ -734,11 +787,15 @@ fn equations(joint: &Joint, t: &Arms, poses: &[(DVec3, DQuat)], e: &mut Equation
             let axis = qa * *axis_a;
             let (p1, p2) = crate::math::tangents(axis);
             let (q1, q2) = crate::math::tangents(t.axis0);
-            let over = beyond(-d.dot(axis), *range);
-            let along = (over != 0.0 && with == Limits::WherePast).then_some((axis, t.axis0));
+            let travel = -d.dot(axis);
+            e.stop = with.stop(travel, *range);
+            let along = e.stop.map(|_| (axis, t.axis0));
             for (i, (u, q)) in [(p1, q1), (p2, q2)].into_iter().chain(along).enumerate() {
                 let r = e.m;
-                e.residual[r] = if i < 2 { d.dot(u) } else { -over };
+                e.residual[r] = match (i, e.stop) {
+                    (2, Some(stop)) => stop.at - travel,
+                    _ => d.dot(u),
+                };
                 e.a[r] = Side {
                     measure: (-u, -(ra + d).cross(u)),
                     push: (-q, -t.ra0.cross(q)),
