@@ -513,12 +513,17 @@ fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
 
 /// The point rows: the anchors' relative velocity.
 fn point_rows(ra: DVec3, rb: DVec3) -> [VelocityRow; 3] {
-    [DVec3::X, DVec3::Y, DVec3::Z].map(|e| VelocityRow {
-        lin: e,
-        ang_a: ra.cross(e),
-        ang_b: rb.cross(e),
+    [DVec3::X, DVec3::Y, DVec3::Z].map(|e| point_row(e, ra, rb))
+}
+
+/// A point row: the relative velocity along u of b's point at arm rb against a's at arm ra.
+fn point_row(u: DVec3, ra: DVec3, rb: DVec3) -> VelocityRow {
+    VelocityRow {
+        lin: u,
+        ang_a: ra.cross(u),
+        ang_b: rb.cross(u),
         ..Default::default()
-    })
+    }
 }
 
 /// An angular row: the relative angular velocity about p.

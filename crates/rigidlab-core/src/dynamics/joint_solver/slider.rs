@@ -6,8 +6,8 @@
 //! against b.
 
 use super::{
-    arms, perpendiculars, rotation_between, solve_and_keep, Drive, Row, Sides, VelocityRow,
-    MAX_ROWS,
+    angular_row, arms, perpendiculars, point_row, rotation_between, solve_and_keep, Drive, Row,
+    Sides, VelocityRow, MAX_ROWS,
 };
 use crate::dynamics::joints::{beyond, Joint, JointKind};
 use crate::math::DVec3;
@@ -50,25 +50,14 @@ pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, pro
     };
     // Each equation as a velocity row, measured now and pushed as above; the turn's rows are
     // measured and pushed alike (a pure couple).
-    let point = |u: DVec3, (ra, rb): (DVec3, DVec3)| VelocityRow {
-        lin: u,
-        ang_a: ra.cross(u),
-        ang_b: rb.cross(u),
-        ..Default::default()
-    };
-    let spin = |u: DVec3| VelocityRow {
-        ang_a: u,
-        ang_b: u,
-        ..Default::default()
-    };
     let mut measured = [VelocityRow::default(); 6];
     let mut push = [VelocityRow::default(); 6];
     let mut err = [0.0; 6];
     let mut n = 0;
     let across = if over != 0.0 { 3 } else { 2 };
     for (i, u) in [p1, p2, axis].into_iter().enumerate().take(across) {
-        measured[n] = point(u, (ra + d, rb));
-        push[n] = point(pushed[i], (ia, ib));
+        measured[n] = point_row(u, ra + d, rb);
+        push[n] = point_row(pushed[i], ia, ib);
         err[n] = if i < 2 { d.dot(u) } else { -over };
         n += 1;
     }
@@ -81,7 +70,7 @@ pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, pro
     // A turn that nothing can take out (about an axis neither body turns about: a 2D world's
     // tilts) is left out, or the system would be singular.
     for u in [DVec3::X, DVec3::Y, DVec3::Z] {
-        let r = spin(u);
+        let r = angular_row(u);
         if response(&r, &r) > 0.0 {
             (measured[n], push[n], err[n]) = (r, r, turned.dot(u));
             n += 1;
@@ -126,24 +115,14 @@ pub(super) fn velocity(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64) {
     let axis = s.pose_a().1 * *axis_a;
     let (p1, p2) = perpendiculars(axis);
     // Across the axis: the axis turns with a, so a's arm reaches b's anchor.
-    let along = |p: DVec3| VelocityRow {
-        lin: p,
-        ang_a: (ra + d).cross(p),
-        ang_b: rb.cross(p),
-        ..Default::default()
-    };
-    let spin = |u: DVec3| VelocityRow {
-        ang_a: u,
-        ang_b: u,
-        ..Default::default()
-    };
+    let along = |p: DVec3| point_row(p, ra + d, rb);
     let mut rows = [VelocityRow::default(); MAX_ROWS];
     rows[..5].copy_from_slice(&[
         along(p1),
         along(p2),
-        spin(DVec3::X),
-        spin(DVec3::Y),
-        spin(DVec3::Z),
+        angular_row(DVec3::X),
+        angular_row(DVec3::Y),
+        angular_row(DVec3::Z),
     ]);
     let mut len = 5;
     // The travel's rate: a's anchor along the axis against b's (the axis row, negated).
