@@ -509,6 +509,45 @@ def test_a_pendulum_carrying_a_slider_keeps_its_energy_to_second_order(dt):
     assert np.allclose(weight.orientation, arm.orientation, atol=1e-9)
 
 
+@pytest.mark.parametrize("dt", [1 / 60, 1 / 240, 1 / 1000])
+def test_a_crank_and_slider_follow_their_kinematics_and_keep_their_energy(dt):
+    """A crank (r = 0.1 m) hinged to the world drives a rod (l = 0.3 m) hinged to a piston on
+    a slider, a closed loop (no gravity): the piston stays at x = r cos(theta) + sqrt(l^2 -
+    r^2 sin^2(theta)) for the crank's angle theta (to 1e-9 m; 1.3e-12 measured), and the energy
+    of the freely turning mechanism drifts at second order in dt (below 40 dt^2 J; 19 dt^2)."""
+    r, length = 0.1, 0.3
+    w = rl.World(gravity=(0, 0, 0), dt=dt)
+    crank = w.add_box((r / 2, 0.01, 0.01), mass=0.5, position=(r / 2, 0, 0))
+    w.add_hinge_joint(crank, None, anchor=(0, 0, 0), axis=(0, 0, 1))
+    rod = w.add_box((length / 2, 0.01, 0.01), mass=0.3, position=(r + length / 2, 0, 0))
+    w.add_hinge_joint(rod, crank, anchor=(r, 0, 0), axis=(0, 0, 1))
+    piston = w.add_box((0.03, 0.03, 0.03), mass=1.0, position=(r + length, 0, 0))
+    w.add_hinge_joint(piston, rod, anchor=(r + length, 0, 0), axis=(0, 0, 1))
+    w.add_slider_joint(piston, None, anchor=(r + length, 0, 0), axis=(1, 0, 0))
+    # Set going at 10 rad/s from the dead centre, where the piston is at rest and the rod turns
+    # back at r / l of the crank's rate.
+    omega = np.array([0, 0, 10.0])
+    crank.angular_velocity = tuple(omega)
+    crank.velocity = tuple(np.cross(omega, (r / 2, 0, 0)))
+    rod.angular_velocity = tuple(-r / length * omega)
+    rod.velocity = tuple(
+        np.cross(omega, (r, 0, 0)) + np.cross(-r / length * omega, (length / 2, 0, 0))
+    )
+    w.step()
+    e0, worst, turned, last = w.energy()["total"], 0.0, 0.0, 0.0
+    for _ in range(round(1.0 / dt)):
+        w.step()
+        tip = 2 * crank.position
+        theta = math.atan2(tip[1], tip[0])
+        x = r * math.cos(theta) + math.sqrt(length**2 - (r * math.sin(theta)) ** 2)
+        worst = max(worst, abs(piston.position[0] - x), abs(piston.position[1]))
+        turned += (theta - last + math.pi) % (2 * math.pi) - math.pi
+        last = theta
+    assert worst < 1e-9
+    assert turned > 3.0
+    assert abs(w.energy()["total"] - e0) < 40 * dt**2
+
+
 @pytest.mark.parametrize("dt", [1 / 60, 1 / 240])
 def test_a_pendulums_sliding_weight_stops_at_its_limit(dt):
     """The pendulum above with the weight's travel limited to 0.3 m: thrown out by the swing,
