@@ -258,9 +258,9 @@ impl JointTree {
         //
         // A limit the pose is past joins its joint's equations, and stays in them while its
         // impulse pushes back: taken out as soon as a step lands the pose on the limit's inner
-        // side by round-off, it would let the next step carry the pose past it again, and a
-        // chain folding onto its limits took five times the Newton steps to converge. Once its
-        // impulse would pull, it is let go.
+        // side by round-off, it would let the next step carry the pose past it again (a chain
+        // of ten hinges folding onto its limits took 7.0 Newton steps a step that way, 3.9
+        // kept; 2.6 without limits). Once its impulse would pull, it is let go.
         self.held.clear();
         self.held.resize(self.order.len(), None);
         self.stop_impulse.clear();
