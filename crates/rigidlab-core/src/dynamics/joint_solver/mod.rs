@@ -454,6 +454,17 @@ impl Sides<'_> {
     }
 }
 
+/// How row `measured` of a joint on bodies a and b changes per unit impulse of row `pushed`.
+fn response(
+    (ba, bb): (&SolverBody, &SolverBody),
+    measured: &VelocityRow,
+    pushed: &VelocityRow,
+) -> f64 {
+    (ba.inv_mass + bb.inv_mass) * measured.lin.dot(pushed.lin)
+        + measured.ang_a.dot(ba.inv_inertia * pushed.ang_a)
+        + measured.ang_b.dot(bb.inv_inertia * pushed.ang_b)
+}
+
 /// Solves a joint's velocity rows together (a small dense system, so a hinge's point, axis,
 /// limit and motor rows do not fight each other as they would one at a time). Rows whose
 /// accumulated impulse would leave its bounds are held at the bound and the rest re-solved.
@@ -473,10 +484,7 @@ fn solve_rows(s: &mut Sides, rows: &mut [VelocityRow]) -> [f64; MAX_ROWS] {
         let mut k = [[0.0; MAX_ROWS + 1]; MAX_ROWS];
         for (r, &i) in idx.iter().enumerate() {
             for (c, &j) in idx.iter().enumerate() {
-                let (ri, rj) = (&rows[i], &rows[j]);
-                k[r][c] = (ba.inv_mass + bb.inv_mass) * ri.lin.dot(rj.lin)
-                    + ri.ang_a.dot(ba.inv_inertia * rj.ang_a)
-                    + ri.ang_b.dot(bb.inv_inertia * rj.ang_b);
+                k[r][c] = response((&ba, &bb), &rows[i], &rows[j]);
             }
             k[r][m] = rows[i].target - s.row_value(&rows[i]);
         }

@@ -6,8 +6,8 @@
 //! against b.
 
 use super::{
-    angular_row, arms, perpendiculars, point_row, rotation_between, solve_and_keep, Drive, Row,
-    Sides, VelocityRow, MAX_ROWS,
+    angular_row, arms, perpendiculars, point_row, response, rotation_between, solve_and_keep,
+    Drive, Row, Sides, VelocityRow, MAX_ROWS,
 };
 use crate::dynamics::joints::{beyond, Joint, JointKind};
 use crate::math::DVec3;
@@ -61,12 +61,8 @@ pub(super) fn position(joint: &Joint, row: &mut Row, s: &mut Sides, dt: f64, pro
         err[n] = if i < 2 { d.dot(u) } else { -over };
         n += 1;
     }
-    let (ba, bb) = (&s.bodies[s.a], s.body_b());
-    let response = |m: &VelocityRow, p: &VelocityRow| {
-        m.lin.dot(p.lin) * (ba.inv_mass + bb.inv_mass)
-            + m.ang_a.dot(ba.inv_inertia * p.ang_a)
-            + m.ang_b.dot(bb.inv_inertia * p.ang_b)
-    };
+    let (ba, bb) = (s.bodies[s.a], s.body_b());
+    let response = |m: &VelocityRow, p: &VelocityRow| response((&ba, &bb), m, p);
     // A turn that nothing can take out (about an axis neither body turns about: a 2D world's
     // tilts) is left out, or the system would be singular.
     for u in [DVec3::X, DVec3::Y, DVec3::Z] {
